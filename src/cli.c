@@ -1,0 +1,232 @@
+#include "cli.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "duration.h"
+#include "msg.h"
+#include "signals.h"
+
+#define DEFAULT_KILL_AFTER ((int64_t)5 * 1000000000)
+
+enum opt_id { OPT_SIGNAL, OPT_KILL, OPT_PRESERVE, OPT_FOREGROUND, OPT_VERBOSE,
+	OPT_KILL_LEFTOVERS, OPT_HELP, OPT_VERSION };
+
+struct option_def {
+	const char *name; /* long name, without "--" */
+	char short_name;  /* 0: long only */
+	bool has_arg;
+	enum opt_id id;
+};
+
+static const struct option_def options[] = {
+	{"signal", 's', true, OPT_SIGNAL},
+	{"kill-after", 'k', true, OPT_KILL},
+	{"preserve-status", 'p', false, OPT_PRESERVE},
+	{"foreground", 'f', false, OPT_FOREGROUND},
+	{"verbose", 'v', false, OPT_VERBOSE},
+	{"kill-leftovers", 0, false, OPT_KILL_LEFTOVERS},
+	{"help", 0, false, OPT_HELP},
+	{"version", 0, false, OPT_VERSION},
+};
+
+#define NOPTIONS (sizeof options / sizeof options[0])
+
+static bool print_stdout(const char *text)
+{
+	if (fputs(text, stdout) == EOF || fflush(stdout) == EOF || ferror(stdout)) {
+		msg("write error");
+		return false;
+	}
+	return true;
+}
+
+static enum cli_result usage(void)
+{
+	char text[4096];
+	snprintf(text, sizeof text,
+		"Usage: %s [OPTION]... DURATION COMMAND [ARG]...\n"
+		"Run COMMAND in its own process group; if it is still running after DURATION,\n"
+		"signal it and everything it started, then KILL whatever is left after a grace.\n"
+		"\n"
+		"  -s, --signal=SIG      signal to send at the deadline (default TERM); a name\n"
+		"                        (TERM, sigint, RTMIN+1) or a number; 0 sends none\n"
+		"  -k, --kill-after=DUR  grace before KILL, counted from the first signal\n"
+		"                        sent (default 5s; 0 never sends KILL)\n"
+		"  -p, --preserve-status exit with COMMAND's own status even when it timed out\n"
+		"  -f, --foreground      keep COMMAND in this process group and signal only it,\n"
+		"                        not its children (GNU --foreground)\n"
+		"  -v, --verbose         report on stderr every signal sent\n"
+		"      --kill-leftovers  when COMMAND exits, also end what it left running\n"
+		"      --help            show this help and exit\n"
+		"      --version         show the version and exit\n"
+		"\n"
+		"DURATION is a number with an optional suffix s (default), m, h or d.\n"
+		"0 means no time limit.  Signals %s receives are passed on to COMMAND.\n"
+		"\n"
+		"Exit status: 124 timed out, 137 timed out and KILL was needed,\n"
+		"125 %s failed, 126 COMMAND not runnable, 127 COMMAND not found,\n"
+		"otherwise COMMAND's status (128+N if a signal N ended it).\n",
+		progname, progname, progname);
+	return print_stdout(text) ? CLI_EXIT_OK : CLI_USAGE;
+}
+
+static enum cli_result version(void)
+{
+	char text[512];
+	snprintf(text, sizeof text,
+		"%s (runlimit) %s\n"
+		"A drop-in for GNU timeout that contains the whole process tree.\n"
+		"License: BSD-2-Clause.\n",
+		progname, RUNLIMIT_VERSION);
+	return print_stdout(text) ? CLI_EXIT_OK : CLI_USAGE;
+}
+
+static enum cli_result bad_usage(void)
+{
+	msg_try_help();
+	return CLI_USAGE;
+}
+
+/* Apply one option.  Returns CLI_RUN to go on. */
+static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg)
+{
+	switch (id) {
+	case OPT_SIGNAL:
+		cfg->signal = sig_parse(arg);
+		if (cfg->signal < 0) {
+			msg("'%s': invalid signal", arg);
+			return bad_usage();
+		}
+		break;
+	case OPT_KILL:
+		if (!duration_parse(arg, &cfg->kill_after)) {
+			msg("invalid time interval '%s'", arg);
+			return bad_usage();
+		}
+		break;
+	case OPT_PRESERVE: cfg->preserve_status = true; break;
+	case OPT_FOREGROUND: cfg->foreground = true; break;
+	case OPT_VERBOSE: cfg->verbose = true; break;
+	case OPT_KILL_LEFTOVERS: cfg->kill_leftovers = true; break;
+	case OPT_HELP: return usage();
+	case OPT_VERSION: return version();
+	}
+	return CLI_RUN;
+}
+
+/* "--name[=value]": exact match first, then a unique prefix. */
+static enum cli_result parse_long(struct config *cfg, char *arg, int argc, char **argv, int *i)
+{
+	const char *name = arg + 2;
+	const char *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	const struct option_def *found = NULL;
+	int matches = 0;
+	for (size_t k = 0; k < NOPTIONS; k++) {
+		if (strncmp(options[k].name, name, len) != 0)
+			continue;
+		if (strlen(options[k].name) == len) {
+			found = &options[k];
+			matches = 1;
+			break;
+		}
+		found = &options[k];
+		matches++;
+	}
+	if (matches == 0) {
+		msg("unrecognized option '%s'", arg);
+		return bad_usage();
+	}
+	if (matches > 1) {
+		char list[512] = "";
+		size_t used = 0;
+		for (size_t k = 0; k < NOPTIONS && used < sizeof list; k++)
+			if (strncmp(options[k].name, name, len) == 0)
+				used += (size_t)snprintf(list + used, sizeof list - used, " '--%s'",
+					options[k].name);
+		msg("option '%.*s' is ambiguous; possibilities:%s", (int)len + 2, arg, list);
+		return bad_usage();
+	}
+	const char *value = NULL;
+	if (found->has_arg) {
+		if (eq) {
+			value = eq + 1;
+		} else if (*i + 1 < argc) {
+			value = argv[++*i];
+		} else {
+			msg("option '--%s' requires an argument", found->name);
+			return bad_usage();
+		}
+	} else if (eq) {
+		msg("option '--%s' doesn't allow an argument", found->name);
+		return bad_usage();
+	}
+	return apply(cfg, found->id, value);
+}
+
+/* "-vk1", "-s", "INT": bundled flags, an argument attached or in the next word. */
+static enum cli_result parse_short(struct config *cfg, char *arg, int argc, char **argv, int *i)
+{
+	for (char *p = arg + 1; *p; p++) {
+		const struct option_def *found = NULL;
+		for (size_t k = 0; k < NOPTIONS; k++)
+			if (options[k].short_name == *p)
+				found = &options[k];
+		if (!found) {
+			msg("invalid option -- '%c'", *p);
+			return bad_usage();
+		}
+		if (!found->has_arg) {
+			enum cli_result r = apply(cfg, found->id, NULL);
+			if (r != CLI_RUN)
+				return r;
+			continue;
+		}
+		const char *value;
+		if (p[1]) {
+			value = p + 1;
+		} else if (*i + 1 < argc) {
+			value = argv[++*i];
+		} else {
+			msg("option requires an argument -- '%c'", *p);
+			return bad_usage();
+		}
+		return apply(cfg, found->id, value);
+	}
+	return CLI_RUN;
+}
+
+enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
+{
+	*cfg = (struct config){.signal = SIGTERM, .kill_after = DEFAULT_KILL_AFTER};
+	int i = 1;
+	/* Options stop at the first operand: in "runlimit 5 ls -l", -l is ls's. */
+	for (; i < argc; i++) {
+		char *arg = argv[i];
+		if (strcmp(arg, "--") == 0) {
+			i++;
+			break;
+		}
+		if (arg[0] != '-' || arg[1] == '\0')
+			break;
+		enum cli_result r = arg[1] == '-' ? parse_long(cfg, arg, argc, argv, &i)
+		                                  : parse_short(cfg, arg, argc, argv, &i);
+		if (r != CLI_RUN)
+			return r;
+	}
+	if (argc - i < 2) {
+		if (argc - i == 0)
+			msg("missing operand");
+		else
+			msg("missing command after '%s'", argv[i]);
+		return bad_usage();
+	}
+	if (!duration_parse(argv[i], &cfg->duration)) {
+		msg("invalid time interval '%s'", argv[i]);
+		return bad_usage();
+	}
+	cfg->command = argv + i + 1;
+	return CLI_RUN;
+}

@@ -1,0 +1,32 @@
+/* Command line -> struct config, with GNU timeout's options, grammar and messages. */
+#ifndef RUNLIMIT_CLI_H
+#define RUNLIMIT_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define RUNLIMIT_VERSION "0.1.0"
+
+struct config {
+	int64_t duration;   /* ns until the deadline; 0: no time limit */
+	int64_t kill_after; /* ns of grace before KILL; 0: never escalate */
+	int signal;         /* sent at the deadline */
+	bool preserve_status;
+	bool foreground;
+	bool verbose;
+	bool kill_leftovers;
+	char **command;     /* NULL-terminated argv of COMMAND */
+};
+
+enum cli_result {
+	CLI_RUN,     /* cfg is filled in: supervise the command */
+	CLI_EXIT_OK, /* --help or --version was printed */
+	CLI_USAGE,   /* bad usage, already reported */
+};
+
+enum cli_result cli_parse(int argc, char **argv, struct config *cfg);
+
+/* Exit status of runlimit itself failing, and of bad usage. */
+#define EXIT_RUNLIMIT_FAILED 125
+
+#endif

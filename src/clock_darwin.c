@@ -1,0 +1,40 @@
+/* macOS: CLOCK_MONOTONIC there keeps counting through sleep, but kernel waits do not;
+ * CLOCK_UPTIME_RAW (mach_absolute_time) is the clock kevent's timeout runs on.  poll(2)
+ * cannot wait on every kind of descriptor on macOS, so the wait is a kevent. */
+#define _DARWIN_C_SOURCE
+#include "clock.h"
+
+#include <sys/types.h>
+#include <sys/event.h>
+#include <sys/time.h>
+#include <poll.h>
+#include <time.h>
+
+int64_t clock_now(void)
+{
+	return (int64_t)clock_gettime_nsec_np(CLOCK_UPTIME_RAW);
+}
+
+void clock_wait(int fd, int64_t deadline)
+{
+	static int kq = -1;
+	if (kq < 0)
+		kq = kqueue();
+	struct kevent change, event;
+	EV_SET(&change, (uintptr_t)fd, EVFILT_READ, EV_ADD, 0, 0, NULL);
+	struct timespec ts, *tsp = NULL;
+	if (deadline != CLOCK_NEVER) {
+		int64_t left = deadline - clock_now();
+		if (left < 0)
+			left = 0;
+		ts.tv_sec = (time_t)(left / 1000000000);
+		ts.tv_nsec = (long)(left % 1000000000);
+		tsp = &ts;
+	}
+	if (kq >= 0 && kevent(kq, &change, 1, &event, 1, tsp) >= 0)
+		return;
+	/* No kqueue to be had (descriptor limit): the self-pipe is a pipe, which poll handles. */
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	int64_t ms = tsp ? (ts.tv_sec * 1000 + (ts.tv_nsec + 999999) / 1000000) : -1;
+	poll(&p, 1, ms > 0x7fffffff ? 0x7fffffff : (int)ms);
+}

@@ -1,0 +1,175 @@
+#include "signals.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct signame {
+	const char *name;
+	int num;
+};
+
+/* Canonical names come before aliases, so number -> name picks the canonical one. */
+static const struct signame names[] = {
+	{"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ILL", SIGILL},
+	{"TRAP", SIGTRAP}, {"ABRT", SIGABRT}, {"FPE", SIGFPE},   {"KILL", SIGKILL},
+	{"SEGV", SIGSEGV}, {"BUS", SIGBUS},   {"PIPE", SIGPIPE}, {"ALRM", SIGALRM},
+	{"TERM", SIGTERM}, {"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"CHLD", SIGCHLD},
+	{"URG", SIGURG},   {"STOP", SIGSTOP}, {"TSTP", SIGTSTP}, {"CONT", SIGCONT},
+	{"TTIN", SIGTTIN}, {"TTOU", SIGTTOU}, {"SYS", SIGSYS},
+#ifdef SIGPOLL
+	{"POLL", SIGPOLL},
+#endif
+	{"VTALRM", SIGVTALRM}, {"PROF", SIGPROF}, {"XCPU", SIGXCPU}, {"XFSZ", SIGXFSZ},
+#ifdef SIGEMT
+	{"EMT", SIGEMT},
+#endif
+#ifdef SIGPWR
+	{"PWR", SIGPWR},
+#endif
+#ifdef SIGWINCH
+	{"WINCH", SIGWINCH},
+#endif
+#ifdef SIGINFO
+	{"INFO", SIGINFO},
+#endif
+#ifdef SIGSTKFLT
+	{"STKFLT", SIGSTKFLT},
+#endif
+#ifdef SIGIO
+	{"IO", SIGIO},
+#endif
+#ifdef SIGIOT
+	{"IOT", SIGIOT},
+#endif
+#ifdef SIGCLD
+	{"CLD", SIGCLD},
+#endif
+#ifdef SIGLOST
+	{"LOST", SIGLOST},
+#endif
+};
+
+#define NNAMES (sizeof names / sizeof names[0])
+
+int sig_max(void)
+{
+	int max = 0;
+	for (size_t i = 0; i < NNAMES; i++)
+		if (names[i].num > max)
+			max = names[i].num;
+#ifdef SIGRTMAX
+	if (SIGRTMAX > max)
+		max = SIGRTMAX;
+#endif
+	return max;
+}
+
+int sig_next(int prev)
+{
+	int max = sig_max();
+	for (int s = prev + 1; s <= max; s++) {
+#ifdef SIGRTMIN
+		if (s >= SIGRTMIN && s <= SIGRTMAX)
+			return s;
+#endif
+		for (size_t i = 0; i < NNAMES; i++)
+			if (names[i].num == s)
+				return s;
+	}
+	return 0;
+}
+
+/* "RTMIN", "RTMIN+n", "RTMAX", "RTMAX-n" with n in range; -1 otherwise. */
+static int parse_rt(const char *s)
+{
+#ifdef SIGRTMIN
+	int base, dir;
+	if (strncmp(s, "RTMIN", 5) == 0) {
+		base = SIGRTMIN;
+		dir = 1;
+	} else if (strncmp(s, "RTMAX", 5) == 0) {
+		base = SIGRTMAX;
+		dir = -1;
+	} else {
+		return -1;
+	}
+	s += 5;
+	if (*s == '\0')
+		return base;
+	if (*s != (dir > 0 ? '+' : '-') || !isdigit((unsigned char)s[1]))
+		return -1;
+	char *end;
+	errno = 0;
+	long n = strtol(s + 1, &end, 10);
+	if (errno || *end || n > SIGRTMAX - SIGRTMIN)
+		return -1;
+	return base + dir * (int)n;
+#else
+	(void)s;
+	return -1;
+#endif
+}
+
+static int lookup(const char *upper)
+{
+	if (strcmp(upper, "EXIT") == 0)
+		return 0;
+	for (size_t i = 0; i < NNAMES; i++)
+		if (strcmp(upper, names[i].name) == 0)
+			return names[i].num;
+	return parse_rt(upper);
+}
+
+int sig_parse(const char *s)
+{
+	if (isdigit((unsigned char)s[0])) {
+		char *end;
+		errno = 0;
+		long n = strtol(s, &end, 10);
+		if (errno || *end || n > INT_MAX)
+			return -1;
+		n &= n >= 0xFF ? 0xFF : 0x7F;
+		return n <= sig_max() ? (int)n : -1;
+	}
+	char upper[32];
+	size_t len = strlen(s);
+	if (len == 0 || len >= sizeof upper)
+		return -1;
+	for (size_t i = 0; i <= len; i++)
+		upper[i] = (s[i] >= 'a' && s[i] <= 'z') ? (char)(s[i] - 'a' + 'A') : s[i];
+	int sig = lookup(upper);
+	if (sig < 0 && strncmp(upper, "SIG", 3) == 0 && upper[3] != '\0')
+		sig = lookup(upper + 3);
+	return sig;
+}
+
+const char *sig_name(int sig, char *buf, size_t size)
+{
+	for (size_t i = 0; i < NNAMES; i++) {
+		if (names[i].num == sig) {
+			snprintf(buf, size, "%s", names[i].name);
+			return buf;
+		}
+	}
+#ifdef SIGRTMIN
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX) {
+		int lo = SIGRTMIN, hi = SIGRTMAX;
+		if (sig == lo)
+			snprintf(buf, size, "RTMIN");
+		else if (sig == hi)
+			snprintf(buf, size, "RTMAX");
+		else if (sig <= lo + (hi - lo) / 2)
+			snprintf(buf, size, "RTMIN+%d", sig - lo);
+		else
+			snprintf(buf, size, "RTMAX-%d", hi - sig);
+		return buf;
+	}
+#endif
+	snprintf(buf, size, "%d", sig);
+	return buf;
+}

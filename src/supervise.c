@@ -1,0 +1,380 @@
+#include "supervise.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "msg.h"
+#include "signals.h"
+#include "spawn.h"
+#include "tree.h"
+
+/* Enough slots for every signal number of every supported system (Linux tops out at 64,
+ * MIPS at 128). */
+#define SLOTS 129
+
+/* Written by handlers, read by the loop: which signals arrived since the loop last looked. */
+static volatile sig_atomic_t arrived[SLOTS];
+static int wake_pipe[2] = {-1, -1};
+static pid_t self_pid;
+
+/* What runlimit inherited, so the command can get it back. */
+static struct sigaction inherited[SLOTS];
+static bool changed[SLOTS];
+static sigset_t inherited_mask;
+static int timeout_signal;
+
+struct run {
+	const struct config *cfg;
+	pid_t pid;                 /* the command; its process group has the same id */
+	bool reaped;
+	int status;
+	bool timed_out;            /* the deadline passed, or SIGALRM came from outside */
+	bool signalled;            /* runlimit has sent the command a terminating signal */
+	bool killed;               /* the final KILL has gone out */
+	int64_t deadline;
+	int64_t kill_deadline;
+	bool received[SLOTS];      /* signals that came from outside and were passed on */
+};
+
+static bool is_fault(int sig)
+{
+	return sig == SIGILL || sig == SIGTRAP || sig == SIGABRT || sig == SIGBUS ||
+	       sig == SIGFPE || sig == SIGSEGV || sig == SIGSYS;
+}
+
+/* Signals that start the grace period when passed on: the ones that ask a command to end. */
+static bool is_termination(int sig)
+{
+	return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
+}
+
+static void on_signal(int sig, siginfo_t *info, void *context)
+{
+	(void)context;
+	int saved = errno;
+	bool from_process = info && (info->si_code <= 0 || info->si_code == SI_USER ||
+	                             info->si_code == SI_QUEUE);
+	if (is_fault(sig) && (!from_process || info->si_pid == self_pid)) {
+		/* A real fault in runlimit (or its own abort): crash, never loop. */
+		struct sigaction dfl;
+		memset(&dfl, 0, sizeof dfl);
+		dfl.sa_handler = SIG_DFL;
+		sigaction(sig, &dfl, NULL);
+		raise(sig);
+		errno = saved;
+		return;
+	}
+	if (sig > 0 && sig < SLOTS)
+		arrived[sig] = 1;
+	ssize_t unused = write(wake_pipe[1], "", 1);
+	(void)unused;
+	errno = saved;
+}
+
+/* Signals runlimit catches and passes on: every one whose default action would end it. */
+static bool is_forwarded(int sig)
+{
+	switch (sig) {
+	case SIGKILL: case SIGSTOP: case SIGCHLD: case SIGCONT: case SIGTSTP:
+	case SIGTTIN: case SIGTTOU: case SIGURG:
+#ifdef SIGWINCH
+	case SIGWINCH:
+#endif
+#ifdef SIGINFO
+	case SIGINFO:
+#endif
+		return false;
+	default:
+		return true;
+	}
+}
+
+static void set_disposition(int sig, void (*handler)(int))
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = handler;
+	sigaction(sig, &sa, NULL);
+}
+
+static void catch(int sig, sigset_t *unblock)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigfillset(&sa.sa_mask);
+	if (sigaction(sig, &sa, NULL) == 0) {
+		changed[sig] = true;
+		sigaddset(unblock, sig);
+	}
+}
+
+/* In the child, before exec: the command starts with what runlimit inherited, except that
+ * SIGCHLD, SIGALRM and the time-out signal are left at their defaults (as GNU does), so the
+ * time-out can always reach it. */
+static void reset_signals_in_child(void)
+{
+	for (int sig = 1; sig < SLOTS; sig++) {
+		if (!changed[sig])
+			continue;
+		if (sig == SIGCHLD || sig == SIGALRM || sig == timeout_signal)
+			set_disposition(sig, SIG_DFL);
+		else
+			sigaction(sig, &inherited[sig], NULL);
+	}
+}
+
+static int setup_signals(const struct config *cfg)
+{
+	if (pipe(wake_pipe) < 0)
+		return -1;
+	for (int k = 0; k < 2; k++) {
+		fcntl(wake_pipe[k], F_SETFD, FD_CLOEXEC);
+		fcntl(wake_pipe[k], F_SETFL, O_NONBLOCK);
+		wake_pipe[k] = spawn_keep_off_stdio(wake_pipe[k]);
+	}
+	self_pid = getpid();
+	timeout_signal = cfg->signal;
+	sigprocmask(SIG_SETMASK, NULL, &inherited_mask);
+
+	sigset_t unblock;
+	sigemptyset(&unblock);
+	for (int sig = sig_next(0); sig > 0 && sig < SLOTS; sig = sig_next(sig)) {
+		if (!is_forwarded(sig))
+			continue;
+		sigaction(sig, NULL, &inherited[sig]);
+		/* An inherited ignore (nohup, a shell's background job) is honoured: not caught,
+		 * not passed on, and the command inherits it.  SIGALRM and the time-out signal
+		 * are the exceptions: they must always work. */
+		if (inherited[sig].sa_handler == SIG_IGN && sig != SIGALRM && sig != cfg->signal)
+			continue;
+		catch(sig, &unblock);
+	}
+	/* An inherited SIGCHLD ignore would make the kernel reap the command behind runlimit's
+	 * back; an inherited block would hide its exit.  Neither is kept. */
+	sigaction(SIGCHLD, NULL, &inherited[SIGCHLD]);
+	catch(SIGCHLD, &unblock);
+	/* runlimit never stops for touching the terminal from the background. */
+	static const int tty_signals[] = {SIGTTIN, SIGTTOU};
+	for (size_t k = 0; k < sizeof tty_signals / sizeof tty_signals[0]; k++) {
+		int sig = tty_signals[k];
+		sigaction(sig, NULL, &inherited[sig]);
+		set_disposition(sig, SIG_IGN);
+		changed[sig] = true;
+	}
+	sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+	return 0;
+}
+
+static void send(struct run *r, int sig, bool then_continue)
+{
+	if (r->cfg->verbose) {
+		char name[16];
+		msg("sending signal %s to command '%s'", sig_name(sig, name, sizeof name),
+		    r->cfg->command[0]);
+	}
+	if (!r->reaped)
+		kill(r->pid, sig);
+	if (!r->cfg->foreground) {
+		kill(-r->pid, sig);
+		/* A stopped process cannot act on the signal until it is continued. */
+		if (then_continue && sig != SIGKILL && sig != SIGCONT) {
+			if (!r->reaped)
+				kill(r->pid, SIGCONT);
+			kill(-r->pid, SIGCONT);
+		}
+	}
+}
+
+static void start_grace(struct run *r)
+{
+	if (r->cfg->kill_after > 0 && r->kill_deadline == CLOCK_NEVER && !r->killed) {
+		int64_t now = clock_now();
+		r->kill_deadline = r->cfg->kill_after > CLOCK_NEVER - now ? CLOCK_NEVER - 1
+		                                                          : now + r->cfg->kill_after;
+	}
+}
+
+static void time_out(struct run *r)
+{
+	r->timed_out = true;
+	send(r, r->cfg->signal, true);
+	if (r->cfg->signal == SIGKILL)
+		r->killed = true;
+	/* Signal 0 asks only for the 124: nothing was sent, so there is nothing to escalate. */
+	if (r->cfg->signal != 0) {
+		r->signalled = true;
+		start_grace(r);
+	}
+}
+
+static void final_kill(struct run *r)
+{
+	r->killed = true;
+	send(r, SIGKILL, false);
+}
+
+static void handle_arrivals(struct run *r)
+{
+	char drain[64];
+	while (read(wake_pipe[0], drain, sizeof drain) > 0)
+		;
+	for (int sig = 1; sig < SLOTS; sig++) {
+		if (!arrived[sig])
+			continue;
+		arrived[sig] = 0;
+		if (sig == SIGCHLD)
+			continue;
+		if (sig == SIGALRM) {
+			/* As with GNU timeout, SIGALRM from anyone means "time is up now". */
+			if (!r->timed_out)
+				time_out(r);
+			continue;
+		}
+		r->received[sig] = true;
+		send(r, sig, is_termination(sig));
+		if (is_termination(sig)) {
+			r->signalled = true;
+			start_grace(r);
+		}
+	}
+}
+
+/* Reap everything that has ended: the command, and (as a subreaper) orphans adopted from
+ * its tree, whose statuses do not matter. */
+static void reap(struct run *r)
+{
+	int status;
+	pid_t pid;
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if (pid == r->pid) {
+			r->reaped = true;
+			r->status = status;
+		}
+	}
+}
+
+static bool group_gone(const struct run *r)
+{
+	return kill(-r->pid, 0) < 0 && errno == ESRCH;
+}
+
+/* Once the command has exited: is there anything left to wait for? */
+static bool finished(const struct run *r)
+{
+	if (!r->signalled || r->killed || r->cfg->foreground || r->kill_deadline == CLOCK_NEVER)
+		return true;
+	/* The command was told to end: give the rest of its group the grace period too. */
+	return group_gone(r);
+}
+
+static void loop(struct run *r)
+{
+	for (;;) {
+		handle_arrivals(r);
+		int64_t now = clock_now();
+		if (!r->timed_out && now >= r->deadline)
+			time_out(r);
+		if (!r->killed && now >= r->kill_deadline)
+			final_kill(r);
+		reap(r);
+		if (r->reaped && finished(r))
+			return;
+		int64_t wake = r->killed ? CLOCK_NEVER : r->kill_deadline;
+		if (!r->timed_out && r->deadline < wake)
+			wake = r->deadline;
+		clock_wait(wake_pipe[0], wake);
+	}
+}
+
+static void die_of(int sig)
+{
+	/* Dying of the signal lets a calling shell see it (bash's wait-and-cooperative-exit
+	 * rule: Ctrl-C then ends a script's loop), but runlimit must not dump core for it. */
+	struct rlimit none = {0, 0};
+	setrlimit(RLIMIT_CORE, &none);
+	set_disposition(sig, SIG_DFL);
+	sigset_t only;
+	sigemptyset(&only);
+	sigaddset(&only, sig);
+	sigprocmask(SIG_UNBLOCK, &only, NULL);
+	raise(sig);
+}
+
+static int exit_status(struct run *r, int exec_error)
+{
+	const struct config *cfg = r->cfg;
+	if (exec_error) {
+		msg("failed to run command '%s': %s", cfg->command[0], strerror(exec_error));
+		return exec_error == ENOENT ? 127 : 126;
+	}
+	int st = r->status;
+	if (WIFEXITED(st)) {
+		if (r->timed_out && !cfg->preserve_status)
+			return 124;
+		return WEXITSTATUS(st);
+	}
+	if (!WIFSIGNALED(st)) {
+		msg("unknown status from command (%d)", st);
+		return 1;
+	}
+	int sig = WTERMSIG(st);
+#ifdef WCOREDUMP
+	if (WCOREDUMP(st))
+		msg("the monitored command dumped core");
+#endif
+	if (r->timed_out) {
+		if (cfg->preserve_status)
+			return 128 + sig;
+		return sig == SIGKILL ? 128 + SIGKILL : 124;
+	}
+	if (sig > 0 && sig < SLOTS && r->received[sig])
+		die_of(sig);
+	return 128 + sig;
+}
+
+int supervise(const struct config *cfg)
+{
+	if (setup_signals(cfg) < 0) {
+		msg("cannot create a pipe: %s", strerror(errno));
+		return EXIT_RUNLIMIT_FAILED;
+	}
+	tree_init();
+
+	struct run r = {.cfg = cfg, .kill_deadline = CLOCK_NEVER};
+	int64_t start = clock_now();
+	r.deadline = cfg->duration == 0 || cfg->duration > CLOCK_NEVER - start
+	                 ? CLOCK_NEVER : start + cfg->duration;
+
+	struct spawn_req req = {
+		.argv = cfg->command,
+		.new_group = !cfg->foreground,
+		.death_signal = cfg->signal,
+		.mask = &inherited_mask,
+		.reset_signals = reset_signals_in_child,
+	};
+	/* Every signal stays blocked across fork: none can be lost, or reach a handler in the
+	 * child, before each side has set itself up. */
+	sigset_t all, working;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &working);
+	int errfd;
+	r.pid = spawn(&req, &errfd);
+	int fork_error = errno;
+	sigprocmask(SIG_SETMASK, &working, NULL);
+	if (r.pid < 0) {
+		msg("fork system call failed: %s", strerror(fork_error));
+		return EXIT_RUNLIMIT_FAILED;
+	}
+
+	loop(&r);
+	return exit_status(&r, spawn_exec_error(errfd));
+}
