@@ -1,0 +1,27 @@
+#!/bin/sh
+# Run every tests/*.bats file, JOBS files at a time (default 4), each in its own bats
+# process; print each file's TAP output, then one summary line: "N passed, N failed".
+set -u
+jobs=${1:-4}
+cd "$(dirname "$0")/.." || exit 1
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+files=${BATS_FILES:-$(ls tests/*.bats)}
+# shellcheck disable=SC2086,SC2016
+printf '%s\n' $files | xargs -P "$jobs" -I{} sh -c 'f=$1; o=$2/$(basename "$f").tap
+	bats --tap "$f" >"$o" 2>&1; echo $? >"$o.rc"' _ {} "$out"
+pass=0 fail=0 skip=0 bad=0
+for f in $files; do
+	tap=$out/$(basename "$f").tap
+	echo "# $f"
+	cat "$tap"
+	p=$(grep -c '^ok ' "$tap")
+	s=$(grep -c '^ok .* # skip' "$tap")
+	n=$(grep -c '^not ok ' "$tap")
+	pass=$((pass + p - s)) skip=$((skip + s)) fail=$((fail + n))
+	if [ "$(cat "$tap.rc")" != 0 ] && [ "$n" -eq 0 ]; then
+		echo "# $f: bats failed without a failing test"; bad=$((bad + 1))
+	fi
+done
+echo "bats: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ] && [ "$bad" -eq 0 ] && [ "$pass" -gt 0 ]
