@@ -14,6 +14,8 @@ LDLIBS  += -lm
 ifeq ($(SANITIZE),1)
 CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
+# ASan zeroes RLIMIT_CORE at start-up by default, which the command would inherit.
+export ASAN_OPTIONS = disable_coredump=0
 endif
 ifeq ($(STATIC),1)
 LDFLAGS += -static
@@ -32,16 +34,22 @@ endif
 
 CORE = src/cli.c src/duration.c src/msg.c src/signals.c src/spawn.c src/supervise.c
 SRCS = src/main.c $(CORE) $(PLATFORM)
+DARWIN_SRCS = src/main.c $(CORE) src/clock_darwin.c src/tree_other.c
 HDRS = $(wildcard src/*.h)
 
 BIN ?= runlimit
 
 all: $(BIN)
 
-$(BIN): $(SRCS) $(HDRS) Makefile
+# Rebuild when the compiler or flags change (SANITIZE=1, STATIC=1, CC=clang ...).
+BUILD_FLAGS = $(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) $(LDLIBS)
+.build-flags-$(BIN): FORCE
+	@echo '$(BUILD_FLAGS)' | cmp -s - $@ || echo '$(BUILD_FLAGS)' > $@
+
+$(BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $(SRCS) $(LDLIBS)
 
-tests/unit/run-unit: tests/unit/unit.c src/duration.c src/signals.c $(HDRS) Makefile
+tests/unit/run-unit: tests/unit/unit.c src/duration.c src/signals.c $(HDRS) Makefile .build-flags-$(BIN)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc $(LDFLAGS) -o $@ tests/unit/unit.c \
 		src/duration.c src/signals.c $(LDLIBS)
 
@@ -52,6 +60,41 @@ check: $(BIN) tests/unit/run-unit
 	./tests/unit/run-unit
 	@scripts/ensure-bats.sh
 	RUNLIMIT=$(RUNLIMIT) scripts/run-bats.sh $(JOBS)
+
+# macOS cross-check: compile and link for arm64 and x86_64 with zig (scripts/zig.sh).
+CROSS_TARGETS = aarch64-macos x86_64-macos
+cross: $(DARWIN_SRCS) $(HDRS)
+	@zig=$$(scripts/zig.sh) || exit 1; \
+	for t in $(CROSS_TARGETS); do \
+		echo "zig cc -target $$t"; \
+		$$zig cc -target $$t $(CSTD) $(WARN) -O2 -o runlimit-$$t $(DARWIN_SRCS) || exit 1; \
+		arch=$${t%%-*}; [ "$$arch" = aarch64 ] && arch=arm64; \
+		file -b runlimit-$$t | grep -q "^Mach-O 64-bit $$arch executable" || \
+			{ echo "runlimit-$$t is not a Mach-O $$arch binary: $$(file -b runlimit-$$t)"; exit 1; }; \
+		echo "runlimit-$$t: $$(file -b runlimit-$$t)"; \
+	done
+
+# A static musl build, and the whole bats suite against it.
+musl:
+	@command -v musl-gcc >/dev/null || { echo "musl-gcc missing: apt-get install musl-tools"; exit 1; }
+	$(MAKE) BIN=runlimit-musl CC=musl-gcc STATIC=1 runlimit-musl
+	file runlimit-musl | grep -q 'statically linked'
+	@scripts/ensure-bats.sh
+	RUNLIMIT=$(CURDIR)/runlimit-musl scripts/run-bats.sh $(JOBS)
+
+SHELL_SCRIPTS = scripts/*.sh .ci/run tests/helpers.bash
+lint:
+	mandoc -Tlint -Wwarning man/runlimit.1
+	shellcheck $(SHELL_SCRIPTS)
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \
+		--inline-suppr -D__linux__ src/
+
+# Fuzz the duration and signal parsers with libFuzzer (clang; Debian libclang-rt-14-dev).
+FUZZ_SECONDS ?= 60
+fuzz:
+	clang $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc \
+		-o tests/unit/fuzz-parsers tests/fuzz/fuzz_parsers.c src/duration.c src/signals.c -lm
+	tests/unit/fuzz-parsers -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
 
 install: $(BIN)
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
@@ -68,6 +111,7 @@ uninstall:
 	if [ -L $(DESTDIR)$(BINDIR)/timeout ]; then rm -f $(DESTDIR)$(BINDIR)/timeout; fi
 
 clean:
-	rm -f $(BIN) tests/unit/run-unit
+	rm -f $(BIN) runlimit-* tests/unit/run-unit tests/unit/fuzz-* .build-flags-*
 
-.PHONY: all check install install-links uninstall clean
+FORCE:
+.PHONY: all check cross musl lint fuzz install install-links uninstall clean FORCE

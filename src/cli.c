@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,17 +19,18 @@ struct option_def {
 	char short_name;  /* 0: long only */
 	bool has_arg;
 	enum opt_id id;
+	bool extension;   /* not in GNU timeout: never makes a GNU abbreviation ambiguous */
 };
 
 static const struct option_def options[] = {
-	{"signal", 's', true, OPT_SIGNAL},
-	{"kill-after", 'k', true, OPT_KILL},
-	{"preserve-status", 'p', false, OPT_PRESERVE},
-	{"foreground", 'f', false, OPT_FOREGROUND},
-	{"verbose", 'v', false, OPT_VERBOSE},
-	{"kill-leftovers", 0, false, OPT_KILL_LEFTOVERS},
-	{"help", 0, false, OPT_HELP},
-	{"version", 0, false, OPT_VERSION},
+	{"signal", 's', true, OPT_SIGNAL, false},
+	{"kill-after", 'k', true, OPT_KILL, false},
+	{"preserve-status", 'p', false, OPT_PRESERVE, false},
+	{"foreground", 'f', false, OPT_FOREGROUND, false},
+	{"verbose", 'v', false, OPT_VERBOSE, false},
+	{"kill-leftovers", 0, false, OPT_KILL_LEFTOVERS, true},
+	{"help", 0, false, OPT_HELP, false},
+	{"version", 0, false, OPT_VERSION, false},
 };
 
 #define NOPTIONS (sizeof options / sizeof options[0])
@@ -36,7 +38,7 @@ static const struct option_def options[] = {
 static bool print_stdout(const char *text)
 {
 	if (fputs(text, stdout) == EOF || fflush(stdout) == EOF || ferror(stdout)) {
-		msg("write error");
+		msg("write error: %s", strerror(errno));
 		return false;
 	}
 	return true;
@@ -105,6 +107,7 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 			msg("invalid time interval '%s'", arg);
 			return bad_usage();
 		}
+		cfg->kill_after_given = true;
 		break;
 	case OPT_PRESERVE: cfg->preserve_status = true; break;
 	case OPT_FOREGROUND: cfg->foreground = true; break;
@@ -116,24 +119,35 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 	return CLI_RUN;
 }
 
+/* Does option k match the first len characters of name?  Extensions match only where no
+ * GNU option does, so every abbreviation GNU accepts ("--kill=1") means what it means there. */
+static bool matches_prefix(size_t k, const char *name, size_t len, bool gnu_matched)
+{
+	return strncmp(options[k].name, name, len) == 0 && !(options[k].extension && gnu_matched);
+}
+
 /* "--name[=value]": exact match first, then a unique prefix. */
 static enum cli_result parse_long(struct config *cfg, char *arg, int argc, char **argv, int *i)
 {
 	const char *name = arg + 2;
 	const char *eq = strchr(name, '=');
 	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	bool gnu_matched = false;
+	for (size_t k = 0; k < NOPTIONS; k++)
+		if (!options[k].extension && strncmp(options[k].name, name, len) == 0)
+			gnu_matched = true;
 	const struct option_def *found = NULL;
 	int matches = 0;
 	for (size_t k = 0; k < NOPTIONS; k++) {
-		if (strncmp(options[k].name, name, len) != 0)
-			continue;
-		if (strlen(options[k].name) == len) {
+		if (strncmp(options[k].name, name, len) == 0 && strlen(options[k].name) == len) {
 			found = &options[k];
 			matches = 1;
 			break;
 		}
-		found = &options[k];
-		matches++;
+		if (matches_prefix(k, name, len, gnu_matched)) {
+			found = &options[k];
+			matches++;
+		}
 	}
 	if (matches == 0) {
 		msg("unrecognized option '%s'", arg);
@@ -143,13 +157,13 @@ static enum cli_result parse_long(struct config *cfg, char *arg, int argc, char 
 		char list[512] = "";
 		size_t used = 0;
 		for (size_t k = 0; k < NOPTIONS && used < sizeof list; k++)
-			if (strncmp(options[k].name, name, len) == 0)
+			if (matches_prefix(k, name, len, gnu_matched))
 				used += (size_t)snprintf(list + used, sizeof list - used, " '--%s'",
 					options[k].name);
 		msg("option '%.*s' is ambiguous; possibilities:%s", (int)len + 2, arg, list);
 		return bad_usage();
 	}
-	const char *value = NULL;
+	const char *value = "";
 	if (found->has_arg) {
 		if (eq) {
 			value = eq + 1;
@@ -179,7 +193,7 @@ static enum cli_result parse_short(struct config *cfg, char *arg, int argc, char
 			return bad_usage();
 		}
 		if (!found->has_arg) {
-			enum cli_result r = apply(cfg, found->id, NULL);
+			enum cli_result r = apply(cfg, found->id, "");
 			if (r != CLI_RUN)
 				return r;
 			continue;
@@ -217,10 +231,13 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 			return r;
 	}
 	if (argc - i < 2) {
-		if (argc - i == 0)
-			msg("missing operand");
-		else
-			msg("missing command after '%s'", argv[i]);
+		/* GNU says only "Try ..."; runlimit says what is missing, except as "timeout". */
+		if (strcmp(progname, "timeout") != 0) {
+			if (argc - i == 0)
+				msg("missing operand");
+			else
+				msg("missing command after '%s'", argv[i]);
+		}
 		return bad_usage();
 	}
 	if (!duration_parse(argv[i], &cfg->duration)) {

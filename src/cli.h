@@ -10,6 +10,7 @@
 struct config {
 	int64_t duration;   /* ns until the deadline; 0: no time limit */
 	int64_t kill_after; /* ns of grace before KILL; 0: never escalate */
+	bool kill_after_given; /* -k was on the command line, not the default */
 	int signal;         /* sent at the deadline */
 	bool preserve_status;
 	bool foreground;

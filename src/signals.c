@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,31 +85,23 @@ int sig_next(int prev)
 	return 0;
 }
 
-/* "RTMIN", "RTMIN+n", "RTMAX", "RTMAX-n" with n in range; -1 otherwise. */
+/* RTMIN or RTMAX followed by an optional decimal offset, as GNU reads them: "RTMIN",
+ * "RTMIN+2" (or "RTMIN2"), "RTMAX-2", "RTMAX"; the result must stay in the range. */
 static int parse_rt(const char *s)
 {
 #ifdef SIGRTMIN
-	int base, dir;
-	if (strncmp(s, "RTMIN", 5) == 0) {
-		base = SIGRTMIN;
-		dir = 1;
-	} else if (strncmp(s, "RTMAX", 5) == 0) {
-		base = SIGRTMAX;
-		dir = -1;
-	} else {
-		return -1;
-	}
-	s += 5;
-	if (*s == '\0')
-		return base;
-	if (*s != (dir > 0 ? '+' : '-') || !isdigit((unsigned char)s[1]))
+	bool min = strncmp(s, "RTMIN", 5) == 0;
+	if (!min && strncmp(s, "RTMAX", 5) != 0)
 		return -1;
 	char *end;
 	errno = 0;
-	long n = strtol(s + 1, &end, 10);
-	if (errno || *end || n > SIGRTMAX - SIGRTMIN)
+	long n = strtol(s + 5, &end, 10);
+	long span = SIGRTMAX - SIGRTMIN;
+	if (errno || *end)
 		return -1;
-	return base + dir * (int)n;
+	if (min)
+		return n >= 0 && n <= span ? SIGRTMIN + (int)n : -1;
+	return n <= 0 && n >= -span ? SIGRTMAX + (int)n : -1;
 #else
 	(void)s;
 	return -1;

@@ -209,8 +209,9 @@ static void time_out(struct run *r)
 	send(r, r->cfg->signal, true);
 	if (r->cfg->signal == SIGKILL)
 		r->killed = true;
-	/* Signal 0 asks only for the 124: nothing was sent, so there is nothing to escalate. */
-	if (r->cfg->signal != 0) {
+	/* "-s 0" sends nothing: only an explicit -k makes it escalate (as in GNU), not the
+	 * default grace, so "runlimit -s 0 D cmd" just reports 124 once cmd ends. */
+	if (r->cfg->signal != 0 || r->cfg->kill_after_given) {
 		r->signalled = true;
 		start_grace(r);
 	}
@@ -327,10 +328,8 @@ static int exit_status(struct run *r, int exec_error)
 		return 1;
 	}
 	int sig = WTERMSIG(st);
-#ifdef WCOREDUMP
-	if (WCOREDUMP(st))
+	if (tree_dumped_core(st))
 		msg("the monitored command dumped core");
-#endif
 	if (r->timed_out) {
 		if (cfg->preserve_status)
 			return 128 + sig;

@@ -1,0 +1,291 @@
+#!/usr/bin/env bats
+# Exit status (DESIGN §4): what runlimit returns in each situation, and how it returns it
+# (a normal exit, or dying of a signal), checked through python3 where a shell cannot tell.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+setup_file() {
+	# drive.py READY SIG CMD...: run CMD with INT, QUIT and PIPE at their defaults (whatever
+	# this shell has ignored); if SIG is not "-", wait for the file READY, then send SIG to
+	# CMD's pid.  Prints one line: "exit N SECONDS" or "signal N[+core] SECONDS", SECONDS
+	# counted from the signal (or from the start), or "noready"/"hung" on a bounded failure.
+	cat >"$BATS_FILE_TMPDIR/drive.py" <<'EOF'
+import os, signal, subprocess, sys, time
+ready, sig, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
+def defaults():
+    for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE):
+        signal.signal(s, signal.SIG_DFL)
+p = subprocess.Popen(cmd, preexec_fn=defaults)
+t0 = time.monotonic()
+status = None
+if sig != "-":
+    limit = t0 + 15
+    while not (os.path.exists(ready) and os.path.getsize(ready) > 0):
+        pid, st = os.waitpid(p.pid, os.WNOHANG)
+        if pid or time.monotonic() > limit:
+            if not pid:
+                os.kill(p.pid, signal.SIGKILL)
+                os.waitpid(p.pid, 0)
+            print("noready")
+            sys.exit(0)
+        time.sleep(0.01)
+    os.kill(p.pid, getattr(signal, "SIG" + sig))
+    t0 = time.monotonic()
+limit = time.monotonic() + 30
+while True:
+    pid, st = os.waitpid(p.pid, os.WNOHANG)
+    if pid:
+        break
+    if time.monotonic() > limit:
+        os.kill(p.pid, signal.SIGKILL)
+        os.waitpid(p.pid, 0)
+        print("hung")
+        sys.exit(0)
+    time.sleep(0.01)
+t = time.monotonic() - t0
+if os.WIFSIGNALED(st):
+    print("signal %d%s %.3f" % (os.WTERMSIG(st), "+core" if os.WCOREDUMP(st) else "", t))
+else:
+    print("exit %d %.3f" % (os.WEXITSTATUS(st), t))
+EOF
+	# The interpreter itself, not a wrapper script (pyenv shims are slow bash scripts).
+	PY=$(python3 -c 'import sys; print(sys.executable)')
+	export PY
+}
+
+# drive READY SIG CMD...: run drive.py; sets RESULT ("exit N", "signal N", ...) and SECS.
+drive() {
+	local line
+	line=$("$PY" "$BATS_FILE_TMPDIR/drive.py" "$@" 2>"$BATS_TEST_TMPDIR/drive.err" | tail -n 1)
+	RESULT=${line% *}
+	SECS=${line##* }
+	echo "drive: $line" >&2
+	cat "$BATS_TEST_TMPDIR/drive.err" >&2
+}
+
+teardown() {
+	kill_named "es-left-$BATS_TEST_NUMBER"
+	kill_named "es-sleep-$BATS_TEST_NUMBER"
+}
+
+# ---- the command's own exit status --------------------------------------------------------
+
+@test "command exit status 0, 1 and 42 pass through" {
+	for n in 0 1 42; do
+		run -"$n" --separate-stderr "$RUNLIMIT" 5 sh -c "exit $n"
+		[ -z "$stderr" ]
+	done
+}
+
+@test "command's own 124, 125, 126, 127 pass through, with no 'failed to run' message" {
+	for n in 124 125 126 127; do
+		run -"$n" --separate-stderr "$RUNLIMIT" 5 sh -c "exit $n"
+		[ -z "$stderr" ]
+	done
+}
+
+@test "command's own 126/127 are not mistaken for exec failures (python sees a plain exit)" {
+	drive - - "$RUNLIMIT" 5 sh -c 'exit 127'
+	[ "$RESULT" = "exit 127" ]
+	[ "$(grep -c 'failed to run' "$BATS_TEST_TMPDIR/drive.err")" -eq 0 ]
+}
+
+# ---- time-outs ----------------------------------------------------------------------------
+
+@test "time-out: 124, promptly" {
+	local t0
+	t0=$(now)
+	run -124 --separate-stderr "$RUNLIMIT" 0.2 sleep 10
+	lt "$(elapsed "$t0")" 3
+	[ -z "$stderr" ]
+}
+
+@test "time-out where the command traps TERM and exits 0: 124" {
+	run -124 "$RUNLIMIT" 0.2 sh -c 'trap "exit 0" TERM; while :; do sleep 0.05; done'
+}
+
+@test "time-out needing KILL (-k 0.5): 137, a normal exit (python sees 137, not -9)" {
+	local ps
+	ps=$(private_sleep "es-sleep-$BATS_TEST_NUMBER")
+	drive - - "$RUNLIMIT" -k 0.5 0.2 sh -c "trap '' TERM; $ps 10"
+	[ "$RESULT" = "exit 137" ]
+	lt "$SECS" 5
+	no_survivors "es-sleep-$BATS_TEST_NUMBER" 5
+}
+
+@test "-s KILL: 137, a normal exit" {
+	drive - - "$RUNLIMIT" -s KILL 0.2 sleep 10
+	[ "$RESULT" = "exit 137" ]
+	lt "$SECS" 5
+}
+
+@test "-s 0: the command runs past the deadline, and the status is 124 when it ends" {
+	local m=$BATS_TEST_TMPDIR/finished
+	run -124 "$RUNLIMIT" -s 0 0.2 sh -c "sleep 0.8; echo yes > '$m'"
+	[ "$(cat "$m")" = yes ]
+}
+
+# ---- --preserve-status --------------------------------------------------------------------
+
+@test "--preserve-status: 143 when TERM killed the command" {
+	drive - - "$RUNLIMIT" --preserve-status 0.2 sleep 10
+	[ "$RESULT" = "exit 143" ]
+}
+
+@test "--preserve-status: the command's own code when it trapped TERM and exited 5" {
+	run -5 "$RUNLIMIT" -p 0.2 sh -c 'trap "exit 5" TERM; while :; do sleep 0.05; done'
+}
+
+@test "--preserve-status: 137 after KILL escalation" {
+	drive - - "$RUNLIMIT" -p -k 0.5 0.2 sh -c 'trap "" TERM; sleep 10'
+	[ "$RESULT" = "exit 137" ]
+	lt "$SECS" 5
+}
+
+@test "-s INT -p: 130" {
+	drive - - "$RUNLIMIT" -s INT -p 0.2 sleep 10
+	[ "$RESULT" = "exit 130" ]
+}
+
+# ---- the command dies of a signal ---------------------------------------------------------
+
+@test "command killed by a TERM nobody sent to runlimit: runlimit exits 143 (python: +143)" {
+	drive - - "$RUNLIMIT" 10 sh -c 'kill -TERM $$'
+	[ "$RESULT" = "exit 143" ]
+}
+
+@test "command crashed with SEGV: runlimit exits 139 (python: +139)" {
+	ulimit -c 0
+	drive - - "$RUNLIMIT" 10 sh -c 'kill -SEGV $$'
+	[ "$RESULT" = "exit 139" ]
+}
+
+@test "command killed by KILL from elsewhere: runlimit exits 137 (python: +137)" {
+	drive - - "$RUNLIMIT" 10 sh -c 'kill -KILL $$'
+	[ "$RESULT" = "exit 137" ]
+}
+
+@test "external TERM forwarded, command dies of it: runlimit dies of TERM (python -15)" {
+	local r=$BATS_TEST_TMPDIR/ready
+	drive "$r" TERM "$RUNLIMIT" 30 sh -c "echo r > '$r'; exec sleep 30"
+	[ "$RESULT" = "signal 15" ]
+	lt "$SECS" 5
+}
+
+@test "external INT forwarded, command dies of it: runlimit dies of INT (python -2)" {
+	local r=$BATS_TEST_TMPDIR/ready
+	drive "$r" INT "$RUNLIMIT" 30 sh -c "echo r > '$r'; exec sleep 30"
+	[ "$RESULT" = "signal 2" ]
+	lt "$SECS" 5
+}
+
+@test "external TERM forwarded: a calling bash sees 143" {
+	local r=$BATS_TEST_TMPDIR/ready pid rc=0
+	"$RUNLIMIT" 30 sh -c "echo r > '$r'; exec sleep 30" 3>&- &
+	pid=$!
+	wait_for_file "$r"
+	kill -TERM "$pid"
+	wait_for_gone "$pid" 10
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 143 ]
+}
+
+@test "external TERM, command traps it and exits 0: status 0 (not a time-out)" {
+	local r=$BATS_TEST_TMPDIR/ready
+	drive "$r" TERM "$RUNLIMIT" 30 sh -c \
+		"trap 'exit 0' TERM; echo r > '$r'; while :; do sleep 0.05; done"
+	[ "$RESULT" = "exit 0" ]
+}
+
+# Can a crashing process dump core here (core_pattern, limits, container)?  Probe first.
+core_dumps_work() {
+	(cd "$BATS_TEST_TMPDIR/probe" && ulimit -c unlimited &&
+		"$PY" -c 'import os, subprocess
+p = subprocess.Popen(["sh", "-c", "kill -SEGV $$"])
+_, st = os.waitpid(p.pid, 0)
+raise SystemExit(0 if os.WCOREDUMP(st) else 1)')
+}
+
+@test "'dumped core' message when the command dumps core" {
+	mkdir -p "$BATS_TEST_TMPDIR/probe" "$BATS_TEST_TMPDIR/run"
+	core_dumps_work || skip "no core dumps on this machine (core_pattern: $(cat /proc/sys/kernel/core_pattern))"
+	cd "$BATS_TEST_TMPDIR/run"
+	ulimit -c unlimited
+	run -139 --separate-stderr "$RUNLIMIT" 10 sh -c 'kill -SEGV $$'
+	[ "$stderr" = "runlimit: the monitored command dumped core" ]
+}
+
+@test "runlimit re-raising a forwarded QUIT does not dump core itself" {
+	mkdir -p "$BATS_TEST_TMPDIR/probe" "$BATS_TEST_TMPDIR/rl" "$BATS_TEST_TMPDIR/cmd"
+	core_dumps_work || skip "no core dumps on this machine (core_pattern: $(cat /proc/sys/kernel/core_pattern))"
+	local r=$BATS_TEST_TMPDIR/ready
+	cd "$BATS_TEST_TMPDIR/rl"
+	ulimit -c unlimited
+	# The command dumps core in its own directory; runlimit's directory must stay empty.
+	drive "$r" QUIT "$RUNLIMIT" 30 sh -c "cd '$BATS_TEST_TMPDIR/cmd' && echo r > '$r' && exec sleep 30"
+	[ "$RESULT" = "signal 3" ]    # no "+core"
+	[ -z "$(ls "$BATS_TEST_TMPDIR/rl")" ]
+}
+
+# ---- exec failures ------------------------------------------------------------------------
+
+@test "126 for a directory: failed to run command '/etc': Permission denied" {
+	run -126 --separate-stderr "$RUNLIMIT" 5 /etc
+	[ "$stderr" = "runlimit: failed to run command '/etc': Permission denied" ]
+}
+
+@test "126 for a non-executable file" {
+	local f=$BATS_TEST_TMPDIR/noexec
+	printf 'exit 0\n' >"$f"
+	chmod 644 "$f"
+	run -126 --separate-stderr "$RUNLIMIT" 5 "$f"
+	[ "$stderr" = "runlimit: failed to run command '$f': Permission denied" ]
+}
+
+@test "126 for ENOTDIR" {
+	run -126 --separate-stderr "$RUNLIMIT" 5 /etc/passwd/x
+	[ "$stderr" = "runlimit: failed to run command '/etc/passwd/x': Not a directory" ]
+}
+
+@test "127 for a missing command, on PATH and by path" {
+	run -127 --separate-stderr "$RUNLIMIT" 5 no-such-command-runlimit-test
+	[ "$stderr" = "runlimit: failed to run command 'no-such-command-runlimit-test': No such file or directory" ]
+	run -127 --separate-stderr "$RUNLIMIT" 5 /nonexistent/cmd
+	[ "$stderr" = "runlimit: failed to run command '/nonexistent/cmd': No such file or directory" ]
+}
+
+@test "127 for an empty command name" {
+	run -127 --separate-stderr "$RUNLIMIT" 5 ""
+	[ "$stderr" = "runlimit: failed to run command '': No such file or directory" ]
+}
+
+@test "127 for a script whose #! interpreter does not exist" {
+	local f=$BATS_TEST_TMPDIR/badshebang
+	printf '#!/nonexistent/interpreter\nexit 0\n' >"$f"
+	chmod 755 "$f"
+	run -127 --separate-stderr "$RUNLIMIT" 5 "$f"
+	[ "$stderr" = "runlimit: failed to run command '$f': No such file or directory" ]
+}
+
+@test "a script without #! runs through the shell" {
+	local f=$BATS_TEST_TMPDIR/noshebang
+	printf 'echo hello from a script\nexit 0\n' >"$f"
+	chmod 755 "$f"
+	run -0 --separate-stderr "$RUNLIMIT" 5 "$f"
+	[ "$output" = "hello from a script" ]
+	[ -z "$stderr" ]
+}
+
+# ---- leftovers ----------------------------------------------------------------------------
+
+@test "the status is the command's, not a leftover background child's; returns promptly" {
+	local ps t0
+	ps=$(private_sleep "es-left-$BATS_TEST_NUMBER")
+	t0=$(now)
+	run -3 "$RUNLIMIT" 30 sh -c "'$ps' 30 >/dev/null 2>&1 3>&- & exit 3"
+	lt "$(elapsed "$t0")" 5
+	# The leftover was left alone (no --kill-leftovers).
+	[ -n "$(survivors "es-left-$BATS_TEST_NUMBER")" ]
+}

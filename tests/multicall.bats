@@ -1,0 +1,203 @@
+#!/usr/bin/env bats
+# Multi-call: invoked through a link named "timeout", runlimit is GNU timeout in every visible
+# respect.  Both our link and GNU timeout 9.1 are run through PATH, so each sees argv[0] =
+# "timeout" and prints the same program name.
+
+# PATH is changed in a subshell on purpose, for one exec.
+# shellcheck disable=SC2030,SC2031
+
+load helpers
+
+bats_require_minimum_version 1.5.0
+
+GNU_TIMEOUT=${GNU_TIMEOUT:-/usr/bin/timeout}
+TRY="Try 'timeout --help' for more information."
+
+setup() {
+	local bin
+	bin=$(cd "$(dirname "$RUNLIMIT")" && pwd)/$(basename "$RUNLIMIT")
+	mkdir -p "$BATS_TEST_TMPDIR/ours" "$BATS_TEST_TMPDIR/gnu"
+	ln -s "$bin" "$BATS_TEST_TMPDIR/ours/timeout"
+	ln -s "$GNU_TIMEOUT" "$BATS_TEST_TMPDIR/gnu/timeout"
+	ours_link=$BATS_TEST_TMPDIR/ours/timeout
+}
+
+# ours ARGS...: our link, found through PATH as "timeout".  A link to a missing binary would
+# let PATH fall through to GNU's timeout: refuse, rather than compare GNU with itself.
+ours() {
+	(
+		PATH="$BATS_TEST_TMPDIR/ours:$PATH"
+		if [ "$(command -v timeout)" != "$BATS_TEST_TMPDIR/ours/timeout" ]; then
+			echo "our timeout link is not runnable: $(command -v timeout)" >&2
+			exit 99
+		fi
+		exec timeout "$@"
+	)
+}
+
+# gnu ARGS...: GNU timeout, found through PATH as "timeout".
+gnu() {
+	[ -x "$GNU_TIMEOUT" ] || skip "no GNU timeout at $GNU_TIMEOUT"
+	(PATH="$BATS_TEST_TMPDIR/gnu:$PATH" && exec timeout "$@")
+}
+
+# same_as_gnu ARGS...: identical stderr and exit status (stdout discarded).
+same_as_gnu() {
+	local o g o_rc=0 g_rc=0
+	o=$(ours "$@" 2>&1 >/dev/null) || o_rc=$?
+	g=$(gnu "$@" 2>&1 >/dev/null) || g_rc=$?
+	if [ "$o" != "$g" ] || [ "$o_rc" != "$g_rc" ]; then
+		printf 'args: %s\nours (%s):\n%s\nGNU (%s):\n%s\n' "$*" "$o_rc" "$o" "$g_rc" "$g"
+		return 1
+	fi
+}
+
+@test "the link is really a link to runlimit, and runs commands" {
+	[ -L "$ours_link" ]
+	[ -x "$ours_link" ]
+	run --separate-stderr ours 5 sh -c 'echo hi; exit 3'
+	[ "$status" -eq 3 ]
+	[ "$output" = hi ]
+	[ -z "$stderr" ]
+}
+
+@test "messages are prefixed timeout:, and the Try line names timeout" {
+	run --separate-stderr ours 1x true
+	[ "$status" -eq 125 ]
+	[ "$stderr" = "timeout: invalid time interval '1x'"$'\n'"$TRY" ]
+
+	run --separate-stderr ours -v 0.1 sleep 10
+	[ "$status" -eq 124 ]
+	[ "$stderr" = "timeout: sending signal TERM to command 'sleep'" ]
+}
+
+@test "--help says Usage: timeout, on stdout, exit 0" {
+	run --separate-stderr ours --help
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "${lines[0]}" = "Usage: timeout [OPTION]... DURATION COMMAND [ARG]..." ]
+	[[ "$output" != *"Usage: runlimit"* ]]
+}
+
+@test "--version: first line is 'timeout (runlimit) VERSION', exit 0" {
+	run --separate-stderr ours --version
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[[ "${lines[0]}" =~ ^timeout\ \(runlimit\)\ [0-9]+\.[0-9]+ ]]
+
+	# The same through the link's full path.
+	run --separate-stderr "$ours_link" --version
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" =~ ^timeout\ \(runlimit\)\ [0-9] ]]
+}
+
+@test "only the base name 'timeout' switches: a link named gtimeout is runlimit" {
+	ln -s "$ours_link" "$BATS_TEST_TMPDIR/gtimeout"
+	run --separate-stderr "$BATS_TEST_TMPDIR/gtimeout" 1x true
+	[ "$status" -eq 125 ]
+	[ "${lines[0]}" = "" ] # nothing on stdout
+	[[ "$stderr" == "runlimit: invalid time interval '1x'"* ]]
+}
+
+@test "exit statuses as timeout: 124, 137, -p, the command's own, 125" {
+	run ours 0.1 sleep 10
+	[ "$status" -eq 124 ]
+	run ours -s KILL 0.1 sleep 10
+	[ "$status" -eq 137 ]
+	run ours --preserve-status 0.1 sleep 10
+	[ "$status" -eq 143 ]
+	run ours 5 sh -c 'exit 7'
+	[ "$status" -eq 7 ]
+	run ours 0 true
+	[ "$status" -eq 0 ]
+	run ours --bogus
+	[ "$status" -eq 125 ]
+
+	# And through the link's full path.
+	run "$ours_link" 0.1 sleep 10
+	[ "$status" -eq 124 ]
+	run "$ours_link" 5 sh -c 'exit 7'
+	[ "$status" -eq 7 ]
+}
+
+@test "same error lines as GNU timeout 9.1: invalid interval, invalid signal" {
+	same_as_gnu 1x true
+	same_as_gnu -s FOO 1 true
+	same_as_gnu --signal=sigfoo 1 true
+	same_as_gnu -k 1x 1 true
+	same_as_gnu '' true
+	same_as_gnu ' -0.1' true
+}
+
+@test "same error lines as GNU timeout 9.1: --bogus, -x, -k, --v, --kill-after" {
+	same_as_gnu --bogus
+	same_as_gnu --bogus 1 true
+	same_as_gnu -x
+	same_as_gnu -x 1 true
+	same_as_gnu -k
+	same_as_gnu -vk
+	same_as_gnu --kill-after
+	same_as_gnu --signal
+	same_as_gnu --v 1 true
+	same_as_gnu --verbose=1 1 true
+}
+
+@test "the exact lines for timeout 1x, -s FOO, --bogus, -x, -k" {
+	run --separate-stderr ours 1x true
+	[ "$stderr" = "timeout: invalid time interval '1x'"$'\n'"$TRY" ]
+	run --separate-stderr ours -s FOO 1 true
+	[ "$stderr" = "timeout: 'FOO': invalid signal"$'\n'"$TRY" ]
+	run --separate-stderr ours --bogus
+	[ "$stderr" = "timeout: unrecognized option '--bogus'"$'\n'"$TRY" ]
+	run --separate-stderr ours -x
+	[ "$stderr" = "timeout: invalid option -- 'x'"$'\n'"$TRY" ]
+	run --separate-stderr ours -k
+	[ "$stderr" = "timeout: option requires an argument -- 'k'"$'\n'"$TRY" ]
+	[ "$status" -eq 125 ]
+}
+
+@test "same as GNU timeout 9.1: failed exec messages and 126/127" {
+	same_as_gnu 1 -- true
+	same_as_gnu 5 /nonexistent/command
+	same_as_gnu 5 /
+	same_as_gnu 5 ''
+}
+
+@test "same as GNU timeout 9.1: --verbose lines" {
+	same_as_gnu -v 0.1 sleep 10
+	same_as_gnu -v -s INT 0.1 sleep 10
+	same_as_gnu --verbose -s KILL 0.1 sleep 10
+}
+
+@test "missing operands: 125, ending with the Try line as GNU's does" {
+	local g
+	g=$(gnu 5 2>&1) || true
+	run --separate-stderr ours
+	[ "$status" -eq 125 ]
+	[ "${stderr##*$'\n'}" = "$TRY" ]
+	run --separate-stderr ours 5
+	[ "$status" -eq 125 ]
+	[ "${stderr##*$'\n'}" = "$TRY" ]
+	[ "$g" = "$TRY" ]
+}
+
+@test "--help to a full device: the same write error as GNU timeout" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	local o g o_rc=0 g_rc=0
+	o=$(ours --help 2>&1 >/dev/full) || o_rc=$?
+	g=$(gnu --help 2>&1 >/dev/full) || g_rc=$?
+	echo "ours ($o_rc): $o"
+	echo "GNU ($g_rc): $g"
+	[ "$o_rc" -eq 125 ]
+	[ "$o" = "$g" ]
+}
+
+@test "GNU's long-option abbreviations work as timeout: --kill=1 --k --pres --sig --verb --fore" {
+	same_as_gnu --kill=1 5 sh -c 'exit 6'
+	same_as_gnu --k 1 5 sh -c 'exit 6'
+	same_as_gnu --pres 0.1 sleep 10
+	same_as_gnu --sig=KILL --verb 0.1 sleep 10
+	same_as_gnu --fore 5 sh -c 'exit 6'
+	run ours --kill=1 5 sh -c 'exit 6'
+	[ "$status" -eq 6 ]
+}

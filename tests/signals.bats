@@ -1,0 +1,358 @@
+#!/usr/bin/env bats
+# Signals (DESIGN §5): forwarding to the command's group, SIGALRM as the time-out, the grace
+# clock, inherited ignores and masks, odd parents, parent death.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+setup_file() {
+	# dfl.py PROG ARG...: exec PROG with INT, QUIT and PIPE at their defaults.  A background
+	# job of a non-interactive shell starts with INT and QUIT ignored, and runlimit would
+	# (rightly) leave them alone; python ignores PIPE.
+	cat >"$BATS_FILE_TMPDIR/dfl.py" <<'EOF'
+import os, signal, sys
+for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE):
+    signal.signal(s, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])
+EOF
+	# The interpreter itself, not a wrapper script (pyenv shims are slow bash scripts).
+	PY=$(python3 -c 'import sys; print(sys.executable)')
+	export PY
+	# block_signals SIGS PROG ARG...: exec PROG with SIGS (comma-separated names) blocked:
+	# env --block-signal where env has it, else python's pthread_sigmask.  A script, not a
+	# function, so that it can run under `bounded`.
+	cat >"$BATS_FILE_TMPDIR/block_signals" <<'EOF'
+#!/bin/sh
+sigs=$1
+shift
+if env --block-signal=INT true 2>/dev/null; then
+	exec env --block-signal="$sigs" "$@"
+fi
+exec "$PY" -c 'import os, shutil, signal, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, [getattr(signal, "SIG" + s) for s in sys.argv[1].split(",")])
+os.execv(shutil.which(sys.argv[2]), sys.argv[2:])' "$sigs" "$@"
+EOF
+	chmod +x "$BATS_FILE_TMPDIR/block_signals"
+}
+
+teardown() {
+	[ -z "${RL_PID:-}" ] || kill -KILL "$RL_PID" 2>/dev/null || true
+	# Commands write their pid (= their process group) to "ready": end whatever is left of
+	# them, if that pid is still one of this test's commands.
+	local p
+	if [ -s "$BATS_TEST_TMPDIR/ready" ]; then
+		p=$(cat "$BATS_TEST_TMPDIR/ready")
+		if grep -qF "$BATS_TEST_TMPDIR" "/proc/$p/cmdline" 2>/dev/null; then
+			kill -KILL -- "-$p" "$p" 2>/dev/null || true
+		fi
+	fi
+	kill_named "sg-sleep-$BATS_TEST_NUMBER"
+	kill_named "sg-grand-$BATS_TEST_NUMBER"
+	kill_named "sg-other-$BATS_TEST_NUMBER"
+}
+
+# start_rl ARG...: runlimit ARG... in the background with default INT/QUIT/PIPE; its pid in
+# RL_PID, its stdout and stderr in $BATS_TEST_TMPDIR/out and err.
+start_rl() {
+	"$PY" "$BATS_FILE_TMPDIR/dfl.py" "$RUNLIMIT" "$@" \
+		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	RL_PID=$!
+}
+
+# ready FILE: wait for the command's ready file; on failure, say what runlimit was doing.
+ready() {
+	wait_for_file "$1" 20 && return 0
+	echo "runlimit $RL_PID: $(ps -o pid=,stat=,args= -p "$RL_PID" 2>&1)" >&2
+	ps -eo pid=,ppid=,pgid=,stat=,args= | awk -v p="$RL_PID" '$2 == p || $3 == p' >&2
+	echo "stderr: $(cat "$BATS_TEST_TMPDIR/err" 2>/dev/null)" >&2
+	return 1
+}
+
+# finish_rl [SECONDS]: wait (bounded) for RL_PID to end; its status in RL_STATUS.
+finish_rl() {
+	wait_for_gone "$RL_PID" "${1:-15}" || return 1
+	RL_STATUS=0
+	wait "$RL_PID" || RL_STATUS=$?
+	RL_PID=
+	echo "runlimit status $RL_STATUS; stderr: $(cat "$BATS_TEST_TMPDIR/err" 2>/dev/null)" >&2
+}
+
+block_signals() { "$BATS_FILE_TMPDIR/block_signals" "$@"; }
+
+# bounded CMD...: CMD, killed if it runs for more than 30 s (a hung runlimit must fail the
+# test, not hang the suite).
+bounded() { timeout -s KILL 30 "$@"; }
+
+# in_mask HEX SIGNUM: is SIGNUM set in a /proc/PID/status mask?
+in_mask() { (((0x$1 >> ($2 - 1)) & 1)); }
+
+# mask_of FIELD FILE: the hex value of SigIgn/SigBlk/SigCgt in a saved status file.
+mask_of() { awk -v f="$1:" '$1 == f { print $2 }' "$2"; }
+
+not_in_mask() { ! in_mask "$@"; }
+
+signum() { kill -l "$1"; }
+
+# ---- forwarding ---------------------------------------------------------------------------
+
+# forwarded SIG CODE: the command traps SIG, writes it to a marker and exits CODE.
+forwarded() {
+	local sig=$1 code=$2 d=$BATS_TEST_TMPDIR
+	start_rl 30 sh -c "trap 'echo $sig > \"$d/marker\"; exit $code' $sig
+		echo \$\$ > '$d/ready'; while :; do sleep 0.05; done"
+	ready "$d/ready"
+	kill -"$sig" "$RL_PID"
+	finish_rl
+	[ "$(cat "$d/marker")" = "$sig" ]
+	[ "$RL_STATUS" -eq "$code" ]
+}
+
+@test "TERM sent to runlimit reaches the command" { forwarded TERM 41; }
+@test "INT sent to runlimit reaches the command" { forwarded INT 42; }
+@test "HUP sent to runlimit reaches the command" { forwarded HUP 43; }
+@test "QUIT sent to runlimit reaches the command" { forwarded QUIT 44; }
+@test "USR1 sent to runlimit reaches the command" { forwarded USR1 45; }
+@test "USR2 sent to runlimit reaches the command" { forwarded USR2 46; }
+@test "PIPE sent to runlimit reaches the command" { forwarded PIPE 47; }
+
+@test "a forwarded signal reaches the whole process group (a background grandchild)" {
+	local d=$BATS_TEST_TMPDIR
+	start_rl 30 sh -c "
+		( trap 'echo USR1 > \"$d/gmarker\"; exit 0' USR1
+		  echo \$\$ > '$d/gready'; while :; do sleep 0.05; done ) &
+		trap 'wait; exit 5' USR1
+		echo \$\$ > '$d/ready'; while :; do sleep 0.05; done"
+	ready "$d/ready"
+	wait_for_file "$d/gready"
+	kill -USR1 "$RL_PID"
+	finish_rl
+	[ "$RL_STATUS" -eq 5 ]
+	[ "$(cat "$d/gmarker")" = USR1 ]
+}
+
+@test "-v prints a line for a forwarded signal" {
+	local d=$BATS_TEST_TMPDIR
+	start_rl -v 30 sh -c "trap 'exit 3' USR1; echo \$\$ > '$d/ready'; while :; do sleep 0.05; done"
+	ready "$d/ready"
+	kill -USR1 "$RL_PID"
+	finish_rl
+	[ "$RL_STATUS" -eq 3 ]
+	grep -qx "runlimit: sending signal USR1 to command 'sh'" "$d/err"
+}
+
+@test "SIGALRM from outside counts as the time-out: TERM to the command, status 124" {
+	local d=$BATS_TEST_TMPDIR
+	start_rl 30 sh -c "trap 'echo TERM > \"$d/marker\"; exit 0' TERM
+		echo \$\$ > '$d/ready'; while :; do sleep 0.05; done"
+	ready "$d/ready"
+	kill -ALRM "$RL_PID"
+	finish_rl
+	[ "$RL_STATUS" -eq 124 ]
+	[ "$(cat "$d/marker")" = TERM ]
+}
+
+# ---- the grace clock and KILL -------------------------------------------------------------
+
+@test "a forwarded TERM starts the grace clock even with DURATION 0: KILL, 137" {
+	local d=$BATS_TEST_TMPDIR ps t0
+	ps=$(private_sleep "sg-sleep-$BATS_TEST_NUMBER")
+	start_rl -k 0.5 0 sh -c "trap '' TERM; echo \$\$ > '$d/ready'; '$ps' 10"
+	ready "$d/ready"
+	t0=$(now)
+	kill -TERM "$RL_PID"
+	finish_rl 10
+	lt "$(elapsed "$t0")" 3
+	[ "$RL_STATUS" -eq 137 ]
+	no_survivors "sg-sleep-$BATS_TEST_NUMBER" 5
+}
+
+@test "KILL escalation reaches a grandchild that ignores TERM" {
+	local d=$BATS_TEST_TMPDIR ps t0
+	ps=$(private_sleep "sg-grand-$BATS_TEST_NUMBER")
+	t0=$(now)
+	# sh dies of TERM at the deadline; its child ignores TERM and needs the KILL.
+	run -124 "$RUNLIMIT" -k 0.5 0.3 sh -c "(trap '' TERM; exec '$ps' 30 >/dev/null 2>&1 3>&-) &
+		echo \$\$ > '$d/ready'; wait"
+	[ -s "$d/ready" ]
+	lt "$(elapsed "$t0")" 5
+	no_survivors "sg-grand-$BATS_TEST_NUMBER" 3
+}
+
+# ---- inherited dispositions and masks -----------------------------------------------------
+
+@test "inherited INT ignore (bash trap '' INT): not forwarded, still ignored in the command" {
+	local d=$BATS_TEST_TMPDIR ps
+	ps=$(private_sleep "sg-sleep-$BATS_TEST_NUMBER")
+	bash -c 'trap "" INT; exec "$@"' _ "$RUNLIMIT" -v 30 sh -c \
+		"cat /proc/\$\$/status > '$d/status'; echo \$\$ > '$d/ready'; exec '$ps' 30" \
+		>"$d/out" 2>"$d/err" 3>&- &
+	RL_PID=$!
+	ready "$d/ready"
+	in_mask "$(mask_of SigIgn "/proc/$RL_PID/status")" 2   # runlimit itself ignores INT
+	kill -INT "$RL_PID"
+	kill -TERM "$RL_PID"   # a signal that is caught, to end the run
+	finish_rl
+	[ "$RL_STATUS" -eq 143 ]
+	in_mask "$(mask_of SigIgn "$d/status")" 2
+	[ "$(grep -c 'sending signal INT' "$d/err")" -eq 0 ]
+	grep -q 'sending signal TERM' "$d/err"
+}
+
+@test "a shell background job's INT/QUIT ignores: not forwarded, still ignored in the command" {
+	local d=$BATS_TEST_TMPDIR ps
+	# Does this shell ignore INT and QUIT in its background jobs (job control off)?
+	sh -c "cat /proc/\$\$/status > '$d/probe'" 3>&- &
+	wait "$!"
+	in_mask "$(mask_of SigIgn "$d/probe")" 2 && in_mask "$(mask_of SigIgn "$d/probe")" 3 ||
+		skip "this shell does not ignore INT and QUIT in background jobs"
+	ps=$(private_sleep "sg-sleep-$BATS_TEST_NUMBER")
+	"$RUNLIMIT" -v 30 sh -c "cat /proc/\$\$/status > '$d/status'; echo \$\$ > '$d/ready'; exec '$ps' 30" \
+		>"$d/out" 2>"$d/err" 3>&- &
+	RL_PID=$!
+	ready "$d/ready"
+	in_mask "$(mask_of SigIgn "/proc/$RL_PID/status")" 2   # runlimit itself ignores them
+	in_mask "$(mask_of SigIgn "/proc/$RL_PID/status")" 3
+	kill -INT "$RL_PID"
+	kill -QUIT "$RL_PID"
+	kill -TERM "$RL_PID"
+	finish_rl
+	[ "$RL_STATUS" -eq 143 ]
+	in_mask "$(mask_of SigIgn "$d/status")" 2
+	in_mask "$(mask_of SigIgn "$d/status")" 3
+	[ "$(grep -c 'sending signal \(INT\|QUIT\)' "$d/err")" -eq 0 ]
+}
+
+@test "nohup: HUP stays ignored in the command, and runlimit does not forward it" {
+	local d=$BATS_TEST_TMPDIR
+	# The command sends HUP to runlimit (its parent): ignored there, so nothing is forwarded.
+	run -0 --separate-stderr bounded nohup "$RUNLIMIT" -v 5 sh -c \
+		"cat /proc/\$\$/status > '$d/status'; kill -HUP \$PPID" </dev/null
+	in_mask "$(mask_of SigIgn "$d/status")" 1
+	[ "$(printf '%s\n' "$stderr" | grep -c 'sending signal')" -eq 0 ]
+}
+
+@test "inherited TERM and ALRM ignores are not passed on, and the time-out works" {
+	local d=$BATS_TEST_TMPDIR t0
+	t0=$(now)
+	run -124 bounded bash -c 'trap "" TERM ALRM; exec "$@"' _ "$RUNLIMIT" 0.3 sh -c \
+		"cat /proc/\$\$/status > '$d/status'; sleep 10"
+	lt "$(elapsed "$t0")" 5
+	not_in_mask "$(mask_of SigIgn "$d/status")" 15
+	not_in_mask "$(mask_of SigIgn "$d/status")" 14
+}
+
+@test "-s USR1 inherited as ignored: not ignored in the command, the time-out works" {
+	local d=$BATS_TEST_TMPDIR
+	run -124 bounded bash -c 'trap "" USR1; exec "$@"' _ "$RUNLIMIT" -s USR1 0.3 sh -c \
+		"cat /proc/\$\$/status > '$d/status'; sleep 10"
+	not_in_mask "$(mask_of SigIgn "$d/status")" "$(signum USR1)"
+}
+
+@test "the inherited signal mask reaches the command unchanged" {
+	local want got
+	want=$(block_signals INT,USR1,ALRM,CHLD grep SigBlk /proc/self/status)
+	got=$(bounded "$BATS_FILE_TMPDIR/block_signals" INT,USR1,ALRM,CHLD "$RUNLIMIT" 5 grep SigBlk /proc/self/status)
+	echo "want $want, got $got" >&2
+	[ "$want" != "SigBlk:	0000000000000000" ]
+	[ "$got" = "$want" ]
+}
+
+@test "with INT, USR1, ALRM, CHLD blocked, the time-out still works (124)" {
+	local d=$BATS_TEST_TMPDIR t0 save='import sys, time
+open(sys.argv[1], "w").write(open("/proc/self/status").read())
+time.sleep(float(sys.argv[2]))'
+	# The baseline comes from the same python3 (a wrapper script could change the mask).
+	block_signals INT,USR1,ALRM,CHLD "$PY" -c "$save" "$d/want" 0
+	t0=$(now)
+	run -124 bounded "$BATS_FILE_TMPDIR/block_signals" INT,USR1,ALRM,CHLD "$RUNLIMIT" 0.3 "$PY" -c "$save" "$d/status" 10
+	lt "$(elapsed "$t0")" 5
+	[ "$(mask_of SigBlk "$d/want")" != 0000000000000000 ]
+	[ "$(mask_of SigBlk "$d/status")" = "$(mask_of SigBlk "$d/want")" ]
+}
+
+@test "with TERM blocked (inherited), the time-out escalates to KILL: 137" {
+	local t0
+	t0=$(now)
+	run -137 bounded "$BATS_FILE_TMPDIR/block_signals" TERM,ALRM,CHLD "$RUNLIMIT" -k 0.5 0.3 sleep 10
+	lt "$(elapsed "$t0")" 5
+}
+
+@test "a parent that ignores SIGCHLD: the command's status, and time-outs work" {
+	local ign='import os, signal, sys
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+os.execv(sys.argv[1], sys.argv[1:])'
+	run -7 bounded "$PY" -c "$ign" "$RUNLIMIT" 5 sh -c 'exit 7'
+	run -124 bounded "$PY" -c "$ign" "$RUNLIMIT" 0.3 sleep 10
+	run -0 bounded "$PY" -c "$ign" "$RUNLIMIT" 5 sh -c 'sleep 0.2 & wait'
+}
+
+@test "an unrelated child already present when runlimit starts does not change the status" {
+	local ps
+	ps=$(private_sleep "sg-other-$BATS_TEST_NUMBER")
+	# One child has exited (a zombie runlimit inherits), one exits while the command runs.
+	run -7 bounded "$PY" -c 'import os, sys
+if os.fork() == 0:
+    os._exit(9)
+if os.fork() == 0:
+    os.execv(sys.argv[1], [sys.argv[1], "0.2"])
+os.execv(sys.argv[2], sys.argv[2:])' "$ps" "$RUNLIMIT" 5 sh -c 'sleep 0.6; exit 7'
+	run -124 bounded "$PY" -c 'import os, sys
+if os.fork() == 0:
+    os._exit(0)
+os.execv(sys.argv[1], sys.argv[1:])' "$RUNLIMIT" 0.3 sleep 10
+}
+
+# ---- odd stderr, PID 1, parent death ------------------------------------------------------
+
+@test "-v with stderr a pipe nobody reads: still 124, and no command left running" {
+	local ps
+	ps=$(private_sleep "sg-sleep-$BATS_TEST_NUMBER")
+	# With SIGPIPE at its default (restore_signals) and inherited as ignored.
+	run -0 bounded "$PY" -c 'import os, subprocess, sys
+for restore in (True, False):
+    r, w = os.pipe()
+    os.close(r)
+    p = subprocess.run([sys.argv[1], "-v", "0.2", sys.argv[2], "10"], stderr=w,
+                       restore_signals=restore, timeout=20)
+    os.close(w)
+    print(restore, p.returncode)
+    if p.returncode != 124:
+        sys.exit(1)' "$RUNLIMIT" "$ps"
+	no_survivors "sg-sleep-$BATS_TEST_NUMBER" 5
+}
+
+@test "as PID 1 of a new pid namespace: time-out 124, normal exit 0" {
+	unshare --pid --fork --mount-proc true 2>/dev/null || skip "unshare --pid does not work here"
+	local t0
+	t0=$(now)
+	run -124 bounded unshare --pid --fork --mount-proc "$RUNLIMIT" 0.3 sleep 10
+	lt "$(elapsed "$t0")" 5
+	run -0 bounded unshare --pid --fork --mount-proc "$RUNLIMIT" 5 true
+	run -3 bounded unshare --pid --fork --mount-proc "$RUNLIMIT" 5 sh -c 'exit 3'
+}
+
+@test "runlimit killed outright: the command dies too (parent-death signal)" {
+	local ps
+	ps=$(private_sleep "sg-sleep-$BATS_TEST_NUMBER")
+	start_rl 30 "$ps" 30
+	local i=0
+	until [ -n "$(survivors "sg-sleep-$BATS_TEST_NUMBER")" ]; do
+		i=$((i + 1)); [ "$i" -le 1000 ]; sleep 0.01
+	done
+	kill -KILL "$RL_PID"
+	finish_rl
+	[ "$RL_STATUS" -eq 137 ]
+	no_survivors "sg-sleep-$BATS_TEST_NUMBER" 5
+}
+
+@test "runlimit killed outright: the command gets the -s signal" {
+	local d=$BATS_TEST_TMPDIR
+	start_rl -s USR1 30 sh -c "trap 'echo USR1 > \"$d/marker\"; exit 0' USR1
+		echo \$\$ > '$d/ready'; while :; do sleep 0.05; done"
+	ready "$d/ready"
+	kill -KILL "$RL_PID"
+	finish_rl
+	wait_for_file "$d/marker" 5
+	[ "$(cat "$d/marker")" = USR1 ]
+}
