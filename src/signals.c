@@ -93,12 +93,14 @@ static int parse_rt(const char *s)
 	bool min = strncmp(s, "RTMIN", 5) == 0;
 	if (!min && strncmp(s, "RTMAX", 5) != 0)
 		return -1;
-	char *end;
-	errno = 0;
-	long n = strtol(s + 5, &end, 10);
-	long span = SIGRTMAX - SIGRTMIN;
-	if (errno || *end)
-		return -1;
+	long span = SIGRTMAX - SIGRTMIN, n = 0;
+	if (s[5] != '\0') { /* strtol("") may fail with EINVAL (musl) */
+		char *end;
+		errno = 0;
+		n = strtol(s + 5, &end, 10);
+		if (errno || *end || end == s + 5)
+			return -1;
+	}
 	if (min)
 		return n >= 0 && n <= span ? SIGRTMIN + (int)n : -1;
 	return n <= 0 && n >= -span ? SIGRTMAX + (int)n : -1;

@@ -321,6 +321,8 @@ term_ignoring_cmd() {
 	[ "$status" -eq 124 ]
 	[ "$stderr" = "runlimit: sending signal RTMAX to command 'sleep'" ]
 
+	# musl numbers its real-time signals from 35, glibc (and so GNU here) from 34.
+	[ "${RUNLIMIT_LIBC:-}" != musl ] || return 0
 	same_as_gnu -v -s RTMIN+1 0.1 sleep 10
 	same_as_gnu -v -s 49 0.1 sleep 10
 	same_as_gnu -v -s 50 0.1 sleep 10
@@ -629,6 +631,7 @@ term_ignoring_cmd() {
 }
 
 @test "a decimal comma works in a comma locale (and the point still works)" {
+	[ "${RUNLIMIT_LIBC:-}" != musl ] || skip "musl's strtod has no locale decimal point"
 	local loc='' l
 	for l in $(locale -a 2>/dev/null); do
 		if [ "$(LC_ALL=$l locale decimal_point 2>/dev/null)" = , ]; then
