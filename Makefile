@@ -80,7 +80,7 @@ musl:
 	$(MAKE) BIN=runlimit-musl CC=musl-gcc STATIC=1 runlimit-musl
 	file runlimit-musl | grep -q 'statically linked'
 	@scripts/ensure-bats.sh
-	RUNLIMIT=$(CURDIR)/runlimit-musl scripts/run-bats.sh $(JOBS)
+	RUNLIMIT=$(CURDIR)/runlimit-musl RUNLIMIT_LIBC=musl scripts/run-bats.sh $(JOBS)
 
 SHELL_SCRIPTS = scripts/*.sh .ci/run tests/helpers.bash
 lint:

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Check `make install`, `install-links` and `uninstall` into a scratch DESTDIR: exactly the
+# binary and the manual land where they belong, the links work, and uninstall removes all.
+set -eu
+cd "$(dirname "$0")/.."
+dest=$(mktemp -d)
+trap 'rm -rf "$dest"' EXIT
+fail() { echo "install-test: $*" >&2; exit 1; }
+listing() { (cd "$dest" && find . \( -type f -o -type l \) | sort | tr '\n' ' '); }
+
+make -s install DESTDIR="$dest" PREFIX=/usr/local
+got=$(listing)
+want="./usr/local/bin/runlimit ./usr/local/share/man/man1/runlimit.1 "
+[ "$got" = "$want" ] || fail "install put [$got], expected [$want]"
+[ -x "$dest/usr/local/bin/runlimit" ] || fail "runlimit is not executable"
+"$dest/usr/local/bin/runlimit" 5 true || fail "installed runlimit does not run"
+
+make -s install-links DESTDIR="$dest" PREFIX=/usr/local
+[ -L "$dest/usr/local/bin/timeout" ] || fail "install-links made no timeout link"
+[ "$(readlink "$dest/usr/local/bin/timeout")" = runlimit ] || fail "timeout does not point at runlimit"
+msg=$("$dest/usr/local/bin/timeout" 1x true 2>&1) && fail "timeout 1x true succeeded"
+case $msg in "timeout: invalid time interval '1x'"*) ;; *) fail "timeout link says: $msg" ;; esac
+
+make -s uninstall DESTDIR="$dest" PREFIX=/usr/local
+got=$(listing)
+[ -z "$got" ] || fail "uninstall left [$got]"
+echo "install-test: install, install-links and uninstall are correct"
