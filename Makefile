@@ -23,18 +23,18 @@ endif
 
 OS ?= $(shell uname -s)
 ifeq ($(OS),Linux)
-PLATFORM = src/clock_ppoll.c src/tree_linux.c
+PLATFORM = src/clock_ppoll.c src/tree_linux.c src/tree_walk.c
 else ifeq ($(OS),FreeBSD)
 PLATFORM = src/clock_ppoll.c src/tree_freebsd.c
 else ifeq ($(OS),Darwin)
-PLATFORM = src/clock_darwin.c src/tree_other.c
+PLATFORM = src/clock_darwin.c src/tree_darwin.c src/tree_walk.c
 else
 PLATFORM = src/clock_poll.c src/tree_other.c
 endif
 
 CORE = src/cli.c src/duration.c src/msg.c src/signals.c src/spawn.c src/supervise.c
 SRCS = src/main.c $(CORE) $(PLATFORM)
-DARWIN_SRCS = src/main.c $(CORE) src/clock_darwin.c src/tree_other.c
+DARWIN_SRCS = src/main.c $(CORE) src/clock_darwin.c src/tree_darwin.c src/tree_walk.c
 HDRS = $(wildcard src/*.h)
 
 BIN ?= runlimit

@@ -174,7 +174,10 @@ static int setup_signals(const struct config *cfg)
 	return 0;
 }
 
-static void send(struct run *r, int sig, bool then_continue)
+/* Send sig to the command and, unless --foreground, to its process group; with whole_tree
+ * also to every descendant found outside the group.  then_continue follows it with SIGCONT,
+ * since a stopped process cannot act on a signal until it runs again. */
+static void send(struct run *r, int sig, bool whole_tree, bool then_continue)
 {
 	if (r->cfg->verbose) {
 		char name[16];
@@ -183,14 +186,17 @@ static void send(struct run *r, int sig, bool then_continue)
 	}
 	if (!r->reaped)
 		kill(r->pid, sig);
-	if (!r->cfg->foreground) {
-		kill(-r->pid, sig);
-		/* A stopped process cannot act on the signal until it is continued. */
-		if (then_continue && sig != SIGKILL && sig != SIGCONT) {
-			if (!r->reaped)
-				kill(r->pid, SIGCONT);
-			kill(-r->pid, SIGCONT);
-		}
+	if (r->cfg->foreground)
+		return;
+	bool cont = then_continue && sig != SIGKILL && sig != SIGCONT;
+	kill(-r->pid, sig);
+	if (whole_tree && sig != 0)
+		tree_signal(r->pid, r->reaped, sig,
+		            (cont ? TREE_CONTINUE : 0) | (sig == SIGKILL ? TREE_FREEZE : 0));
+	if (cont) {
+		if (!r->reaped)
+			kill(r->pid, SIGCONT);
+		kill(-r->pid, SIGCONT);
 	}
 }
 
@@ -206,7 +212,7 @@ static void start_grace(struct run *r)
 static void time_out(struct run *r)
 {
 	r->timed_out = true;
-	send(r, r->cfg->signal, true);
+	send(r, r->cfg->signal, true, true);
 	if (r->cfg->signal == SIGKILL)
 		r->killed = true;
 	/* "-s 0" sends nothing: only an explicit -k makes it escalate (as in GNU), not the
@@ -220,7 +226,7 @@ static void time_out(struct run *r)
 static void final_kill(struct run *r)
 {
 	r->killed = true;
-	send(r, SIGKILL, false);
+	send(r, SIGKILL, true, false);
 }
 
 static void handle_arrivals(struct run *r)
@@ -241,7 +247,7 @@ static void handle_arrivals(struct run *r)
 			continue;
 		}
 		r->received[sig] = true;
-		send(r, sig, is_termination(sig));
+		send(r, sig, is_termination(sig), is_termination(sig));
 		if (is_termination(sig)) {
 			r->signalled = true;
 			start_grace(r);
@@ -263,18 +269,22 @@ static void reap(struct run *r)
 	}
 }
 
-static bool group_gone(const struct run *r)
-{
-	return kill(-r->pid, 0) < 0 && errno == ESRCH;
-}
-
 /* Once the command has exited: is there anything left to wait for? */
-static bool finished(const struct run *r)
+static bool finished(struct run *r)
 {
-	if (!r->signalled || r->killed || r->cfg->foreground || r->kill_deadline == CLOCK_NEVER)
+	const struct config *cfg = r->cfg;
+	if (!r->signalled && cfg->kill_leftovers && !cfg->foreground && tree_alive(r->pid)) {
+		/* --kill-leftovers: what the command left running gets the same treatment as a
+		 * time-out (TERM, grace, KILL), but the status stays the command's. */
+		r->signalled = true;
+		send(r, SIGTERM, true, true);
+		start_grace(r);
+	}
+	if (!r->signalled || r->killed || cfg->foreground || r->kill_deadline == CLOCK_NEVER)
 		return true;
-	/* The command was told to end: give the rest of its group the grace period too. */
-	return group_gone(r);
+	/* The command was told to end: give the rest of its tree the grace period too, and
+	 * return as soon as it is gone. */
+	return !tree_alive(r->pid);
 }
 
 static void loop(struct run *r)
@@ -287,8 +297,10 @@ static void loop(struct run *r)
 		if (!r->killed && now >= r->kill_deadline)
 			final_kill(r);
 		reap(r);
-		if (r->reaped && finished(r))
+		if (r->reaped && finished(r)) {
+			reap(r); /* leave no zombie of the tree to init */
 			return;
+		}
 		int64_t wake = r->killed ? CLOCK_NEVER : r->kill_deadline;
 		if (!r->timed_out && r->deadline < wake)
 			wake = r->deadline;
@@ -368,6 +380,8 @@ int supervise(const struct config *cfg)
 	int errfd;
 	r.pid = spawn(&req, &errfd);
 	int fork_error = errno;
+	if (r.pid > 0 && !cfg->foreground)
+		tree_guard_start(r.pid, cfg->signal);
 	sigprocmask(SIG_SETMASK, &working, NULL);
 	if (r.pid < 0) {
 		msg("fork system call failed: %s", strerror(fork_error));
@@ -375,5 +389,6 @@ int supervise(const struct config *cfg)
 	}
 
 	loop(&r);
+	tree_guard_stop();
 	return exit_status(&r, spawn_exec_error(errfd));
 }

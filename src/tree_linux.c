@@ -1,12 +1,65 @@
+/* Linux: runlimit is a child subreaper, so every orphan of the command's tree is re-parented
+ * to it instead of init, and the tree can always be rebuilt from /proc: the command, the
+ * children runlimit adopted, and their descendants. */
 #define _GNU_SOURCE
 #include "tree.h"
+#include "tree_walk.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+
+static pid_t self;
+static pid_t guard;
+/* runlimit's children from before it started (its exec'ing parent's): never the command's. */
+static pid_t *preexisting;
+static size_t npreexisting;
+
+static bool is_preexisting(pid_t pid)
+{
+	for (size_t k = 0; k < npreexisting; k++)
+		if (preexisting[k] == pid)
+			return true;
+	return false;
+}
+
+static void note_preexisting_children(void)
+{
+	char path[64], buf[4096];
+	snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)self);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (char *p = buf, *end; *p; p = end) {
+		long pid = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		pid_t *grown = realloc(preexisting, (npreexisting + 1) * sizeof *grown);
+		if (!grown)
+			return;
+		preexisting = grown;
+		preexisting[npreexisting++] = (pid_t)pid;
+	}
+}
+
 void tree_init(void)
 {
+	self = getpid();
+	note_preexisting_children();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
@@ -17,6 +70,139 @@ int tree_child_prepare(int sig, pid_t parent_pid)
 	/* Compare with runlimit's own pid, not with 1: runlimit may itself be PID 1 of a
 	 * container, or live under another subreaper. */
 	return getppid() == parent_pid ? 0 : -1;
+}
+
+/* Read /proc/PID/stat: ppid, state and start time.  The command name (field 2) may hold
+ * spaces and parentheses, so parse from the last ')'. */
+static bool read_stat(pid_t pid, pid_t *ppid, pid_t *pgrp, char *state,
+                      unsigned long long *start)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	char *p = strrchr(buf, ')');
+	if (!p)
+		return false;
+	int parent, group;
+	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
+	 * cutime cstime priority nice threads itrealvalue starttime */
+	if (sscanf(p + 1, " %c %d %d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+	           state, &parent, &group, start) != 4)
+		return false;
+	*ppid = parent;
+	*pgrp = group;
+	return true;
+}
+
+long tree_scan(pid_t command, bool command_alive, struct tree_proc **out)
+{
+	DIR *dir = opendir("/proc");
+	if (!dir)
+		return -1;
+	struct tree_proc *procs = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+		if (*end || pid <= 0 || pid == self || pid == guard)
+			continue;
+		struct tree_proc p = {.pid = (pid_t)pid};
+		char state;
+		pid_t pgrp;
+		unsigned long long start;
+		if (!read_stat(p.pid, &p.ppid, &pgrp, &state, &start) || state == 'Z' || state == 'X')
+			continue;
+		p.start = start;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			struct tree_proc *grown = realloc(procs, cap * sizeof *grown);
+			if (!grown)
+				break;
+			procs = grown;
+		}
+		p.in_tree = (command_alive && p.pid == command) || pgrp == command ||
+		            (p.ppid == self && !is_preexisting(p.pid));
+		procs[n++] = p;
+	}
+	closedir(dir);
+	tree_close_over_parents(procs, n);
+	*out = procs;
+	return (long)n;
+}
+
+/* Signal the process only if it is still the one scanned: through a pidfd where the kernel
+ * has them (no window at all), else after re-checking its start time. */
+void tree_send(const struct tree_proc *p, int sig)
+{
+	pid_t ppid, pgrp;
+	char state;
+	unsigned long long start;
+#ifdef SYS_pidfd_open
+	int fd = (int)syscall(SYS_pidfd_open, p->pid, 0);
+	if (fd >= 0) {
+		if (read_stat(p->pid, &ppid, &pgrp, &state, &start) && start == p->start)
+			syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
+		close(fd);
+		return;
+	}
+	if (errno != ENOSYS)
+		return; /* gone */
+#endif
+	if (read_stat(p->pid, &ppid, &pgrp, &state, &start) && start == p->start)
+		kill(p->pid, sig);
+}
+
+/* The guard: a copy of runlimit in the command's group, holding nothing open, that waits
+ * for its parent-death signal and then passes the time-out signal to the group.  Being in
+ * the group also keeps the group's id from being reused while it waits. */
+static void guard_main(pid_t pgid, int sig, pid_t parent)
+{
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	if (setpgid(0, pgid) < 0)
+		_exit(0); /* the group is already gone */
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, 0U, ~0U, 0) < 0)
+#endif
+		for (int fd = 0; fd < 1024; fd++)
+			close(fd);
+	prctl(PR_SET_PDEATHSIG, SIGUSR1);
+	sigset_t wake;
+	sigemptyset(&wake);
+	sigaddset(&wake, SIGUSR1);
+	int got;
+	while (getppid() == parent)
+		sigwait(&wake, &got);
+	kill(-pgid, sig);
+	kill(-pgid, SIGCONT);
+	_exit(0);
+}
+
+pid_t tree_guard_start(pid_t pgid, int sig)
+{
+	if (sig <= 0)
+		return 0;
+	pid_t pid = fork();
+	if (pid == 0)
+		guard_main(pgid, sig, self);
+	guard = pid > 0 ? pid : 0;
+	return guard;
+}
+
+void tree_guard_stop(void)
+{
+	if (guard > 0)
+		kill(guard, SIGKILL);
+	guard = 0;
 }
 
 bool tree_dumped_core(int status)

@@ -1,0 +1,145 @@
+/* macOS: no subreaper and no parent-death signal.  The tree is walked with libproc from the
+ * command, its process group, and every descendant seen by an earlier walk: a process that
+ * left the group is found while its parent chain leads back to the command, or once it has
+ * been seen.  A daemon that was orphaned (re-parented to launchd) before any walk saw it,
+ * and that left the group, is out of reach; the manual says so. */
+#define _DARWIN_C_SOURCE
+#include "tree.h"
+#include "tree_walk.h"
+
+#include <errno.h>
+#include <libproc.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/proc.h> /* SZOMB */
+#include <sys/proc_info.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static struct tree_proc *seen;
+static size_t nseen;
+
+void tree_init(void)
+{
+}
+
+int tree_child_prepare(int sig, pid_t parent_pid)
+{
+	(void)sig;
+	(void)parent_pid;
+	return 0;
+}
+
+pid_t tree_guard_start(pid_t pgid, int sig)
+{
+	(void)pgid;
+	(void)sig;
+	return 0;
+}
+
+void tree_guard_stop(void)
+{
+}
+
+/* pid's parent and start time (microseconds); false if it is gone or a zombie. */
+static bool info(pid_t pid, struct tree_proc *p)
+{
+	struct proc_bsdinfo bi;
+	if (proc_pidinfo(pid, PROC_PIDTBSDINFO, 0, &bi, (int)sizeof bi) != (int)sizeof bi)
+		return false;
+	if (bi.pbi_status == SZOMB)
+		return false;
+	p->pid = pid;
+	p->ppid = (pid_t)bi.pbi_ppid;
+	p->start = bi.pbi_start_tvsec * 1000000 + bi.pbi_start_tvusec;
+	p->in_tree = true;
+	return true;
+}
+
+static bool has(const struct tree_proc *set, size_t n, pid_t pid, uint64_t start)
+{
+	for (size_t k = 0; k < n; k++)
+		if (set[k].pid == pid && set[k].start == start)
+			return true;
+	return false;
+}
+
+static bool add(struct tree_proc **set, size_t *n, pid_t pid)
+{
+	struct tree_proc p;
+	if (pid <= 0 || pid == getpid() || !info(pid, &p) || has(*set, *n, p.pid, p.start))
+		return true;
+	struct tree_proc *grown = realloc(*set, (*n + 1) * sizeof *grown);
+	if (!grown)
+		return false;
+	*set = grown;
+	(*set)[(*n)++] = p;
+	return true;
+}
+
+/* Fill pids with what list(id, ...) returns; the count, or 0. */
+static int list_pids(int (*list)(pid_t, void *, int), pid_t id, pid_t **pids)
+{
+	int cap = 64, n;
+	for (;;) {
+		pid_t *buf = realloc(*pids, (size_t)cap * sizeof *buf);
+		if (!buf)
+			return 0;
+		*pids = buf;
+		/* Zeroed: should a libproc version count bytes instead of pids, the extra
+		 * entries read as pid 0 and are skipped. */
+		memset(buf, 0, (size_t)cap * sizeof *buf);
+		n = list(id, buf, cap * (int)sizeof *buf);
+		if (n < cap || cap >= 1 << 20)
+			break;
+		cap *= 4; /* the buffer may have been too small: retry with room to spare */
+	}
+	return n < 0 ? 0 : n > cap ? cap : n;
+}
+
+long tree_scan(pid_t command, bool command_alive, struct tree_proc **out)
+{
+	struct tree_proc *set = NULL;
+	size_t n = 0;
+	pid_t *pids = NULL;
+	if (command_alive)
+		add(&set, &n, command);
+	int ng = list_pids(proc_listpgrppids, command, &pids);
+	for (int k = 0; k < ng; k++)
+		add(&set, &n, pids[k]);
+	for (size_t k = 0; k < nseen; k++) {
+		struct tree_proc p;
+		if (info(seen[k].pid, &p) && p.start == seen[k].start)
+			add(&set, &n, p.pid);
+	}
+	/* Breadth first: children of everything in the set, which grows as it is walked. */
+	for (size_t i = 0; i < n; i++) {
+		int nc = list_pids(proc_listchildpids, set[i].pid, &pids);
+		for (int k = 0; k < nc; k++)
+			add(&set, &n, pids[k]);
+	}
+	free(pids);
+	for (size_t i = 0; i < n; i++)
+		if (!has(seen, nseen, set[i].pid, set[i].start)) {
+			struct tree_proc *grown = realloc(seen, (nseen + 1) * sizeof *grown);
+			if (!grown)
+				break;
+			seen = grown;
+			seen[nseen++] = set[i];
+		}
+	*out = set;
+	return (long)n;
+}
+
+void tree_send(const struct tree_proc *p, int sig)
+{
+	struct tree_proc now;
+	if (info(p->pid, &now) && now.start == p->start)
+		kill(p->pid, sig);
+}
+
+bool tree_dumped_core(int status)
+{
+	return WCOREDUMP(status) != 0;
+}

@@ -1,0 +1,99 @@
+#include "tree.h"
+#include "tree_walk.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+
+void tree_close_over_parents(struct tree_proc *procs, size_t n)
+{
+	for (bool grew = true; grew;) {
+		grew = false;
+		for (size_t i = 0; i < n; i++) {
+			if (procs[i].in_tree)
+				continue;
+			for (size_t j = 0; j < n; j++) {
+				if (procs[j].in_tree && procs[j].pid == procs[i].ppid) {
+					procs[i].in_tree = grew = true;
+					break;
+				}
+			}
+		}
+	}
+}
+
+static bool known(const struct tree_proc *set, size_t n, const struct tree_proc *p)
+{
+	for (size_t k = 0; k < n; k++)
+		if (set[k].pid == p->pid && set[k].start == p->start)
+			return true;
+	return false;
+}
+
+/* Stop every process of the tree, rescanning until a scan finds none not yet stopped: a
+ * stopped process cannot fork, so this ends even against a tree forking as fast as it can.
+ * Returns the stopped set. */
+static size_t freeze(pid_t command, bool alive, struct tree_proc **out)
+{
+	struct tree_proc *frozen = NULL;
+	size_t nfrozen = 0;
+	for (int round = 0; round < 1000; round++) {
+		struct tree_proc *procs;
+		long n = tree_scan(command, alive, &procs);
+		if (n < 0)
+			break;
+		size_t fresh = 0;
+		for (long i = 0; i < n; i++) {
+			if (!procs[i].in_tree || known(frozen, nfrozen, &procs[i]))
+				continue;
+			struct tree_proc *grown = realloc(frozen, (nfrozen + 1) * sizeof *grown);
+			if (!grown)
+				break;
+			frozen = grown;
+			frozen[nfrozen++] = procs[i];
+			tree_send(&procs[i], SIGSTOP);
+			fresh++;
+		}
+		free(procs);
+		if (fresh == 0)
+			break;
+	}
+	*out = frozen;
+	return nfrozen;
+}
+
+void tree_signal(pid_t command, bool reaped, int sig, int flags)
+{
+	struct tree_proc *procs;
+	long n;
+	if (flags & TREE_FREEZE) {
+		n = (long)freeze(command, !reaped, &procs);
+		for (long i = 0; i < n; i++)
+			procs[i].in_tree = true;
+	} else {
+		n = tree_scan(command, !reaped, &procs);
+	}
+	if (n < 0)
+		return;
+	for (long i = 0; i < n; i++)
+		if (procs[i].in_tree)
+			tree_send(&procs[i], sig);
+	if (flags & TREE_CONTINUE)
+		for (long i = 0; i < n; i++)
+			if (procs[i].in_tree)
+				tree_send(&procs[i], SIGCONT);
+	free(procs);
+}
+
+bool tree_alive(pid_t command)
+{
+	struct tree_proc *procs;
+	long n = tree_scan(command, false, &procs);
+	if (n < 0) /* no process table: the group is all there is to go by */
+		return !(kill(-command, 0) < 0 && errno == ESRCH);
+	bool alive = false;
+	for (long i = 0; i < n && !alive; i++)
+		alive = procs[i].in_tree;
+	free(procs);
+	return alive;
+}

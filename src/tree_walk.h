@@ -1,0 +1,29 @@
+/* What a platform with a process table but no in-kernel tree kill (Linux /proc, macOS
+ * libproc) provides to tree_walk.c, which holds the portable part: the freeze-rescan-kill
+ * loop and the "is anything left" test. */
+#ifndef RUNLIMIT_TREE_WALK_H
+#define RUNLIMIT_TREE_WALK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct tree_proc {
+	pid_t pid;
+	pid_t ppid;
+	uint64_t start; /* start time: tells a process from a later one that reuses its pid */
+	bool in_tree;   /* a descendant of the command */
+};
+
+/* Live processes, those of the command's tree marked in_tree: the command itself while
+ * command_alive, the members of its process group (whose id is the command's pid), the
+ * descendants found, and the closure.  Returns the count (*out to be freed), or -1. */
+long tree_scan(pid_t command, bool command_alive, struct tree_proc **out);
+
+/* Send sig to p, if the pid still belongs to the process that was scanned. */
+void tree_send(const struct tree_proc *p, int sig);
+
+/* Mark every process whose parent is marked, until nothing changes. */
+void tree_close_over_parents(struct tree_proc *procs, size_t n);
+
+#endif

@@ -1,0 +1,513 @@
+#!/usr/bin/env bats
+# The whole process tree (DESIGN §5): background children, TERM-ignoring grandchildren,
+# setsid escapees, double-forked daemons, odd process names, busy and fork loops, stopped
+# processes, the guard, --kill-leftovers, and what is not the command's.
+#
+# Every process a test starts runs a private copy of sleep or sh under a unique name
+# (tr-N-...), so survivors can be found by name, and teardown ends everything left.  Where a
+# test needs its tree set up before the time-out, the command writes "ready" files and the
+# test sends SIGALRM to runlimit ("the deadline is now") once they are there.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+setup_file() {
+	# dfl.py PROG ARG...: exec PROG with INT, QUIT and PIPE at their defaults (a bats
+	# background job starts with INT and QUIT ignored).
+	cat >"$BATS_FILE_TMPDIR/dfl.py" <<'EOF'
+import os, signal, sys
+for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE):
+    signal.signal(s, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])
+EOF
+	PY=$(python3 -c 'import sys; print(sys.executable)')
+	export PY
+}
+
+setup() {
+	export D=$BATS_TEST_TMPDIR
+	N=tr-$BATS_TEST_NUMBER
+}
+
+teardown() {
+	[ -z "${RL_PID:-}" ] || kill -KILL "$RL_PID" 2>/dev/null || true
+	local name group
+	if [ -s "$D/groups" ]; then
+		for group in $(cat "$D/groups"); do kill -KILL -- "-$group" 2>/dev/null || true; done
+	fi
+	for name in "$N-s" "$N-t" "$N-sh" "$N-loop" "$N-cmd" "$N-gnu" "$N-other"; do
+		kill_named "$name"
+	done
+	kill_private
+}
+
+# ---- helpers ------------------------------------------------------------------------------
+
+# private_sh NAME: a copy of the shell under a unique name.
+private_sh() {
+	local path=$BATS_TEST_TMPDIR/$1
+	cp "$(readlink -f /bin/sh)" "$path"
+	printf '%s\n' "$path"
+}
+
+# exe_pids PATTERN: live processes whose executable's path matches PATTERN (find -lname);
+# zombies have no executable.
+exe_pids() {
+	find /proc/[0-9]*/exe -maxdepth 0 -lname "$1" 2>/dev/null | cut -d/ -f3
+}
+
+# no_exe_survivors PATTERN [SECONDS]: wait until no live process runs an executable
+# matching PATTERN.
+no_exe_survivors() {
+	local t0
+	t0=$(now)
+	while [ -n "$(exe_pids "$1")" ]; do
+		if ! lt "$(elapsed "$t0")" "${2:-10}"; then
+			echo "survivors running $1: $(exe_pids "$1" | head)" >&2
+			return 1
+		fi
+		sleep 0.01
+	done
+}
+
+# gone_within SECONDS NAME: no_survivors bounded in time, not in polls (ps is slow when
+# thousands of processes are left).
+gone_within() {
+	local t0
+	t0=$(now)
+	while [ -n "$(survivors "$2")" ]; do
+		if ! lt "$(elapsed "$t0")" "$1"; then
+			echo "$(survivors "$2" | wc -l) survivors named $2" >&2
+			return 1
+		fi
+		sleep 0.01
+	done
+}
+
+# kill_private: end every process running one of this test's private executables, fork
+# loops included (stopped first, so that a pass catches all they forked; then again).
+kill_private() {
+	local pids i
+	for i in $(seq 50); do
+		pids=$(exe_pids "$BATS_TEST_TMPDIR/*")
+		[ -n "$pids" ] || return 0
+		# shellcheck disable=SC2086
+		kill -STOP $pids 2>/dev/null
+		# shellcheck disable=SC2086
+		kill -KILL $pids 2>/dev/null
+	done
+	return 0
+}
+
+# wait_until SECONDS CMD...: poll CMD every 10 ms until it succeeds.
+wait_until() {
+	local limit=$1 i=0
+	shift
+	until "$@"; do
+		i=$((i + 1))
+		[ "$i" -le $((limit * 100)) ] || { echo "timed out waiting for: $*" >&2; return 1; }
+		sleep 0.01
+	done
+}
+
+# stat_field PID N: field N of /proc/PID/stat, counting from the state (N=1), which follows
+# the last ')' (the name may hold spaces and parentheses).
+stat_field() {
+	local s f
+	s=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	read -r -a f <<<"${s##*) }"
+	printf '%s\n' "${f[$2 - 1]}"
+}
+
+is_stopped() { [ "$(stat_field "$1" 1)" = T ]; }
+has_exe() { [ "$(readlink "/proc/$1/exe" 2>/dev/null)" = "$2" ]; }
+is_child_of() { [ "$(stat_field "$1" 2)" = "$2" ]; }
+has_survivors() { [ -n "$(survivors "$1")" ]; }
+group_gone() { ! kill -0 -- "-$1" 2>/dev/null; }
+
+# rl ARG...: runlimit in the foreground, output to files, killed after 40 s; sets RL_STATUS
+# and RL_ELAPSED.
+rl() {
+	local t0
+	t0=$(now)
+	RL_STATUS=0
+	timeout -s KILL 40 "$RUNLIMIT" "$@" >"$D/out" 2>"$D/err" 3>&- || RL_STATUS=$?
+	RL_ELAPSED=$(elapsed "$t0")
+	echo "runlimit status $RL_STATUS after ${RL_ELAPSED}s; stderr: $(cat "$D/err")" >&2
+}
+
+# start_rl ARG...: runlimit in the background (default INT/QUIT/PIPE); its pid in RL_PID.
+start_rl() {
+	"$PY" "$BATS_FILE_TMPDIR/dfl.py" "$RUNLIMIT" "$@" >"$D/out" 2>"$D/err" 3>&- &
+	RL_PID=$!
+}
+
+# ready FILE: wait for a ready file; on failure, show what runlimit's tree was doing.
+ready() {
+	wait_for_file "$1" 20 && return 0
+	ps -eo pid=,ppid=,pgid=,sid=,stat=,args= >&2
+	return 1
+}
+
+# time_out_now: SIGALRM to runlimit (the deadline is now); T0 is when.
+time_out_now() {
+	T0=$(now)
+	kill -ALRM "$RL_PID"
+}
+
+# finish_rl [SECONDS]: wait (bounded) for runlimit to end; RL_STATUS, and RL_ELAPSED since T0.
+finish_rl() {
+	wait_for_gone "$RL_PID" "${1:-20}" || return 1
+	RL_ELAPSED=$(elapsed "$T0")
+	RL_STATUS=0
+	wait "$RL_PID" || RL_STATUS=$?
+	RL_PID=
+	echo "runlimit status $RL_STATUS after ${RL_ELAPSED}s; stderr: $(cat "$D/err")" >&2
+}
+
+# ---- the group ----------------------------------------------------------------------------
+
+@test "background children in the group are gone after a time-out" {
+	export S
+	S=$(private_sleep "$N-s")
+	rl 0.5 sh -c '"$S" 30 & "$S" 30 & echo $$ > "$D/ready"; wait'
+	[ "$RL_STATUS" -eq 124 ]
+	[ -s "$D/ready" ]
+	lt "$RL_ELAPSED" 4
+	no_survivors "$N-s" 5
+}
+
+@test "a grandchild that ignores TERM is KILLed after -k 0.5 (124, or 137 if the command ignores it too)" {
+	export S
+	S=$(private_sleep "$N-s")
+	# The command dies of TERM: 124; the grandchild needs the KILL.
+	rl -k 0.5 0.3 sh -c '(trap "" TERM; exec "$S" 30) & echo $$ > "$D/ready"; wait'
+	[ "$RL_STATUS" -eq 124 ]
+	[ -s "$D/ready" ]
+	lt 0.7 "$RL_ELAPSED"
+	lt "$RL_ELAPSED" 5
+	no_survivors "$N-s" 5
+	# The command ignores TERM as well: it dies of the KILL, 137.
+	rm -f "$D/ready"
+	rl -k 0.5 0.3 sh -c 'trap "" TERM; (trap "" TERM; exec "$S" 30) & echo $$ > "$D/ready"; wait'
+	[ "$RL_STATUS" -eq 137 ]
+	[ -s "$D/ready" ]
+	lt "$RL_ELAPSED" 5
+	no_survivors "$N-s" 5
+}
+
+@test "a grandchild that ignores TERM is KILLed after the default grace (5 s)" {
+	export S
+	S=$(private_sleep "$N-s")
+	rl 0.3 sh -c '(trap "" TERM; exec "$S" 30) & echo $$ > "$D/ready"; wait'
+	[ "$RL_STATUS" -eq 124 ]
+	[ -s "$D/ready" ]
+	lt 4 "$RL_ELAPSED"
+	lt "$RL_ELAPSED" 15
+	no_survivors "$N-s" 5
+}
+
+# ---- escapees -----------------------------------------------------------------------------
+
+@test "a setsid child survives GNU timeout but not runlimit" {
+	export S G
+	S=$(private_sleep "$N-s")
+	G=$(private_sleep "$N-gnu")
+	# Sanity check: GNU timeout only signals its process group.
+	if command -v timeout >/dev/null && timeout --version 2>/dev/null | grep -q GNU; then
+		timeout 30 sh -c 'setsid sh -c "echo \$\$ > \"\$D/gready\"; exec \"\$G\" 30" & wait' \
+			>/dev/null 2>&1 3>&- &
+		local gnu=$!
+		ready "$D/gready"
+		wait_until 10 has_exe "$(cat "$D/gready")" "$G"
+		kill -ALRM "$gnu"
+		wait_for_gone "$gnu" 10
+		wait "$gnu" || true
+		has_survivors "$N-gnu"
+	fi
+	start_rl -k 2 30 sh -c 'setsid sh -c "echo \$\$ > \"\$D/r1\"; exec \"\$S\" 30" & wait'
+	ready "$D/r1"
+	wait_until 10 has_exe "$(cat "$D/r1")" "$S"
+	time_out_now
+	finish_rl
+	[ "$RL_STATUS" -eq 124 ]
+	lt "$RL_ELAPSED" 1.5   # TERM reached it: no need to wait for the KILL
+	no_survivors "$N-s" 5
+}
+
+@test "a double-forked daemon is gone after a time-out" {
+	export S C
+	S=$(private_sleep "$N-s")
+	C=$(private_sleep "$N-cmd")
+	start_rl -k 2 30 sh -c 'setsid sh -c "\"\$S\" 30 & echo \$! > \"\$D/daemon\"" &
+		echo $$ > "$D/ready"; exec "$C" 30'
+	ready "$D/ready"
+	ready "$D/daemon"
+	local daemon
+	daemon=$(cat "$D/daemon")
+	wait_until 10 has_exe "$daemon" "$S"
+	# Its parent has exited: runlimit (the subreaper) has adopted it.
+	wait_until 10 is_child_of "$daemon" "$RL_PID"
+	time_out_now
+	finish_rl
+	[ "$RL_STATUS" -eq 124 ]
+	no_survivors "$N-s" 5
+	no_survivors "$N-cmd" 5
+}
+
+@test "escapees whose names hold spaces and parentheses are found" {
+	export S W1 W2 WSH
+	S=$(private_sleep "$N-s")
+	# comm is cut to 15 characters: these are found by executable, not by name.
+	W1=$D/'a) (b'
+	W2=$D/'we ird) (x y) z 1 2 3'
+	WSH=$D/'sh) R 1 (c'
+	cp "$(command -v sleep)" "$W1"
+	cp "$(command -v sleep)" "$W2"
+	cp "$(readlink -f /bin/sh)" "$WSH"
+	# A daemon with an odd name, and a setsid'd shell with an odd name whose children
+	# (one odd, one plain) can only be found through it.
+	start_rl -k 2 30 sh -c '
+		setsid sh -c "echo \$\$ > \"\$D/r1\"; exec \"\$W1\" 30" &
+		setsid "$WSH" -c "\"\$S\" 30 & \"\$W2\" 30 & echo \$\$ > \"\$D/r2\"; wait" &
+		wait'
+	ready "$D/r1"
+	ready "$D/r2"
+	wait_until 10 has_exe "$(cat "$D/r1")" "$W1"
+	wait_until 10 has_survivors "$N-s"
+	wait_until 10 test -n "$(exe_pids "$W2")"
+	[ "$(cat "/proc/$(cat "$D/r2")/comm")" = 'sh) R 1 (c' ]
+	time_out_now
+	finish_rl
+	[ "$RL_STATUS" -eq 124 ]
+	no_exe_survivors "$W1" 5
+	no_exe_survivors "$W2" 5
+	no_exe_survivors "$WSH" 5
+	no_survivors "$N-s" 5
+}
+
+@test "busy loops of shell builtins, in the group and setsid'd, are gone after a time-out" {
+	export L LOOP='echo $$ > "$1"; while :; do :; done'
+	L=$(private_sh "$N-loop")
+	start_rl -k 1 30 sh -c '"$L" -c "$LOOP" x "$D/r1" & setsid "$L" -c "$LOOP" x "$D/r2" & wait'
+	ready "$D/r1"
+	ready "$D/r2"
+	time_out_now
+	finish_rl
+	[ "$RL_STATUS" -eq 124 ]
+	no_survivors "$N-loop" 5
+}
+
+@test "fork loops, in the group and setsid'd, ignoring TERM: nothing survives the KILL" {
+	# Each loop forks sleeps, and every 200 hands over to a new copy of itself (so the one
+	# forking is always among the newest processes, the last a walk of the tree reaches).
+	# One loop in the group, two setsid'd (each has a fair chance to slip through a walk
+	# that does not freeze the tree first).  At most 2000 sleeps a loop, so a failure
+	# cannot exhaust the machine.  Each forks 20, says so and spins (builtins only) until
+	# "go"; the deadline comes right after "go", the KILL 0.2 s later, while they are
+	# forking as fast as they can.  At nice 19, so that on a small machine they do not
+	# starve runlimit (or this test) of CPU.
+	export S L C FORK='trap "" TERM; i=$2
+		while [ $i -lt 2000 ]; do
+			"$S" 30 & i=$((i + 1))
+			if [ $i -eq 20 ]; then
+				echo $$ > "$1"; until [ -e "$D/go" ]; do :; done
+			elif [ $((i % 200)) -eq 0 ]; then
+				"$L" -c "$FORK" x "$1" $i & exit 0
+			fi
+		done
+		echo x > "$1.done"; wait'
+	S=$(private_sleep "$N-s")
+	L=$(private_sh "$N-loop")
+	C=$(private_sleep "$N-cmd")
+	# The command outlives the loops' hand-overs: it must not end before the deadline.
+	start_rl -k 0.2 30 sh -c 'nice -n 19 "$L" -c "$FORK" x "$D/r1" 0 &
+		setsid nice -n 19 "$L" -c "$FORK" x "$D/r2" 0 &
+		setsid nice -n 19 "$L" -c "$FORK" x "$D/r3" 0 & exec "$C" 30'
+	ready "$D/r1"
+	ready "$D/r2"
+	ready "$D/r3"
+	cat "$D/r2" "$D/r3" >"$D/groups"   # for teardown: the setsid'd loops' groups
+	touch "$D/go"
+	time_out_now
+	finish_rl
+	[ "$RL_STATUS" -eq 124 ]
+	gone_within 5 "$N-s"
+	gone_within 5 "$N-loop"
+	gone_within 5 "$N-cmd"
+	# A hand-over can slip past a ps snapshot, not past a group: none is left.
+	wait_until 5 group_gone "$(cat "$D/r2")"
+	wait_until 5 group_gone "$(cat "$D/r3")"
+	# The loops must still have been forking at the KILL, else the freeze was not exercised:
+	# on a machine too busy for that (runlimit slowed down, the loops at their cap), skip.
+	if [ -e "$D/r1.done" ] || [ -e "$D/r2.done" ] || [ -e "$D/r3.done" ]; then
+		skip "a loop reached its cap before the KILL (machine too busy)"
+	fi
+}
+
+@test "a watcher that forks as soon as another process of the tree dies: nothing survives" {
+	# In a setsid'd subtree: X holds a FIFO open, then 300 sleeps, then W, blocked reading
+	# the FIFO, forks new sleeps the moment X dies.  A walk that sends KILL in pid order
+	# reaches X first and W last: unless the tree is stopped first, W's new sleeps are born
+	# during the walk, after the scan.
+	export S L TREE='trap "" TERM
+		"$S" 30 > "$D/fifo" &
+		i=0; while [ $i -lt 300 ]; do "$S" 30 & i=$((i + 1)); done
+		"$L" -c "$WATCHER" & wait'
+	export WATCHER='echo $$ > "$D/watcher"; read x < "$D/fifo"
+		"$S" 30 & "$S" 30 & "$S" 30 & echo x > "$D/forked"; wait'
+	S=$(private_sleep "$N-s")
+	L=$(private_sh "$N-sh")
+	mkfifo "$D/fifo"
+	start_rl -k 0.2 30 sh -c 'setsid "$L" -c "$TREE" & wait'
+	ready "$D/watcher"
+	local w
+	w=$(cat "$D/watcher")
+	wait_until 10 test "$(readlink "/proc/$w/fd/0")" = "$D/fifo"   # X has it open too
+	time_out_now
+	finish_rl
+	[ "$RL_STATUS" -eq 124 ]
+	no_survivors "$N-s" 5
+	no_survivors "$N-sh" 5
+}
+
+@test "processes that stopped themselves, in the group and setsid'd, are gone after a time-out" {
+	export S L STOPPER='echo $$ > "$1"; kill -STOP $$; exec "$S" 30'
+	S=$(private_sleep "$N-s")
+	L=$(private_sh "$N-sh")
+	start_rl -k 10 30 sh -c '"$L" -c "$STOPPER" x "$D/r1" & setsid "$L" -c "$STOPPER" x "$D/r2" & wait'
+	ready "$D/r1"
+	ready "$D/r2"
+	wait_until 10 is_stopped "$(cat "$D/r1")"
+	wait_until 10 is_stopped "$(cat "$D/r2")"
+	time_out_now
+	finish_rl
+	[ "$RL_STATUS" -eq 124 ]
+	# TERM and CONT ended them: runlimit did not wait for the KILL 10 s later.
+	lt "$RL_ELAPSED" 5
+	no_survivors "$N-sh" 5
+	no_survivors "$N-s" 5
+}
+
+# ---- runlimit killed outright: the guard --------------------------------------------------
+
+@test "runlimit SIGKILLed: the rest of the command's group gets the -s signal (the guard)" {
+	export S L
+	S=$(private_sleep "$N-s")
+	L=$(private_sh "$N-sh")
+	# The command (sh) gets USR1 from its parent-death signal; the grandchild and the sleep
+	# in its group can only get it from the guard.
+	export GRAND='trap "echo USR1 > \"\$D/marker\"; exit 0" USR1
+		echo ok > "$D/gready"; while :; do sleep 0.05; done'
+	start_rl -s USR1 30 sh -c '"$L" -c "$GRAND" & "$S" 30 & echo $$ > "$D/ready"; wait'
+	ready "$D/ready"
+	ready "$D/gready"
+	wait_until 10 has_survivors "$N-s"
+	kill -KILL "$RL_PID"
+	T0=$(now)
+	finish_rl
+	[ "$RL_STATUS" -eq 137 ]
+	wait_for_file "$D/marker" 5
+	[ "$(cat "$D/marker")" = USR1 ]
+	no_survivors "$N-s" 5
+}
+
+# ---- --kill-leftovers, and what runlimit does not wait for --------------------------------
+
+@test "--kill-leftovers: a background leftover holding stdout is ended, runlimit returns at once" {
+	export S
+	S=$(private_sleep "$N-s")
+	local out st=0 t0
+	t0=$(now)
+	out=$("$RUNLIMIT" --kill-leftovers 10 sh -c '"$S" 30 & echo hi' 3>&-) || st=$?
+	echo "status $st after $(elapsed "$t0")s: $out" >&2
+	lt "$(elapsed "$t0")" 3
+	[ "$st" -eq 0 ]
+	[ "$out" = hi ]
+	no_survivors "$N-s" 5
+}
+
+@test "--kill-leftovers: a setsid'd leftover holding stdout is ended too" {
+	export S
+	S=$(private_sleep "$N-s")
+	local out st=0 t0
+	t0=$(now)
+	out=$("$RUNLIMIT" --kill-leftovers 10 sh -c 'setsid "$S" 30 & echo hi' 3>&-) || st=$?
+	echo "status $st after $(elapsed "$t0")s: $out" >&2
+	lt "$(elapsed "$t0")" 3
+	[ "$st" -eq 0 ]
+	[ "$out" = hi ]
+	no_survivors "$N-s" 5
+}
+
+@test "without --kill-leftovers: runlimit returns at once and leaves the leftover alone" {
+	export S
+	S=$(private_sleep "$N-s")
+	rl 10 sh -c '"$S" 30 & echo hi'
+	[ "$RL_STATUS" -eq 0 ]
+	[ "$(cat "$D/out")" = hi ]
+	lt "$RL_ELAPSED" 3
+	wait_until 10 has_survivors "$N-s"
+	# Still there a moment later (runlimit has exited; nothing else would kill it).
+	local p
+	p=$(survivors "$N-s")
+	if wait_for_gone "$p" 1 2>/dev/null; then false; fi
+}
+
+@test "the command's own status is kept: its TERM trap's 42, and 3 despite leftovers" {
+	export S
+	S=$(private_sleep "$N-s")
+	rl 10 sh -c 'trap "exit 42" TERM; kill -TERM $$; "$S" 30'
+	[ "$RL_STATUS" -eq 42 ]
+	lt "$RL_ELAPSED" 3
+	no_survivors "$N-s" 5
+	rl --kill-leftovers 10 sh -c '"$S" 30 & exit 3'
+	[ "$RL_STATUS" -eq 3 ]
+	no_survivors "$N-s" 5
+	# A leftover that ignores TERM dies of the KILL: still the command's 3.
+	rl --kill-leftovers -k 0.5 10 sh -c '(trap "" TERM; exec "$S" 30) & exit 3'
+	[ "$RL_STATUS" -eq 3 ]
+	lt "$RL_ELAPSED" 5
+	no_survivors "$N-s" 5
+}
+
+@test "after a time-out, runlimit returns as soon as the tree is gone, not after the grace" {
+	export S
+	S=$(private_sleep "$N-s")
+	rl -k 10 0.2 sh -c '"$S" 30 & setsid "$S" 30 & wait'
+	[ "$RL_STATUS" -eq 124 ]
+	lt "$RL_ELAPSED" 3
+	no_survivors "$N-s" 5
+}
+
+@test "a child runlimit inherited from its parent (not the command's) is not killed" {
+	export S
+	S=$(private_sleep "$N-s")
+	local other
+	other=$(private_sleep "$N-other")
+	# python forks a private sleep, waits until it runs, then becomes runlimit.
+	"$PY" -c 'import os, sys, time
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1], "30"])
+for _ in range(1000):
+    try:
+        if os.readlink("/proc/%d/exe" % pid) == sys.argv[1]:
+            break
+    except OSError:
+        pass
+    time.sleep(0.01)
+open(sys.argv[2], "w").write(str(pid))
+os.execv(sys.argv[3], sys.argv[3:])' "$other" "$D/other" "$RUNLIMIT" -k 1 0.3 \
+		sh -c '"$S" 30 & echo $$ > "$D/ready"; wait' >"$D/out" 2>"$D/err" 3>&- &
+	RL_PID=$!
+	T0=$(now)
+	finish_rl
+	[ "$RL_STATUS" -eq 124 ]
+	[ -s "$D/ready" ]
+	no_survivors "$N-s" 5
+	# The inherited child outlived the tree kill (and runlimit).
+	has_exe "$(cat "$D/other")" "$other"
+	[ "$(survivors "$N-other")" = "$(cat "$D/other")" ]
+}
