@@ -4,7 +4,7 @@
 # processes, the guard, --kill-leftovers, and what is not the command's.
 #
 # Every process a test starts runs a private copy of sleep or sh under a unique name
-# (tr-N-...), so survivors can be found by name, and teardown ends everything left.  Where a
+# (tN-PID-...), so survivors can be found by name, and teardown ends everything left.  Where a
 # test needs its tree set up before the time-out, the command writes "ready" files and the
 # test sends SIGALRM to runlimit ("the deadline is now") once they are there.
 
@@ -27,7 +27,8 @@ EOF
 
 setup() {
 	export D=$BATS_TEST_TMPDIR
-	N=tr-$BATS_TEST_NUMBER
+	# Unique per run as well as per test: a concurrent run must not kill our processes.
+	N=t$BATS_TEST_NUMBER-$(($$ % 100000))
 }
 
 teardown() {
@@ -124,6 +125,7 @@ is_stopped() { [ "$(stat_field "$1" 1)" = T ]; }
 has_exe() { [ "$(readlink "/proc/$1/exe" 2>/dev/null)" = "$2" ]; }
 is_child_of() { [ "$(stat_field "$1" 2)" = "$2" ]; }
 has_survivors() { [ -n "$(survivors "$1")" ]; }
+has_open() { [ "$(readlink "/proc/$1/fd/$2" 2>/dev/null)" = "$3" ]; }
 group_gone() { ! kill -0 -- "-$1" 2>/dev/null; }
 
 # rl ARG...: runlimit in the foreground, output to files, killed after 40 s; sets RL_STATUS
@@ -346,25 +348,29 @@ finish_rl() {
 	fi
 }
 
-@test "a watcher that forks as soon as another process of the tree dies: nothing survives" {
-	# In a setsid'd subtree: X holds a FIFO open, then 300 sleeps, then W, blocked reading
-	# the FIFO, forks new sleeps the moment X dies.  A walk that sends KILL in pid order
-	# reaches X first and W last: unless the tree is stopped first, W's new sleeps are born
-	# during the walk, after the scan.
+@test "watchers that fork as soon as another process of the tree dies: nothing survives" {
+	# In a setsid'd subtree: X1..X4 each hold a FIFO open, then 500 sleeps, then W1..W4,
+	# each blocked reading its FIFO, fork new sleeps the moment their X dies.  A walk that
+	# sends KILL in pid order reaches the Xs first and the Ws last: unless the tree is
+	# stopped first, new sleeps are born during the walk, after its scan.  (The Ws at a
+	# higher priority where allowed, so that they react at once.)
 	export S L TREE='trap "" TERM
-		"$S" 30 > "$D/fifo" &
-		i=0; while [ $i -lt 300 ]; do "$S" 30 & i=$((i + 1)); done
-		"$L" -c "$WATCHER" & wait'
-	export WATCHER='echo $$ > "$D/watcher"; read x < "$D/fifo"
-		"$S" 30 & "$S" 30 & "$S" 30 & echo x > "$D/forked"; wait'
+		for k in 1 2 3 4; do "$S" 30 > "$D/fifo$k" & done
+		i=0; while [ $i -lt 500 ]; do "$S" 30 & i=$((i + 1)); done
+		for k in 1 2 3 4; do nice -n -10 "$L" -c "$WATCHER" x $k 2>/dev/null & done
+		wait'
+	export WATCHER='echo $$ > "$D/watcher$1"; read x < "$D/fifo$1"
+		"$S" 30 & "$S" 30 & "$S" 30 & wait'
 	S=$(private_sleep "$N-s")
 	L=$(private_sh "$N-sh")
-	mkfifo "$D/fifo"
+	mkfifo "$D/fifo1" "$D/fifo2" "$D/fifo3" "$D/fifo4"
 	start_rl -k 0.2 30 sh -c 'setsid "$L" -c "$TREE" & wait'
-	ready "$D/watcher"
-	local w
-	w=$(cat "$D/watcher")
-	wait_until 10 test "$(readlink "/proc/$w/fd/0")" = "$D/fifo"   # X has it open too
+	local k
+	for k in 1 2 3 4; do
+		ready "$D/watcher$k"
+		# Its X has the FIFO open too (else the W's open would not have returned).
+		wait_until 10 has_open "$(cat "$D/watcher$k")" 0 "$D/fifo$k"
+	done
 	time_out_now
 	finish_rl
 	[ "$RL_STATUS" -eq 124 ]
