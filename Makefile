@@ -32,7 +32,7 @@ else
 PLATFORM = src/clock_poll.c src/tree_other.c
 endif
 
-CORE = src/cli.c src/duration.c src/msg.c src/signals.c src/spawn.c src/supervise.c
+CORE = src/cli.c src/duration.c src/msg.c src/signals.c src/spawn.c src/supervise.c src/tty.c
 SRCS = src/main.c $(CORE) $(PLATFORM)
 DARWIN_SRCS = src/main.c $(CORE) src/clock_darwin.c src/tree_darwin.c src/tree_walk.c
 HDRS = $(wildcard src/*.h)

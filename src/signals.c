@@ -1,3 +1,10 @@
+/* The name table wants every signal the system has, including the non-POSIX ones
+ * (WINCH, INFO, EMT...) that a strict POSIX namespace hides on the BSDs. */
+#if defined(__APPLE__)
+#define _DARWIN_C_SOURCE
+#elif defined(__FreeBSD__)
+#undef _POSIX_C_SOURCE
+#endif
 #include "signals.h"
 
 #include <ctype.h>

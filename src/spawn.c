@@ -84,7 +84,7 @@ static void child(const struct spawn_req *req, pid_t parent, int errw)
 {
 	if (req->new_group)
 		setpgid(0, 0);
-	req->reset_signals();
+	req->child_setup();
 	if (tree_child_prepare(req->death_signal, parent) < 0)
 		_exit(EXIT_RUNLIMIT_FAILED); /* runlimit died before we could be tied to it */
 	sigprocmask(SIG_SETMASK, req->mask, NULL);

@@ -12,7 +12,7 @@ struct spawn_req {
 	bool new_group;              /* the child leads a process group of its own */
 	int death_signal;            /* sent to the child if runlimit dies (where supported) */
 	const sigset_t *mask;        /* the signal mask the command gets: runlimit's inherited one */
-	void (*reset_signals)(void); /* in the child: undo runlimit's signal dispositions */
+	void (*child_setup)(void);   /* in the child, signals blocked: terminal, dispositions */
 };
 
 /* Fork and exec.  Returns the child's pid, or -1 with errno if fork failed.  *errfd is the

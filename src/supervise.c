@@ -14,6 +14,7 @@
 #include "signals.h"
 #include "spawn.h"
 #include "tree.h"
+#include "tty.h"
 
 /* Enough slots for every signal number of every supported system (Linux tops out at 64,
  * MIPS at 128). */
@@ -29,6 +30,8 @@ static struct sigaction inherited[SLOTS];
 static bool changed[SLOTS];
 static sigset_t inherited_mask;
 static int timeout_signal;
+static int resize_signal = -1; /* SIGWINCH */
+static int info_signal = -1;   /* SIGINFO, where it exists */
 
 struct run {
 	const struct config *cfg;
@@ -41,6 +44,8 @@ struct run {
 	int64_t deadline;
 	int64_t kill_deadline;
 	bool received[SLOTS];      /* signals that came from outside and were passed on */
+	int stopped_by;            /* the command is stopped, by this signal (0: running) */
+	bool continued;            /* runlimit got SIGCONT since this was last cleared */
 };
 
 static bool is_fault(int sig)
@@ -84,15 +89,10 @@ static bool is_forwarded(int sig)
 	switch (sig) {
 	case SIGKILL: case SIGSTOP: case SIGCHLD: case SIGCONT: case SIGTSTP:
 	case SIGTTIN: case SIGTTOU: case SIGURG:
-#ifdef SIGWINCH
-	case SIGWINCH:
-#endif
-#ifdef SIGINFO
-	case SIGINFO:
-#endif
 		return false;
 	default:
-		return true;
+		/* WINCH and (BSD) INFO are ignored by default too; not POSIX 2008 names. */
+		return sig != resize_signal && sig != info_signal;
 	}
 }
 
@@ -132,6 +132,12 @@ static void reset_signals_in_child(void)
 	}
 }
 
+static void child_setup(void)
+{
+	tty_child_take();
+	reset_signals_in_child();
+}
+
 static int setup_signals(const struct config *cfg)
 {
 	if (pipe(wake_pipe) < 0)
@@ -143,6 +149,8 @@ static int setup_signals(const struct config *cfg)
 	}
 	self_pid = getpid();
 	timeout_signal = cfg->signal;
+	resize_signal = sig_parse("WINCH"); /* not POSIX 2008 names: -1 where unknown */
+	info_signal = sig_parse("INFO");
 	sigprocmask(SIG_SETMASK, NULL, &inherited_mask);
 
 	sigset_t unblock;
@@ -162,6 +170,21 @@ static int setup_signals(const struct config *cfg)
 	 * back; an inherited block would hide its exit.  Neither is kept. */
 	sigaction(SIGCHLD, NULL, &inherited[SIGCHLD]);
 	catch(SIGCHLD, &unblock);
+	/* Job control: SIGTSTP (Ctrl-Z) is passed to the command, whose stop then stops
+	 * runlimit; SIGCONT tells runlimit it was resumed; SIGWINCH (a resize) is passed on to
+	 * a command that does not own the terminal.  With --foreground the command shares
+	 * runlimit's group and the terminal does all this itself. */
+	if (!cfg->foreground) {
+		const int job_signals[] = {SIGTSTP, SIGCONT, resize_signal};
+		for (size_t k = 0; k < sizeof job_signals / sizeof job_signals[0]; k++) {
+			int sig = job_signals[k];
+			if (sig <= 0)
+				continue;
+			sigaction(sig, NULL, &inherited[sig]);
+			if (inherited[sig].sa_handler != SIG_IGN)
+				catch(sig, &unblock);
+		}
+	}
 	/* runlimit never stops for touching the terminal from the background. */
 	static const int tty_signals[] = {SIGTTIN, SIGTTOU};
 	for (size_t k = 0; k < sizeof tty_signals / sizeof tty_signals[0]; k++) {
@@ -240,6 +263,16 @@ static void handle_arrivals(struct run *r)
 		arrived[sig] = 0;
 		if (sig == SIGCHLD)
 			continue;
+		if (sig == SIGCONT) {
+			r->continued = true;
+			continue;
+		}
+		if (sig == SIGTSTP || sig == resize_signal) {
+			/* Not signals to end anything: the group only, no grace, no SIGCONT.  A
+			 * stop of the command then stops runlimit (see suspend). */
+			kill(-r->pid, sig);
+			continue;
+		}
 		if (sig == SIGALRM) {
 			/* As with GNU timeout, SIGALRM from anyone means "time is up now". */
 			if (!r->timed_out)
@@ -261,8 +294,12 @@ static void reap(struct run *r)
 {
 	int status;
 	pid_t pid;
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-		if (pid == r->pid) {
+	while ((pid = waitpid(-1, &status, WNOHANG | WUNTRACED)) > 0) {
+		if (pid != r->pid)
+			continue;
+		if (WIFSTOPPED(status)) {
+			r->stopped_by = WSTOPSIG(status);
+		} else {
 			r->reaped = true;
 			r->status = status;
 		}
@@ -287,6 +324,91 @@ static bool finished(struct run *r)
 	return !tree_alive(r->pid);
 }
 
+/* When runlimit next has something to do on its own: the deadline, or the final KILL. */
+static int64_t next_wake(const struct run *r)
+{
+	int64_t wake = r->killed ? CLOCK_NEVER : r->kill_deadline;
+	if (!r->timed_out && r->deadline < wake)
+		wake = r->deadline;
+	return wake;
+}
+
+/* While runlimit is stopped it cannot keep the deadline: a small child waits for it and
+ * continues runlimit when it comes.  It holds nothing open. */
+static pid_t start_timer(int64_t wake)
+{
+	if (wake == CLOCK_NEVER)
+		return 0;
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid != 0)
+		return pid > 0 ? pid : 0;
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	for (int fd = 0; fd <= STDERR_FILENO; fd++)
+		close(fd); /* never hold the caller's pipes */
+	close(wake_pipe[0]);
+	close(wake_pipe[1]);
+	int never[2];
+	if (pipe(never) == 0)
+		clock_wait(never[0], wake);
+	kill(parent, SIGCONT);
+	_exit(0);
+}
+
+/* Stop runlimit with sig, the way the command stopped, so that the calling shell sees a
+ * stopped job; the terminal goes back to runlimit's group first.  Returns after SIGCONT
+ * (fg, bg, or the deadline's timer), true if runlimit really was stopped (a process group
+ * with no parent in the session ignores terminal stops). */
+static bool suspend(struct run *r, int sig, int64_t wake)
+{
+	tty_take_back(r->pid, false);
+	pid_t timer = start_timer(wake);
+	int stop = sig == SIGSTOP ? SIGTSTP : sig;
+	struct sigaction saved;
+	sigaction(stop, NULL, &saved);
+	set_disposition(stop, SIG_DFL);
+	r->continued = false;
+	sigset_t only;
+	sigemptyset(&only);
+	sigaddset(&only, stop);
+	sigprocmask(SIG_UNBLOCK, &only, NULL);
+	raise(stop);
+	sigaction(stop, &saved, NULL);
+	if (timer > 0) {
+		kill(timer, SIGKILL);
+		waitpid(timer, NULL, 0);
+	}
+	if (arrived[SIGCONT]) {
+		arrived[SIGCONT] = 0;
+		r->continued = true;
+	}
+	return r->continued;
+}
+
+/* The command stopped.  Terminal stops propagate to runlimit (the shell's job); a read or
+ * write of the terminal from the background gets the terminal when runlimit's job has it. */
+static void command_stopped(struct run *r, int64_t wake)
+{
+	int sig = r->stopped_by;
+	r->stopped_by = 0; /* seen; waitpid reports the next stop afresh */
+	bool owns_tty = tty_owned_by(r->pid);
+	bool tty_access = sig == SIGTTIN || sig == SIGTTOU;
+	if (tty_access && !owns_tty && tty_in_foreground()) {
+		tty_give(r->pid);
+	} else if (sig == SIGTSTP || tty_access || (sig == SIGSTOP && owns_tty)) {
+		bool had_tty = owns_tty || tty_access;
+		if (!suspend(r, sig, wake))
+			return; /* could not stop: leave the command stopped, the deadline decides */
+		if (had_tty && tty_in_foreground())
+			tty_give(r->pid);
+	} else {
+		return; /* a plain SIGSTOP from someone: not runlimit's business */
+	}
+	kill(-r->pid, SIGCONT);
+}
+
 static void loop(struct run *r)
 {
 	for (;;) {
@@ -297,14 +419,15 @@ static void loop(struct run *r)
 		if (!r->killed && now >= r->kill_deadline)
 			final_kill(r);
 		reap(r);
+		if (r->stopped_by && !r->reaped && !r->cfg->foreground) {
+			command_stopped(r, next_wake(r));
+			continue;
+		}
 		if (r->reaped && finished(r)) {
 			reap(r); /* leave no zombie of the tree to init */
 			return;
 		}
-		int64_t wake = r->killed ? CLOCK_NEVER : r->kill_deadline;
-		if (!r->timed_out && r->deadline < wake)
-			wake = r->deadline;
-		clock_wait(wake_pipe[0], wake);
+		clock_wait(wake_pipe[0], next_wake(r));
 	}
 }
 
@@ -354,6 +477,8 @@ static int exit_status(struct run *r, int exec_error)
 
 int supervise(const struct config *cfg)
 {
+	if (!cfg->foreground)
+		tty_init();
 	if (setup_signals(cfg) < 0) {
 		msg("cannot create a pipe: %s", strerror(errno));
 		return EXIT_RUNLIMIT_FAILED;
@@ -370,7 +495,7 @@ int supervise(const struct config *cfg)
 		.new_group = !cfg->foreground,
 		.death_signal = cfg->signal,
 		.mask = &inherited_mask,
-		.reset_signals = reset_signals_in_child,
+		.child_setup = child_setup,
 	};
 	/* Every signal stays blocked across fork: none can be lost, or reach a handler in the
 	 * child, before each side has set itself up. */
@@ -380,8 +505,11 @@ int supervise(const struct config *cfg)
 	int errfd;
 	r.pid = spawn(&req, &errfd);
 	int fork_error = errno;
-	if (r.pid > 0 && !cfg->foreground)
+	if (r.pid > 0 && !cfg->foreground) {
 		tree_guard_start(r.pid, cfg->signal);
+		if (tty_leading())
+			tty_give(r.pid); /* the child takes it too: whichever runs first */
+	}
 	sigprocmask(SIG_SETMASK, &working, NULL);
 	if (r.pid < 0) {
 		msg("fork system call failed: %s", strerror(fork_error));
@@ -390,5 +518,7 @@ int supervise(const struct config *cfg)
 
 	loop(&r);
 	tree_guard_stop();
+	if (!cfg->foreground)
+		tty_take_back(r.pid, r.timed_out || WIFSIGNALED(r.status));
 	return exit_status(&r, spawn_exec_error(errfd));
 }

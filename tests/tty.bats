@@ -1,0 +1,418 @@
+#!/usr/bin/env bats
+# Terminal and job control (DESIGN §5): the command's own process group gets the terminal when
+# runlimit leads the foreground job and gives it back; inside a script runlimit leaves the
+# terminal alone unless the command stops on SIGTTIN/SIGTTOU; Ctrl-Z, fg and bg work on the
+# pair; the deadline runs while stopped; terminal modes come back after a time-out; SIGWINCH
+# reaches a command that does not own the terminal; --foreground keeps GNU's single group.
+#
+# CI has no terminal, so every test runs an interactive bash in a detached tmux session of its
+# own (its own server socket), types into it with send-keys and reads it with capture-pane.
+# Nothing waits on a bare sleep: every wait polls the screen, a file or a process state, with
+# a bound.  Expected output lines are matched anchored (^...$), so the echo of the typed
+# command line never matches its own output.  Processes the test looks for run a private copy
+# of sleep named ttyN-PID.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+setup() {
+	D=$BATS_TEST_TMPDIR
+	SOCK=rl-tty-$$-$BATS_TEST_NUMBER
+	SL=tty$BATS_TEST_NUMBER-$(($$ % 100000))
+	RL_PIDS=
+	unset TMUX
+	local rl
+	rl=$(cd "$(dirname "$RUNLIMIT")" && pwd)/$(basename "$RUNLIMIT")
+	mkdir -p "$D/bin" "$D/home"
+	ln -s "$rl" "$D/bin/runlimit"
+	cp "$(command -v sleep)" "$D/bin/$SL"
+	# ttymodes: the terminal's icanon and echo flags, e.g. "modes: icanon echo".
+	cat >"$D/bin/ttymodes" <<'EOF'
+#!/bin/sh
+set -- $(stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)')
+echo "modes: $*"
+EOF
+	chmod +x "$D/bin/ttymodes"
+	tmux -L "$SOCK" -f /dev/null new-session -d -s t -x 160 -y 50 -c "$D" \
+		env -i HOME="$D/home" TERM=xterm PATH="$D/bin:/usr/bin:/bin" PS1='PROMPT$ ' \
+		HISTFILE=/dev/null bash --norc --noprofile -i
+	SHELL_PID=$(tmux -L "$SOCK" display-message -p -t t '#{pane_pid}')
+	wait_screen '^PROMPT\$'
+}
+
+teardown() {
+	# runlimit's children too: a stopped runlimit has a timer child keeping its deadline.
+	local p all=
+	for p in $RL_PIDS; do all="$all $p $(pgrep -P "$p" | tr '\n' ' ')"; done
+	tmux -L "$SOCK" kill-server 2>/dev/null || true
+	for p in $all; do kill -KILL "$p" 2>/dev/null || true; done
+	kill_named "$SL"
+}
+
+# ---- helpers ------------------------------------------------------------------------------
+
+# screen: everything the pane has shown (history included), wrapped lines joined.
+screen() {
+	tmux -L "$SOCK" capture-pane -p -J -S - -t t
+}
+
+# wait_screen REGEX [SECONDS]: poll the pane every 50 ms until a line matches REGEX
+# (grep -E), at most SECONDS (default 10); on failure show the screen.
+wait_screen() {
+	local re=$1 limit=${2:-10} i=0
+	while ! screen | grep -Eq -- "$re"; do
+		i=$((i + 1))
+		if [ "$i" -gt $((limit * 20)) ]; then
+			echo "timed out after ${limit}s waiting for /$re/; screen:" >&2
+			screen | grep -v '^$' >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+# no_screen REGEX: no line of the pane matches REGEX.
+no_screen() {
+	if screen | grep -Eq -- "$1"; then
+		echo "unexpected /$1/ on screen:" >&2
+		screen | grep -v '^$' >&2
+		return 1
+	fi
+}
+
+# type_line TEXT: type TEXT and Enter.
+type_line() {
+	tmux -L "$SOCK" send-keys -t t -l -- "$1"
+	tmux -L "$SOCK" send-keys -t t Enter
+}
+
+# key KEY...: send tmux keys (C-c, C-z, C-d).
+key() {
+	tmux -L "$SOCK" send-keys -t t "$@"
+}
+
+# wait_pid NAME [SECONDS]: wait until exactly one live process is called NAME; print its pid.
+wait_pid() {
+	local name=$1 limit=${2:-10} i=0 pids
+	while :; do
+		pids=$(survivors "$name")
+		if [ -n "$pids" ] && [ "$(printf '%s\n' "$pids" | wc -l)" -eq 1 ]; then
+			printf '%s\n' "$pids"
+			return 0
+		fi
+		i=$((i + 1))
+		[ "$i" -le $((limit * 20)) ] || { echo "no single process $name: '$pids'" >&2; return 1; }
+		sleep 0.05
+	done
+}
+
+# field PID FIELD: one ps field of PID, spaces trimmed.
+field() {
+	ps -o "$2=" -p "$1" | tr -d ' '
+}
+
+# wait_state PID LETTER [SECONDS]: wait until PID's state (first letter of stat) is LETTER.
+wait_state() {
+	local pid=$1 want=$2 limit=${3:-10} i=0 st
+	while :; do
+		st=$(field "$pid" stat | cut -c1)
+		[ "$st" = "$want" ] && return 0
+		i=$((i + 1))
+		if [ "$i" -gt $((limit * 20)) ]; then
+			echo "pid $pid in state '$st', not $want" >&2
+			ps -o pid,ppid,pgid,tpgid,stat,args -t "$(field "$SHELL_PID" tty)" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+# wait_tty_owner PGID [SECONDS]: wait until the terminal's foreground group is PGID.
+wait_tty_owner() {
+	local want=$1 limit=${2:-10} i=0 fg
+	while :; do
+		fg=$(field "$SHELL_PID" tpgid)
+		[ "$fg" = "$want" ] && return 0
+		i=$((i + 1))
+		if [ "$i" -gt $((limit * 20)) ]; then
+			echo "terminal foreground group is '$fg', not $want" >&2
+			ps -o pid,ppid,pgid,tpgid,stat,args -t "$(field "$SHELL_PID" tty)" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+# shell_owns_tty: the interactive shell has the terminal back (its group is the foreground).
+shell_owns_tty() {
+	wait_tty_owner "$(field "$SHELL_PID" pgid)" 3
+}
+
+# wait_prompts N [SECONDS]: wait until the shell has shown at least N prompts (a command line
+# that ends in an interrupted job prints nothing after it, but the next prompt appears).
+wait_prompts() {
+	local n=$1 limit=${2:-10} i=0
+	while [ "$(screen | grep -c '^PROMPT\$')" -lt "$n" ]; do
+		i=$((i + 1))
+		if [ "$i" -gt $((limit * 20)) ]; then
+			echo "timed out after ${limit}s waiting for prompt $n; screen:" >&2
+			screen | grep -v '^$' >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+# job_pid: the pid bash printed for the background job just started ("[1] 1234").
+job_pid() {
+	wait_screen '^\[1\] [0-9]+$' >&2 || return 1
+	screen | sed -n 's/^\[1\] \([0-9][0-9]*\)$/\1/p' | tail -n 1
+}
+
+# shell_works: the shell still runs commands typed at its prompt.
+shell_works() {
+	type_line 'echo shell-$((6 * 7))'
+	wait_screen '^shell-42$' 5
+}
+
+# ---- tests --------------------------------------------------------------------------------
+
+@test "1: interactive commands read the terminal; the shell gets it back with its modes" {
+	type_line "runlimit 30 sh -c 'echo ready; read x; echo got:\$x'; echo rc1=\$?"
+	wait_screen '^ready$'
+	type_line hello
+	wait_screen '^got:hello$'
+	wait_screen '^rc1=0$'
+
+	type_line 'runlimit 30 python3 -q; echo rc2=$?'
+	wait_screen '^>>>'
+	type_line 'print(6*7)'
+	wait_screen '^42$'
+	key C-d
+	wait_screen '^rc2=0$'
+
+	shell_owns_tty
+	# Type only once read waits (its prompt shows): input typed while readline still has
+	# the terminal in non-canonical mode may be lost on the switch back.
+	type_line 'read -p "ask>" y; echo "y:$y"'
+	wait_screen '^ask>$'
+	type_line abc
+	wait_screen '^y:abc$'
+	type_line ttymodes
+	wait_screen '^modes: icanon echo$'
+}
+
+@test "2: Ctrl-C ends an interactive runlimit at once (130)" {
+	type_line "runlimit 30 $SL 60"
+	local sp
+	sp=$(wait_pid "$SL")
+	wait_state "$sp" S
+	local t0
+	t0=$(now)
+	key C-c
+	no_survivors "$SL"
+	type_line 'echo rc=$?'
+	wait_screen '^rc=130$'
+	lt "$(elapsed "$t0")" 3
+	shell_owns_tty
+}
+
+@test "3a: Ctrl-Z stops the command and runlimit; fg resumes both; Ctrl-C then gives 130" {
+	type_line "runlimit 30 $SL 60"
+	local sp rp
+	sp=$(wait_pid "$SL")
+	rp=$(field "$sp" ppid)
+	RL_PIDS=$rp
+	wait_tty_owner "$sp" # the command's group has the terminal
+	key C-z
+	wait_screen 'Stopped'
+	wait_state "$sp" T
+	wait_state "$rp" T
+	shell_owns_tty
+	type_line fg
+	wait_state "$sp" S
+	wait_state "$rp" S
+	wait_tty_owner "$sp" # and has it again after fg
+	key C-c
+	no_survivors "$SL"
+	type_line 'echo rc=$?'
+	wait_screen '^rc=130$'
+	shell_owns_tty
+}
+
+@test "3b: Ctrl-Z then bg resumes both in the background; a time-out then gives 124" {
+	type_line "runlimit 60 $SL 60"
+	local sp rp
+	sp=$(wait_pid "$SL")
+	rp=$(field "$sp" ppid)
+	RL_PIDS=$rp
+	key C-z
+	wait_screen 'Stopped'
+	wait_state "$sp" T
+	wait_state "$rp" T
+	type_line bg
+	wait_state "$sp" S
+	wait_state "$rp" S
+	type_line jobs
+	wait_screen '^\[1\]\+ +Running +runlimit 60'
+	shell_owns_tty
+	# SIGALRM: "the deadline is now" (3c covers a real deadline while stopped).
+	type_line 'kill -ALRM %1; wait %1; echo rc=$?'
+	wait_screen '^rc=124$'
+	no_survivors "$SL"
+}
+
+@test "3c: a time-out while stopped still ends the command (Exit 124)" {
+	type_line "runlimit 5 $SL 60"
+	local sp rp
+	sp=$(wait_pid "$SL")
+	rp=$(field "$sp" ppid)
+	RL_PIDS=$rp
+	key C-z
+	wait_screen 'Stopped'
+	wait_state "$sp" T
+	no_survivors "$SL" 15
+	wait_for_gone "$rp" 5
+	type_line jobs
+	wait_screen '^\[1\]\+ +Exit 124 +runlimit 5'
+	shell_works
+}
+
+@test "4: Ctrl-C during a script's runlimit ends the whole script" {
+	cat >"$D/loop.sh" <<EOF
+for i in 1 2 3; do echo iter \$i; runlimit 60 $SL 30; done; echo loop-finished
+EOF
+	type_line 'bash loop.sh; echo rc=$?'
+	wait_screen '^iter 1$'
+	local sp
+	sp=$(wait_pid "$SL")
+	wait_state "$sp" S
+	key C-c
+	# The script died of SIGINT, so the interactive shell drops the rest of the line too.
+	wait_prompts 2
+	no_screen '^rc='
+	type_line 'echo rc=$?'
+	wait_screen '^rc=130$'
+	no_screen '^iter 2$'
+	no_screen '^loop-finished$'
+	shell_owns_tty
+}
+
+@test "5: a command reading the terminal inside a script gets the line; the script goes on" {
+	cat >"$D/read.sh" <<'EOF'
+runlimit 30 sh -c 'echo ready; read x; echo got:$x'
+echo "cmd-rc:$?"
+read y
+echo "after:$y"
+echo script-after
+EOF
+	type_line 'bash read.sh; echo rc=$?'
+	wait_screen '^ready$'
+	type_line typed
+	wait_screen '^got:typed$' 10 # well before the 30 s deadline
+	wait_screen '^cmd-rc:0$'
+	# The script reads the terminal itself: runlimit gave it back to the script's group.
+	type_line more
+	wait_screen '^after:more$'
+	wait_screen '^script-after$'
+	wait_screen '^rc=0$'
+	shell_owns_tty
+	shell_works
+}
+
+@test "6: a time-out while the command has the terminal in raw mode restores the modes" {
+	type_line "runlimit 2 sh -c 'stty raw -echo && : >raw-on; sleep 30'; echo rc=\$?"
+	wait_screen '^rc=124$'
+	[ -e "$D/raw-on" ] # the time-out came while the terminal was raw
+	shell_owns_tty
+	type_line ttymodes
+	wait_screen '^modes: icanon echo$'
+	shell_works
+}
+
+@test "7: runlimit started in the background never takes the terminal; fg, Ctrl-C gives 130" {
+	type_line "runlimit 60 $SL 60 &"
+	local rp sp
+	rp=$(job_pid)
+	RL_PIDS=$rp
+	sp=$(wait_pid "$SL")
+	shell_works
+	shell_owns_tty
+	type_line fg
+	wait_tty_owner "$rp"
+	key C-c
+	no_survivors "$SL"
+	type_line 'echo rc=$?'
+	wait_screen '^rc=130$'
+	shell_owns_tty
+}
+
+@test "8: with tostop, a background runlimit whose command writes is a stopped job; fg runs it" {
+	type_line 'stty tostop'
+	type_line "runlimit 30 sh -c 'echo bg-out' &"
+	local rp
+	rp=$(job_pid)
+	RL_PIDS=$rp
+	wait_state "$rp" T
+	# bash's first notice of a stop says "Stopped"; jobs -l then names the signal, as it
+	# does for the shell's own jobs: runlimit stopped the way its command did (SIGTTOU).
+	type_line jobs
+	wait_screen '^\[1\]\+ +Stopped +runlimit 30'
+	type_line 'jobs -l'
+	wait_screen "^\\[1\\]\\+ +$rp +Stopped \\(tty output\\) +runlimit 30"
+	no_screen '^bg-out$'
+	type_line 'fg; echo rc=$?'
+	wait_screen '^bg-out$'
+	wait_screen '^rc=0$'
+	type_line 'stty -tostop'
+	shell_owns_tty
+	shell_works
+}
+
+@test "9: SIGWINCH reaches a command that does not own the terminal (runlimit in a script)" {
+	cat >"$D/winch.sh" <<EOF
+runlimit 60 sh -c 'trap "echo winch > $D/F" WINCH; echo ready > $D/R; while :; do sleep 0.1; done'
+EOF
+	type_line 'bash winch.sh; echo rc=$?'
+	wait_for_file "$D/R"
+	tmux -L "$SOCK" resize-window -t t -x 100 -y 30
+	wait_for_file "$D/F" 5
+	key C-c
+	wait_prompts 2
+	type_line 'echo rc=$?'
+	wait_screen '^rc=130$'
+	shell_owns_tty
+}
+
+@test "10: --foreground from a script reads the terminal; Ctrl-Z stops runlimit and the command" {
+	cat >"$D/fg.sh" <<'EOF'
+runlimit -f 60 sh -c 'echo ready; read x; echo got:$x'
+echo "cmd-rc:$?"
+EOF
+	type_line 'bash fg.sh; echo rc1=$?'
+	wait_screen '^ready$'
+	type_line typed
+	wait_screen '^got:typed$'
+	wait_screen '^cmd-rc:0$'
+	wait_screen '^rc1=0$'
+
+	type_line "runlimit -f 60 $SL 60"
+	local sp rp
+	sp=$(wait_pid "$SL")
+	rp=$(field "$sp" ppid)
+	RL_PIDS=$rp
+	[ "$(field "$sp" pgid)" = "$(field "$rp" pgid)" ] # one group
+	key C-z
+	wait_screen 'Stopped'
+	wait_state "$sp" T
+	wait_state "$rp" T
+	type_line fg
+	wait_state "$sp" S
+	wait_state "$rp" S
+	key C-c
+	no_survivors "$SL"
+	type_line 'echo rc2=$?'
+	wait_screen '^rc2=130$'
+	shell_owns_tty
+}
