@@ -334,26 +334,38 @@ static int64_t next_wake(const struct run *r)
 }
 
 /* While runlimit is stopped it cannot keep the deadline: a small child waits for it and
- * continues runlimit when it comes.  It holds nothing open. */
-static pid_t start_timer(int64_t wake)
+ * continues runlimit when it comes.  It holds nothing open but the read end of a pipe whose
+ * write end runlimit keeps (*tie): should runlimit die meanwhile, end-of-file wakes the timer,
+ * which then exits without signalling a pid that may no longer be runlimit's. */
+static pid_t start_timer(int64_t wake, int *tie)
 {
-	if (wake == CLOCK_NEVER)
+	*tie = -1;
+	int link[2];
+	if (wake == CLOCK_NEVER || pipe(link) < 0)
 		return 0;
 	pid_t parent = getpid();
 	pid_t pid = fork();
-	if (pid != 0)
-		return pid > 0 ? pid : 0;
+	if (pid != 0) {
+		close(link[0]);
+		if (pid < 0) {
+			close(link[1]);
+			return 0;
+		}
+		*tie = link[1];
+		return pid;
+	}
 	sigset_t all;
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
+	close(link[1]);
 	for (int fd = 0; fd <= STDERR_FILENO; fd++)
-		close(fd); /* never hold the caller's pipes */
+		if (fd != link[0])
+			close(fd); /* never hold the caller's pipes */
 	close(wake_pipe[0]);
 	close(wake_pipe[1]);
-	int never[2];
-	if (pipe(never) == 0)
-		clock_wait(never[0], wake);
-	kill(parent, SIGCONT);
+	clock_wait(link[0], wake);
+	if (getppid() == parent)
+		kill(parent, SIGCONT);
 	_exit(0);
 }
 
@@ -364,7 +376,8 @@ static pid_t start_timer(int64_t wake)
 static bool suspend(struct run *r, int sig, int64_t wake)
 {
 	tty_take_back(r->pid, false);
-	pid_t timer = start_timer(wake);
+	int tie;
+	pid_t timer = start_timer(wake, &tie);
 	int stop = sig == SIGSTOP ? SIGTSTP : sig;
 	struct sigaction saved;
 	sigaction(stop, NULL, &saved);
@@ -379,6 +392,7 @@ static bool suspend(struct run *r, int sig, int64_t wake)
 	if (timer > 0) {
 		kill(timer, SIGKILL);
 		waitpid(timer, NULL, 0);
+		close(tie);
 	}
 	if (arrived[SIGCONT]) {
 		arrived[SIGCONT] = 0;

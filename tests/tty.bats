@@ -10,7 +10,10 @@
 # Nothing waits on a bare sleep: every wait polls the screen, a file or a process state, with
 # a bound.  Expected output lines are matched anchored (^...$), so the echo of the typed
 # command line never matches its own output.  Processes the test looks for run a private copy
-# of sleep named ttyN-PID.
+# of sleep named ttyN-PID (under 16 characters, the length of a command name).
+
+# Text typed into the pane is expanded by the shell there, not here.
+# shellcheck disable=SC2016
 
 bats_require_minimum_version 1.5.0
 
@@ -19,7 +22,7 @@ load helpers
 setup() {
 	D=$BATS_TEST_TMPDIR
 	SOCK=rl-tty-$$-$BATS_TEST_NUMBER
-	SL=tty$BATS_TEST_NUMBER-$(($$ % 100000))
+	SL=tty$BATS_TEST_NUMBER-$(($$ % 100000)) # unique even if another run is going on
 	RL_PIDS=
 	unset TMUX
 	local rl
@@ -277,6 +280,25 @@ shell_works() {
 	type_line jobs
 	wait_screen '^\[1\]\+ +Exit 124 +runlimit 5'
 	shell_works
+}
+
+@test "3d: runlimit SIGKILLed while stopped leaves no timer behind" {
+	type_line "runlimit 60 $SL 60"
+	local sp rp t
+	sp=$(wait_pid "$SL")
+	rp=$(field "$sp" ppid)
+	RL_PIDS=$rp
+	key C-z
+	wait_screen 'Stopped'
+	wait_state "$sp" T
+	kill -KILL "$rp"
+	# The timer (a child of runlimit waiting for the 60 s deadline) must notice at once.
+	for t in $(seq 100); do
+		[ -z "$(ps -eo ppid=,stat=,args= | awk -v p="$rp" '$1 == 1 && $2 !~ /^Z/ && /runlimit 60 /')" ] && break
+		sleep 0.05
+	done
+	[ -z "$(ps -eo ppid=,stat=,args= | awk '$1 == 1 && $2 !~ /^Z/ && /runlimit 60 /')" ]
+	kill -KILL "$sp" 2>/dev/null || true
 }
 
 @test "4: Ctrl-C during a script's runlimit ends the whole script" {
