@@ -293,11 +293,16 @@ shell_works() {
 	wait_state "$sp" T
 	kill -KILL "$rp"
 	# The timer (a child of runlimit waiting for the 60 s deadline) must notice at once.
+	# Only this test's processes: their arguments name its private sleep.
+	orphans() {
+		ps -eo ppid=,stat=,args= |
+			awk -v sl="$SL" '$1 == 1 && $2 !~ /^Z/ && $3 ~ /runlimit$/ && index($0, sl)'
+	}
 	for t in $(seq 100); do
-		[ -z "$(ps -eo ppid=,stat=,args= | awk -v p="$rp" '$1 == 1 && $2 !~ /^Z/ && /runlimit 60 /')" ] && break
+		[ -z "$(orphans)" ] && break
 		sleep 0.05
 	done
-	[ -z "$(ps -eo ppid=,stat=,args= | awk '$1 == 1 && $2 !~ /^Z/ && /runlimit 60 /')" ]
+	[ -z "$(orphans)" ]
 	kill -KILL "$sp" 2>/dev/null || true
 }
 
