@@ -47,12 +47,13 @@ survivors() {
 	ps -eo pid=,stat=,comm= | awk -v n="$1" '$3 == n && $2 !~ /^Z/ { print $1 }'
 }
 
-# no_survivors NAME [SECONDS]: wait until no live process is called NAME.
+# no_survivors NAME [SECONDS]: wait until no live process is called NAME.  The bound is in
+# seconds of wall time (a ps can take long when thousands of processes exist).
 no_survivors() {
-	local name=$1 limit=${2:-10} i=0
+	local name=$1 limit=${2:-10} end
+	end=$(($(date +%s) + limit))
 	while [ -n "$(survivors "$name")" ]; do
-		i=$((i + 1))
-		if [ "$i" -gt $((limit * 100)) ]; then
+		if [ "$(date +%s)" -ge "$end" ]; then
 			echo "survivors named $name: $(survivors "$name")" >&2
 			return 1
 		fi
@@ -64,4 +65,19 @@ no_survivors() {
 kill_named() {
 	local p
 	for p in $(survivors "$1"); do kill -KILL "$p" 2>/dev/null || true; done
+}
+
+# make_dfl_wrapper: in a setup_file, write $BATS_FILE_TMPDIR/dfl.py (dfl.py PROG ARG...: exec
+# PROG with INT, QUIT and PIPE at their defaults; a background job of a non-interactive shell
+# starts with INT and QUIT ignored, which runlimit would rightly honour, and python ignores
+# PIPE) and export PY, the python interpreter itself (pyenv shims are slow bash scripts).
+make_dfl_wrapper() {
+	cat >"$BATS_FILE_TMPDIR/dfl.py" <<'EOF'
+import os, signal, sys
+for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE):
+    signal.signal(s, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])
+EOF
+	PY=$(python3 -c 'import sys; print(sys.executable)')
+	export PY
 }

@@ -7,18 +7,7 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 setup_file() {
-	# dfl.py PROG ARG...: exec PROG with INT, QUIT and PIPE at their defaults.  A background
-	# job of a non-interactive shell starts with INT and QUIT ignored, and runlimit would
-	# (rightly) leave them alone; python ignores PIPE.
-	cat >"$BATS_FILE_TMPDIR/dfl.py" <<'EOF'
-import os, signal, sys
-for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE):
-    signal.signal(s, signal.SIG_DFL)
-os.execv(sys.argv[1], sys.argv[1:])
-EOF
-	# The interpreter itself, not a wrapper script (pyenv shims are slow bash scripts).
-	PY=$(python3 -c 'import sys; print(sys.executable)')
-	export PY
+	make_dfl_wrapper
 	# block_signals SIGS PROG ARG...: exec PROG with SIGS (comma-separated names) blocked:
 	# env --block-signal where env has it, else python's pthread_sigmask.  A script, not a
 	# function, so that it can run under `bounded`.

@@ -13,16 +13,7 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 setup_file() {
-	# dfl.py PROG ARG...: exec PROG with INT, QUIT and PIPE at their defaults (a bats
-	# background job starts with INT and QUIT ignored).
-	cat >"$BATS_FILE_TMPDIR/dfl.py" <<'EOF'
-import os, signal, sys
-for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE):
-    signal.signal(s, signal.SIG_DFL)
-os.execv(sys.argv[1], sys.argv[1:])
-EOF
-	PY=$(python3 -c 'import sys; print(sys.executable)')
-	export PY
+	make_dfl_wrapper
 }
 
 setup() {
