@@ -1,0 +1,11 @@
+/* The unit tests' one assertion, shared by the files under tests/unit. */
+#ifndef RUNLIMIT_UNIT_H
+#define RUNLIMIT_UNIT_H
+
+/* Count a check; on failure print "FAIL: what: detail". */
+void check(int ok, const char *what, const char *detail);
+
+void test_nproc(void);     /* unit_nproc.c */
+void test_cpufiles(void);  /* unit_cpufiles.c */
+
+#endif
