@@ -23,18 +23,20 @@ endif
 
 OS ?= $(shell uname -s)
 ifeq ($(OS),Linux)
-PLATFORM = src/clock_ppoll.c src/tree_linux.c src/tree_walk.c
+PLATFORM = src/clock_ppoll.c src/tree_linux.c src/tree_walk.c src/ncpu_linux.c src/cpufiles.c
 else ifeq ($(OS),FreeBSD)
-PLATFORM = src/clock_ppoll.c src/tree_freebsd.c
+PLATFORM = src/clock_ppoll.c src/tree_freebsd.c src/ncpu_freebsd.c
 else ifeq ($(OS),Darwin)
-PLATFORM = src/clock_darwin.c src/tree_darwin.c src/tree_walk.c
+PLATFORM = src/clock_darwin.c src/tree_darwin.c src/tree_walk.c src/ncpu_darwin.c
 else
-PLATFORM = src/clock_poll.c src/tree_other.c
+PLATFORM = src/clock_poll.c src/tree_other.c src/ncpu_other.c
 endif
 
-CORE = src/cli.c src/duration.c src/msg.c src/signals.c src/spawn.c src/supervise.c src/tty.c
+CORE = src/cli.c src/duration.c src/msg.c src/nproc.c src/signals.c src/spawn.c src/supervise.c \
+	src/tty.c
 SRCS = src/main.c $(CORE) $(PLATFORM)
-DARWIN_SRCS = src/main.c $(CORE) src/clock_darwin.c src/tree_darwin.c src/tree_walk.c
+DARWIN_SRCS = src/main.c $(CORE) src/clock_darwin.c src/tree_darwin.c src/tree_walk.c \
+	src/ncpu_darwin.c
 HDRS = $(wildcard src/*.h)
 
 BIN ?= runlimit
@@ -49,9 +51,13 @@ BUILD_FLAGS = $(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) $(LDLIBS)
 $(BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $(SRCS) $(LDLIBS)
 
-tests/unit/run-unit: tests/unit/unit.c src/duration.c src/signals.c $(HDRS) Makefile .build-flags-$(BIN)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc $(LDFLAGS) -o $@ tests/unit/unit.c \
-		src/duration.c src/signals.c $(LDLIBS)
+# The unit tests take the pure parts: parsers, the nproc policy (with made-up probes) and the
+# cgroup files (against made-up trees), on any OS.
+UNIT_SRCS = src/duration.c src/signals.c src/nproc.c src/msg.c src/cpufiles.c src/ncpu_other.c
+UNIT_TESTS = tests/unit/unit.c tests/unit/unit_nproc.c tests/unit/unit_cpufiles.c
+tests/unit/run-unit: $(UNIT_TESTS) tests/unit/unit.h $(UNIT_SRCS) $(HDRS) Makefile .build-flags-$(BIN)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc $(LDFLAGS) -o $@ $(UNIT_TESTS) \
+		$(UNIT_SRCS) $(LDLIBS)
 
 # Tests run against $(RUNLIMIT) (default: the binary just built).  JOBS: bats files in parallel.
 RUNLIMIT ?= $(CURDIR)/$(BIN)
@@ -105,10 +111,13 @@ install: $(BIN)
 
 install-links:
 	ln -sf runlimit $(DESTDIR)$(BINDIR)/timeout
+	ln -sf runlimit $(DESTDIR)$(BINDIR)/nproc
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/runlimit $(DESTDIR)$(MANDIR)/runlimit.1
-	if [ -L $(DESTDIR)$(BINDIR)/timeout ]; then rm -f $(DESTDIR)$(BINDIR)/timeout; fi
+	for l in timeout nproc; do \
+		if [ -L $(DESTDIR)$(BINDIR)/$$l ]; then rm -f $(DESTDIR)$(BINDIR)/$$l; fi; \
+	done
 
 clean:
 	rm -f $(BIN) runlimit-* tests/unit/run-unit tests/unit/fuzz-* .build-flags-*

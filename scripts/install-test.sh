@@ -20,6 +20,11 @@ make -s install-links DESTDIR="$dest" PREFIX=/usr/local
 [ "$(readlink "$dest/usr/local/bin/timeout")" = runlimit ] || fail "timeout does not point at runlimit"
 msg=$("$dest/usr/local/bin/timeout" 1x true 2>&1) && fail "timeout 1x true succeeded"
 case $msg in "timeout: invalid time interval '1x'"*) ;; *) fail "timeout link says: $msg" ;; esac
+[ "$(readlink "$dest/usr/local/bin/nproc")" = runlimit ] || fail "install-links made no nproc link"
+n=$("$dest/usr/local/bin/nproc") || fail "the nproc link fails"
+[ "$n" = "$("$dest/usr/local/bin/runlimit" --nproc)" ] || fail "nproc link says [$n]"
+msg=$("$dest/usr/local/bin/nproc" x 2>&1) && fail "nproc x succeeded"
+case $msg in "nproc: extra operand 'x'"*) ;; *) fail "nproc link says: $msg" ;; esac
 
 make -s uninstall DESTDIR="$dest" PREFIX=/usr/local
 got=$(listing)

@@ -12,7 +12,7 @@
 #define DEFAULT_KILL_AFTER ((int64_t)5 * 1000000000)
 
 enum opt_id { OPT_SIGNAL, OPT_KILL, OPT_PRESERVE, OPT_FOREGROUND, OPT_VERBOSE,
-	OPT_KILL_LEFTOVERS, OPT_HELP, OPT_VERSION };
+	OPT_KILL_LEFTOVERS, OPT_NPROC, OPT_HELP, OPT_VERSION };
 
 struct option_def {
 	const char *name; /* long name, without "--" */
@@ -29,26 +29,19 @@ static const struct option_def options[] = {
 	{"foreground", 'f', false, OPT_FOREGROUND, false},
 	{"verbose", 'v', false, OPT_VERBOSE, false},
 	{"kill-leftovers", 0, false, OPT_KILL_LEFTOVERS, true},
+	{"nproc", 0, false, OPT_NPROC, true},
 	{"help", 0, false, OPT_HELP, false},
 	{"version", 0, false, OPT_VERSION, false},
 };
 
 #define NOPTIONS (sizeof options / sizeof options[0])
 
-static bool print_stdout(const char *text)
-{
-	if (fputs(text, stdout) == EOF || fflush(stdout) == EOF || ferror(stdout)) {
-		msg("write error: %s", strerror(errno));
-		return false;
-	}
-	return true;
-}
-
 static enum cli_result usage(void)
 {
 	char text[4096];
 	snprintf(text, sizeof text,
 		"Usage: %s [OPTION]... DURATION COMMAND [ARG]...\n"
+		"  or:  %s --nproc [--all] [--ignore=N]\n"
 		"Run COMMAND in its own process group; if it is still running after DURATION,\n"
 		"signal it and everything it started, then KILL whatever is left after a grace.\n"
 		"\n"
@@ -61,6 +54,7 @@ static enum cli_result usage(void)
 		"                        not its children (GNU --foreground)\n"
 		"  -v, --verbose         report on stderr every signal sent\n"
 		"      --kill-leftovers  when COMMAND exits, also end what it left running\n"
+		"      --nproc           print the processors usable ('%s --nproc --help')\n"
 		"      --help            show this help and exit\n"
 		"      --version         show the version and exit\n"
 		"\n"
@@ -70,8 +64,8 @@ static enum cli_result usage(void)
 		"Exit status: 124 timed out, 137 timed out and KILL was needed,\n"
 		"125 %s failed, 126 COMMAND not runnable, 127 COMMAND not found,\n"
 		"otherwise COMMAND's status (128+N if a signal N ended it).\n",
-		progname, progname, progname);
-	return print_stdout(text) ? CLI_EXIT_OK : CLI_USAGE;
+		progname, progname, progname, progname, progname);
+	return msg_stdout(text) ? CLI_EXIT_OK : CLI_USAGE;
 }
 
 static enum cli_result version(void)
@@ -82,7 +76,7 @@ static enum cli_result version(void)
 		"A drop-in for GNU timeout that contains the whole process tree.\n"
 		"License: BSD-2-Clause.\n",
 		progname, RUNLIMIT_VERSION);
-	return print_stdout(text) ? CLI_EXIT_OK : CLI_USAGE;
+	return msg_stdout(text) ? CLI_EXIT_OK : CLI_USAGE;
 }
 
 static enum cli_result bad_usage(void)
@@ -113,6 +107,7 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 	case OPT_FOREGROUND: cfg->foreground = true; break;
 	case OPT_VERBOSE: cfg->verbose = true; break;
 	case OPT_KILL_LEFTOVERS: cfg->kill_leftovers = true; break;
+	case OPT_NPROC: return CLI_NPROC;
 	case OPT_HELP: return usage();
 	case OPT_VERSION: return version();
 	}
@@ -227,6 +222,11 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 			break;
 		enum cli_result r = arg[1] == '-' ? parse_long(cfg, arg, argc, argv, &i)
 		                                  : parse_short(cfg, arg, argc, argv, &i);
+		if (r == CLI_NPROC && i != 1) {
+			/* Options before it would be silently dropped: say so instead. */
+			msg("option '--nproc' must come first");
+			return bad_usage();
+		}
 		if (r != CLI_RUN)
 			return r;
 	}

@@ -23,6 +23,7 @@ enum cli_result {
 	CLI_RUN,     /* cfg is filled in: supervise the command */
 	CLI_EXIT_OK, /* --help or --version was printed */
 	CLI_USAGE,   /* bad usage, already reported */
+	CLI_NPROC,   /* --nproc came first: the rest is nproc's command line */
 };
 
 enum cli_result cli_parse(int argc, char **argv, struct config *cfg);

@@ -1,8 +1,10 @@
-/* runlimit: run a command with a time limit.  Called as "timeout", it is GNU timeout. */
+/* runlimit: run a command with a time limit.  Called as "timeout", it is GNU timeout;
+ * called as "nproc" (or with --nproc first), it is GNU nproc. */
 #include <string.h>
 
 #include "cli.h"
 #include "msg.h"
+#include "nproc.h"
 #include "supervise.h"
 
 static const char *base_name(const char *path)
@@ -13,8 +15,13 @@ static const char *base_name(const char *path)
 
 int main(int argc, char **argv)
 {
-	if (argc > 0 && strcmp(base_name(argv[0]), "timeout") == 0)
+	const char *name = argc > 0 ? base_name(argv[0]) : "";
+	if (strcmp(name, "timeout") == 0)
 		progname = "timeout";
+	if (strcmp(name, "nproc") == 0) {
+		progname = "nproc";
+		return nproc_main(argc, argv);
+	}
 
 	struct config cfg;
 	switch (cli_parse(argc, argv, &cfg)) {
@@ -22,6 +29,8 @@ int main(int argc, char **argv)
 		return 0;
 	case CLI_USAGE:
 		return EXIT_RUNLIMIT_FAILED;
+	case CLI_NPROC:
+		return nproc_main(argc - 1, argv + 1);
 	case CLI_RUN:
 		break;
 	}

@@ -57,3 +57,12 @@ void msg_try_help(void)
 	if (n > 0)
 		write_stderr(line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }
+
+bool msg_stdout(const char *text)
+{
+	if (fputs(text, stdout) == EOF || fflush(stdout) == EOF || ferror(stdout)) {
+		msg("write error: %s", strerror(errno));
+		return false;
+	}
+	return true;
+}

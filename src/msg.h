@@ -3,6 +3,7 @@
 #define RUNLIMIT_MSG_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 
 /* Base name of argv[0] as runlimit, timeout or nproc; set once by main. */
 extern const char *progname;
@@ -17,5 +18,9 @@ void msg(const char *fmt, ...)
 
 /* The "Try 'PROG --help' for more information." line. */
 void msg_try_help(void);
+
+/* Text for stdout (--help, --version, nproc's answer), flushed at once; on failure a
+ * "write error" line and false, so that a full disk is never a silent success. */
+bool msg_stdout(const char *text);
 
 #endif

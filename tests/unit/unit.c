@@ -1,5 +1,6 @@
 /* Unit tests for the pure functions: duration_parse (duration.h) and the signal name table
- * (signals.h).  No framework: each check prints a line on failure and is counted. */
+ * (signals.h) here; the nproc policy and Linux's CPU files in unit_nproc.c and
+ * unit_cpufiles.c.  No framework: each check prints a line on failure and is counted. */
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -8,10 +9,11 @@
 
 #include "duration.h"
 #include "signals.h"
+#include "unit.h"
 
 static int passed, failed;
 
-static void check(int ok, const char *what, const char *detail)
+void check(int ok, const char *what, const char *detail)
 {
 	if (ok) {
 		passed++;
@@ -469,6 +471,8 @@ int main(void)
 	setbuf(stdout, NULL);
 	test_durations();
 	test_signals();
+	test_nproc();
+	test_cpufiles();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -1,0 +1,306 @@
+#!/usr/bin/env bats
+# The core-count probe: `runlimit --nproc` and the `nproc` name, against GNU nproc 9.1 (same
+# OpenMP and affinity rules; it predates cgroup quotas) and against real cgroup CPU quotas.
+
+load helpers
+
+bats_require_minimum_version 1.5.0
+
+GNU_NPROC=${GNU_NPROC:-/usr/bin/nproc}
+
+setup() {
+	local bin
+	bin=$(cd "$(dirname "$RUNLIMIT")" && pwd)/$(basename "$RUNLIMIT")
+	mkdir -p "$BATS_TEST_TMPDIR/ours"
+	ln -s "$bin" "$BATS_TEST_TMPDIR/ours/nproc"
+	ours_link=$BATS_TEST_TMPDIR/ours/nproc
+	unset OMP_NUM_THREADS OMP_THREAD_LIMIT
+	cg=""
+}
+
+teardown() {
+	# The cgroup's processes have all exited by now: each test waits for its commands.
+	if [ -n "$cg" ] && [ -d "$cg" ]; then
+		rmdir "$cg/child" 2>/dev/null || true
+		rmdir "$cg" || echo "could not remove $cg" >&2
+	fi
+}
+
+gnu_nproc() {
+	[ -x "$GNU_NPROC" ] || skip "no GNU nproc at $GNU_NPROC"
+	"$GNU_NPROC" "$@"
+}
+
+# gnu_as_nproc ARGS...: GNU nproc with argv[0] "nproc", as our link sees it, so that both
+# print the same program name in their messages.
+gnu_as_nproc() {
+	(exec -a nproc "$GNU_NPROC" "$@")
+}
+
+# quota_here: does a CPU quota apply to this process's own cgroup?  GNU 9.1 ignores quotas,
+# so it can be compared with runlimit only where none applies.
+quota_here() {
+	local line path mp
+	while IFS=: read -r _ ctl path; do
+		case ",$ctl," in
+		*,cpu,*)
+			mp=$(awk '$(NF-2) == "cgroup" && $NF ~ /(^|,)cpu(,|$)/ { print $5; exit }' /proc/self/mountinfo)
+			line=$(cat "$mp$path/cpu.cfs_quota_us" 2>/dev/null) || continue
+			[ "$line" = -1 ] || return 0 ;;
+		,,)
+			mp=$(awk '$(NF-2) == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+			line=$(cat "$mp$path/cpu.max" 2>/dev/null) || continue
+			case $line in max*) ;; *) return 0 ;; esac ;;
+		esac
+	done </proc/self/cgroup
+	return 1
+}
+
+@test "runlimit --nproc prints what GNU nproc prints where no quota applies" {
+	quota_here && skip "a CPU quota applies here, which GNU nproc 9.1 ignores"
+	want=$(gnu_nproc)
+	run -0 "$RUNLIMIT" --nproc
+	[ "$output" = "$want" ]
+	[ "$output" -ge 1 ]
+}
+
+@test "--all prints the processors installed, as GNU nproc --all" {
+	want=$(gnu_nproc --all)
+	run -0 "$RUNLIMIT" --nproc --all
+	[ "$output" = "$want" ]
+	run -0 "$ours_link" --all
+	[ "$output" = "$want" ]
+}
+
+@test "invoked as nproc it is nproc: same answer, nproc's name in its messages" {
+	run -0 "$RUNLIMIT" --nproc
+	want=$output
+	run -0 "$ours_link"
+	[ "$output" = "$want" ]
+	run -1 --separate-stderr "$ours_link" extra
+	[ "$stderr" = "nproc: extra operand 'extra'
+Try 'nproc --help' for more information." ]
+	run -0 "$ours_link" --version
+	[ "${lines[0]}" = "nproc (runlimit) 0.1.0" ]
+	run -0 "$ours_link" --help
+	[ "${lines[0]}" = "Usage: nproc [--all] [--ignore=N]" ]
+	[[ $output == *"--all"* ]] && [[ $output == *"--ignore=N"* ]]
+}
+
+@test "taskset -c 0: 1 processor available, --all still counts them all" {
+	command -v taskset >/dev/null || skip "no taskset"
+	run -0 taskset -c 0 "$RUNLIMIT" --nproc
+	[ "$output" = 1 ]
+	want=$(gnu_nproc --all)
+	run -0 taskset -c 0 "$RUNLIMIT" --nproc --all
+	[ "$output" = "$want" ]
+}
+
+# omp THREADS LIMIT WANT: ours with the OpenMP variables ("-" leaves one unset) prints WANT,
+# and so does GNU nproc.
+omp() {
+	local env=()
+	[ "$1" = - ] || env+=("OMP_NUM_THREADS=$1")
+	[ "$2" = - ] || env+=("OMP_THREAD_LIMIT=$2")
+	run -0 env "${env[@]}" "$RUNLIMIT" --nproc
+	[ "$output" = "$3" ] || { echo "OMP_NUM_THREADS=$1 OMP_THREAD_LIMIT=$2: got $output, want $3"; return 1; }
+	run -0 env "${env[@]}" "$GNU_NPROC" ${4:+"$4"}
+	[ "$output" = "$3" ] || { echo "GNU nproc disagrees: $output"; return 1; }
+}
+
+@test "OMP_NUM_THREADS and OMP_THREAD_LIMIT: GNU nproc's table" {
+	[ -x "$GNU_NPROC" ] || skip "no GNU nproc"
+	quota_here && skip "a CPU quota applies here, which GNU nproc 9.1 ignores"
+	avail=$("$GNU_NPROC")
+	omp 2,2,1 - 2
+	omp 7 - 7
+	omp 1000 - 1000
+	omp "  5  " - 5
+	omp 5,2 - 5
+	omp 2bad - "$avail"
+	omp 5x - "$avail"
+	omp 0 - "$avail"
+	omp -3 - "$avail"
+	omp +3 - "$avail"
+	omp "" - "$avail"
+	omp 2,2,1 1 1
+	omp 7 3 3
+	omp - 1 1
+	omp - 0 "$avail"
+	omp 3 0 3
+	omp 99999999999999999999 - 18446744073709551615
+	omp 18446744073709551615 - 18446744073709551615
+	omp 99999999999999999999 5 5
+}
+
+@test "OMP_NUM_THREADS overrides the affinity mask; --all ignores both variables" {
+	command -v taskset >/dev/null || skip "no taskset"
+	run -0 env OMP_NUM_THREADS=1000 taskset -c 0 "$RUNLIMIT" --nproc
+	[ "$output" = 1000 ]
+	want=$(gnu_nproc --all)
+	run -0 env OMP_NUM_THREADS=7 OMP_THREAD_LIMIT=1 "$RUNLIMIT" --nproc --all
+	[ "$output" = "$want" ]
+}
+
+@test "--ignore=N subtracts, never below 1; huge N clamps; it also applies to --all" {
+	run -0 env OMP_NUM_THREADS=42 "$RUNLIMIT" --nproc --ignore=40
+	[ "$output" = 2 ]
+	run -0 env OMP_NUM_THREADS=42 "$ours_link" --ign 41
+	[ "$output" = 1 ]
+	run -0 env OMP_NUM_THREADS=42 "$RUNLIMIT" --nproc --ignore=42
+	[ "$output" = 1 ]
+	run -0 env OMP_NUM_THREADS=42 "$RUNLIMIT" --nproc --ignore=' +5'
+	[ "$output" = 37 ]
+	run -0 "$RUNLIMIT" --nproc --ignore=99999999999999999999999
+	[ "$output" = 1 ]
+	all=$("$RUNLIMIT" --nproc --all)
+	run -0 "$RUNLIMIT" --nproc --all --ignore=1
+	[ "$output" = "$(( all > 1 ? all - 1 : 1 ))" ]
+}
+
+@test "a bad --ignore is 'invalid number', exit 1, as GNU nproc" {
+	for n in -1 -0 "" 1k 0x1 "1 " abc; do
+		run -1 --separate-stderr "$ours_link" --ignore="$n"
+		[ "$stderr" = "nproc: invalid number: '$n'" ] || { echo "[$n]: $stderr"; return 1; }
+		[ -z "$output" ]
+		run -1 --separate-stderr gnu_as_nproc --ignore="$n"
+		[ "$stderr" = "nproc: invalid number: '$n'" ] || { echo "GNU [$n]: $stderr"; return 1; }
+	done
+	run -1 --separate-stderr "$RUNLIMIT" --nproc --ignore=-1
+	[ "$stderr" = "runlimit: invalid number: '-1'" ]
+}
+
+@test "usage errors are GNU nproc's, byte for byte, with exit 1" {
+	[ -x "$GNU_NPROC" ] || skip "no GNU nproc"
+	for args in "x" "-- x" "x --all" "-a" "--bogus" "--all=3" "--ignore" "--help=1"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$ours_link" $args
+		ours_status=$status ours_err=$stderr ours_out=$output
+		# shellcheck disable=SC2086
+		run --separate-stderr gnu_as_nproc $args
+		[ "$ours_status" = "$status" ] || { echo "[$args] status $ours_status vs $status"; return 1; }
+		[ "$ours_status" = 1 ]
+		[ "$ours_err" = "$stderr" ] || { echo "[$args] ours: $ours_err / GNU: $stderr"; return 1; }
+		[ -z "$ours_out" ]
+	done
+}
+
+@test "abbreviated long options work, as with getopt" {
+	want=$("$RUNLIMIT" --nproc --all)
+	run -0 "$ours_link" --a
+	[ "$output" = "$want" ]
+	run -0 env OMP_NUM_THREADS=9 "$ours_link" --i=2
+	[ "$output" = 7 ]
+	run -0 "$ours_link" --h
+	[[ $output == Usage:* ]]
+	run -0 "$ours_link" --v
+	[[ $output == "nproc (runlimit)"* ]]
+}
+
+@test "--nproc must come first, takes no argument; runlimit's own usage mentions it" {
+	run -125 --separate-stderr "$RUNLIMIT" -v --nproc
+	[ "$stderr" = "runlimit: option '--nproc' must come first
+Try 'runlimit --help' for more information." ]
+	run -125 --separate-stderr "$RUNLIMIT" --nproc=3
+	[ "${stderr%%$'\n'*}" = "runlimit: option '--nproc' doesn't allow an argument" ]
+	run -0 "$RUNLIMIT" --help
+	[[ $output == *"runlimit --nproc [--all] [--ignore=N]"* ]]
+	run -0 "$RUNLIMIT" --nproc --help
+	[ "${lines[0]}" = "Usage: runlimit --nproc [--all] [--ignore=N]" ]
+}
+
+@test "a write error on stdout is reported and fails, never a silent success" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run -1 --separate-stderr sh -c '"$1" --nproc >/dev/full' _ "$RUNLIMIT"
+	[[ $stderr == "runlimit: write error: "* ]]
+	run -1 --separate-stderr sh -c '"$1" >/dev/full' _ "$ours_link"
+	[[ $stderr == "nproc: write error: "* ]]
+}
+
+# cg_make: a fresh cgroup with the cpu controller in $cg (v2 if the cpu controller is there,
+# else v1 cpu), and $cg_kind; skips with a reason where none is writable.
+cg_make() {
+	[ "$(id -u)" = 0 ] || skip "real cgroup tests need root"
+	local top name=runlimit-nproc-$BATS_TEST_NUMBER-$$
+	top=$(awk '$(NF-2) == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+	if [ -n "$top" ] && grep -qw cpu "$top/cgroup.controllers" 2>/dev/null; then
+		if grep -qw cpu "$top/cgroup.subtree_control" 2>/dev/null ||
+			echo +cpu >"$top/cgroup.subtree_control" 2>/dev/null; then
+			cg=$top/$name cg_kind=v2
+			mkdir "$cg" && return 0
+		fi
+	fi
+	top=$(awk '$(NF-2) == "cgroup" && $NF ~ /(^|,)cpu(,|$)/ { print $5; exit }' /proc/self/mountinfo)
+	[ -n "$top" ] && [ -w "$top" ] || skip "no writable cgroup with the cpu controller (v2 or v1)"
+	cg=$top/$name cg_kind=v1
+	mkdir "$cg" || skip "cannot create a cgroup under $top"
+}
+
+# cg_quota DIR QUOTA PERIOD: QUOTA (µs, or "max") per PERIOD on the cgroup at DIR.
+cg_quota() {
+	if [ "$cg_kind" = v2 ]; then
+		echo "$2 $3" >"$1/cpu.max"
+	else
+		[ "$2" = max ] && set -- "$1" -1 "$3"
+		echo "$3" >"$1/cpu.cfs_period_us"
+		echo "$2" >"$1/cpu.cfs_quota_us"
+	fi
+}
+
+# cg_run DIR CMD...: CMD run inside the cgroup at DIR.
+cg_run() {
+	local dir=$1
+	shift
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$dir" "$@"
+}
+
+@test "real cgroup quota: 0.5, 1.0, 1.49 and 1.5 CPUs give 1, 1, 1 and 2 (capped by CPUs)" {
+	cg_make
+	avail=$("$RUNLIMIT" --nproc)
+	for pair in "50000 1" "100000 1" "149000 1" "150000 2" "max $avail"; do
+		set -- $pair
+		cg_quota "$cg" "$1" 100000
+		want=$(( $2 < avail ? $2 : avail ))
+		run -0 cg_run "$cg" "$RUNLIMIT" --nproc
+		[ "$output" = "$want" ] || { echo "$cg_kind quota $1/100000: got $output, want $want"; return 1; }
+		run -0 cg_run "$cg" "$ours_link"
+		[ "$output" = "$want" ]
+	done
+	# --all and OMP_NUM_THREADS are not narrowed by the quota.
+	cg_quota "$cg" 50000 100000
+	run -0 cg_run "$cg" "$RUNLIMIT" --nproc --all
+	[ "$output" = "$("$RUNLIMIT" --nproc --all)" ]
+	run -0 cg_run "$cg" env OMP_NUM_THREADS=5 "$RUNLIMIT" --nproc
+	[ "$output" = 5 ]
+}
+
+@test "real cgroup quota: a parent's quota counts for a child without one" {
+	cg_make
+	avail=$("$RUNLIMIT" --nproc)
+	[ "$avail" -ge 2 ] || skip "needs 2 or more processors to tell 1 from the count"
+	mkdir "$cg/child"
+	cg_quota "$cg" 100000 100000
+	cg_quota "$cg/child" max 100000
+	run -0 cg_run "$cg/child" "$RUNLIMIT" --nproc
+	[ "$output" = 1 ]
+}
+
+@test "real cgroup quota: not applied to a real-time process (SCHED_FIFO, SCHED_RR)" {
+	command -v chrt >/dev/null || skip "no chrt"
+	cg_make
+	avail=$("$RUNLIMIT" --nproc)
+	[ "$avail" -ge 2 ] || skip "needs 2 or more processors to tell 1 from the count"
+	# With RT group scheduling, a v1 cgroup needs its own real-time budget.
+	[ ! -e "$cg/cpu.rt_runtime_us" ] || echo 10000 >"$cg/cpu.rt_runtime_us" ||
+		skip "cannot give the cgroup a real-time budget"
+	cg_quota "$cg" 50000 100000
+	run -0 cg_run "$cg" "$RUNLIMIT" --nproc
+	[ "$output" = 1 ]
+	cg_run "$cg" chrt -f 1 true 2>/dev/null || skip "cannot run SCHED_FIFO here"
+	run -0 cg_run "$cg" chrt -f 1 "$RUNLIMIT" --nproc
+	[ "$output" = "$avail" ]
+	run -0 cg_run "$cg" chrt -r 1 "$RUNLIMIT" --nproc
+	[ "$output" = "$avail" ]
+	run -0 cg_run "$cg" chrt -b 0 "$RUNLIMIT" --nproc
+	[ "$output" = 1 ]
+}
