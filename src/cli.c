@@ -23,11 +23,12 @@ struct option_def {
 };
 
 static const struct option_def options[] = {
-	{"signal", 's', true, OPT_SIGNAL, false},
+	/* GNU's order, which its "is ambiguous; possibilities:" list follows */
 	{"kill-after", 'k', true, OPT_KILL, false},
-	{"preserve-status", 'p', false, OPT_PRESERVE, false},
-	{"foreground", 'f', false, OPT_FOREGROUND, false},
+	{"signal", 's', true, OPT_SIGNAL, false},
 	{"verbose", 'v', false, OPT_VERBOSE, false},
+	{"foreground", 'f', false, OPT_FOREGROUND, false},
+	{"preserve-status", 'p', false, OPT_PRESERVE, false},
 	{"kill-leftovers", 0, false, OPT_KILL_LEFTOVERS, true},
 	{"nproc", 0, false, OPT_NPROC, true},
 	{"help", 0, false, OPT_HELP, false},
@@ -155,7 +156,7 @@ static enum cli_result parse_long(struct config *cfg, char *arg, int argc, char 
 			if (matches_prefix(k, name, len, gnu_matched))
 				used += (size_t)snprintf(list + used, sizeof list - used, " '--%s'",
 					options[k].name);
-		msg("option '%.*s' is ambiguous; possibilities:%s", (int)len + 2, arg, list);
+		msg("option '%s' is ambiguous; possibilities:%s", arg, list);
 		return bad_usage();
 	}
 	const char *value = "";

@@ -267,23 +267,30 @@ static unsigned long limit_in(const char *dir, size_t dir_len, enum cgroup_versi
 	return cfs_parse(a, b);
 }
 
-/* The smallest limit from the cgroup at path up to the top of the mount. */
-static unsigned long walk_up(const char *mount_point, const char *root, const char *path,
-	enum cgroup_version v)
+/* A mount shows its file system from `root` down: the part of the cgroup path below root
+ * ("" for root itself), or NULL if the path is not under it or either is unsafe. */
+static const char *path_under(const char *root, const char *path)
 {
-	if (!cgroup_path_ok(path) || !cgroup_path_ok(root) || mount_point[0] != '/')
-		return ULONG_MAX;
-	/* The mount shows the file system from `root` down; the path must lie under it. */
-	const char *rel;
+	if (!cgroup_path_ok(path) || !cgroup_path_ok(root))
+		return NULL;
 	size_t root_len = strlen(root);
+	const char *rel;
 	if (strcmp(root, "/") == 0)
 		rel = path;
 	else if (strncmp(path, root, root_len) == 0 && (path[root_len] == '\0' || path[root_len] == '/'))
 		rel = path + root_len;
 	else
+		return NULL;
+	return strcmp(rel, "/") == 0 ? "" : rel;
+}
+
+/* The smallest limit from the cgroup at path up to the top of the mount. */
+static unsigned long walk_up(const char *mount_point, const char *root, const char *path,
+	enum cgroup_version v)
+{
+	const char *rel = path_under(root, path);
+	if (!rel || mount_point[0] != '/')
 		return ULONG_MAX;
-	if (strcmp(rel, "/") == 0)
-		rel = "";
 	size_t top = strlen(mount_point);
 	while (top > 1 && mount_point[top - 1] == '/')
 		top--;
@@ -323,12 +330,6 @@ static void each_line(const char *file, bool (*fn)(char *line, void *arg), void 
 	fclose(f);
 }
 
-struct hierarchy {
-	char *path;        /* from /proc/self/cgroup */
-	char *root;        /* from mountinfo */
-	char *mount_point;
-};
-
 static char *dup_or_null(const char *s)
 {
 	size_t n = strlen(s) + 1;
@@ -338,56 +339,103 @@ static char *dup_or_null(const char *s)
 	return d;
 }
 
-static bool cgroup_path_of(char *line, void *arg)
-{
-	struct hierarchy *h = arg;
-	struct cgroup_line c;
-	if (!cgroup_line_parse(line, &c))
-		return false;
-	if (!h[V2].path && strcmp(c.id, "0") == 0 && c.controllers[0] == '\0')
-		h[V2].path = dup_or_null(c.path);
-	if (!h[V1].path && list_has(c.controllers, "cpu"))
-		h[V1].path = dup_or_null(c.path);
-	return h[V1].path && h[V2].path;
-}
+enum { OTHER = 2 };
 
-static bool mount_of(char *line, void *arg)
+struct mount {
+	char *root;
+	char *mount_point;
+	int kind; /* V1 (cgroup with cpu), V2 (cgroup2) or OTHER */
+};
+
+struct mounts {
+	struct mount *m;
+	size_t n, cap;
+};
+
+/* Every mount is kept, cgroup or not, so that one mounted over another can be told apart. */
+static bool add_mount(char *line, void *arg)
 {
-	struct hierarchy *h = arg;
+	struct mounts *ms = arg;
 	struct mount_line m;
 	if (!mountinfo_parse(line, &m))
 		return false;
-	enum cgroup_version v;
+	int kind = OTHER;
 	if (strcmp(m.fstype, "cgroup2") == 0)
-		v = V2;
+		kind = V2;
 	else if (strcmp(m.fstype, "cgroup") == 0 && list_has(m.super_options, "cpu"))
-		v = V1;
-	else
-		return false;
-	if (!h[v].mount_point) {
-		h[v].mount_point = dup_or_null(m.mount_point);
-		h[v].root = dup_or_null(m.root);
+		kind = V1;
+	if (ms->n == ms->cap) {
+		size_t cap = ms->cap ? ms->cap * 2 : 32;
+		struct mount *bigger = realloc(ms->m, cap * sizeof *bigger);
+		if (!bigger)
+			return true;
+		ms->m = bigger;
+		ms->cap = cap;
 	}
-	return h[V1].mount_point && h[V2].mount_point;
+	struct mount *e = &ms->m[ms->n];
+	e->root = dup_or_null(m.root);
+	e->mount_point = dup_or_null(m.mount_point);
+	e->kind = kind;
+	if (!e->root || !e->mount_point) {
+		free(e->root);
+		free(e->mount_point);
+		return true;
+	}
+	ms->n++;
+	return false;
+}
+
+/* The mount through which the cgroup at path is seen: the first of the right kind whose root
+ * holds the path and that nothing was mounted over later.  NULL if there is none. */
+static const struct mount *mount_for(const struct mounts *ms, int kind, const char *path)
+{
+	for (size_t i = 0; i < ms->n; i++) {
+		if (ms->m[i].kind != kind || !path_under(ms->m[i].root, path))
+			continue;
+		bool covered = false;
+		for (size_t j = i + 1; j < ms->n && !covered; j++)
+			covered = strcmp(ms->m[j].mount_point, ms->m[i].mount_point) == 0;
+		if (!covered)
+			return &ms->m[i];
+	}
+	return NULL;
+}
+
+static bool cgroup_path_of(char *line, void *arg)
+{
+	char **path = arg;
+	struct cgroup_line c;
+	if (!cgroup_line_parse(line, &c))
+		return false;
+	if (!path[V2] && strcmp(c.id, "0") == 0 && c.controllers[0] == '\0')
+		path[V2] = dup_or_null(c.path);
+	if (!path[V1] && list_has(c.controllers, "cpu"))
+		path[V1] = dup_or_null(c.path);
+	return path[V1] && path[V2];
 }
 
 unsigned long cgroup_cpu_quota(const char *cgroup_file, const char *mountinfo_file)
 {
-	struct hierarchy h[2] = {{0}};
-	each_line(cgroup_file, cgroup_path_of, h);
-	if (h[V1].path || h[V2].path)
-		each_line(mountinfo_file, mount_of, h);
+	char *path[2] = {NULL, NULL};
+	struct mounts ms = {NULL, 0, 0};
+	each_line(cgroup_file, cgroup_path_of, path);
+	if (path[V1] || path[V2])
+		each_line(mountinfo_file, add_mount, &ms);
 	unsigned long best = ULONG_MAX;
 	for (int v = V1; v <= V2; v++) {
-		if (h[v].path && h[v].root && h[v].mount_point) {
-			unsigned long n = walk_up(h[v].mount_point, h[v].root, h[v].path,
+		const struct mount *m = path[v] ? mount_for(&ms, v, path[v]) : NULL;
+		if (m) {
+			unsigned long n = walk_up(m->mount_point, m->root, path[v],
 				(enum cgroup_version)v);
 			if (n < best)
 				best = n;
 		}
-		free(h[v].path);
-		free(h[v].root);
-		free(h[v].mount_point);
+		free(path[v]);
 	}
+	for (size_t i = 0; i < ms.n; i++) {
+		free(ms.m[i].root);
+		free(ms.m[i].mount_point);
+	}
+	free(ms.m);
 	return best;
 }

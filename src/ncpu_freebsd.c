@@ -1,6 +1,7 @@
 /* FreeBSD: the process's cpuset, then hw.ncpu.  No CPU quotas counted here (rctl's pcpu
  * limit is a percentage of one CPU, not a share of the machine). */
-#define __BSD_VISIBLE 1
+/* The Makefile's _POSIX_C_SOURCE would hide cpuset and sysctl: ask for the full namespace. */
+#undef _POSIX_C_SOURCE
 #include "ncpu.h"
 
 #include <limits.h>

@@ -52,13 +52,15 @@ static unsigned long sysconf_count(int name)
 
 static unsigned long online_count(void)
 {
-	char buf[4096];
+	/* Only a whole list: a cut-off one ("0,2,4,...,40") would still parse, as fewer CPUs. */
+	static char buf[65536];
 	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
 	if (f) {
 		size_t n = fread(buf, 1, sizeof buf - 1, f);
 		fclose(f);
 		buf[n] = '\0';
-		unsigned long count = cpulist_count(buf);
+		unsigned long count = n > 0 && n < sizeof buf - 1 && buf[n - 1] == '\n'
+			? cpulist_count(buf) : 0;
 		if (count)
 			return count;
 	}

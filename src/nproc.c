@@ -130,8 +130,12 @@ static int long_option(const char *arg, const char **value, int argc, char **arg
 			break;
 		}
 	}
-	if (matches != 1) {
-		/* Every option starts with its own letter, so a prefix is never ambiguous. */
+	if (matches > 1) { /* only "--" with "=value": every option starts with its own letter */
+		msg("option '%s' is ambiguous; possibilities: '--all' '--ignore' '--help' "
+			"'--version'", arg);
+		return -1;
+	}
+	if (matches == 0) {
 		msg("unrecognized option '%s'", arg);
 		return -1;
 	}

@@ -140,6 +140,9 @@ same_as_gnu() {
 	same_as_gnu --signal
 	same_as_gnu --v 1 true
 	same_as_gnu --verbose=1 1 true
+	# Ambiguous: the whole word is quoted, the candidates listed in GNU's order.
+	same_as_gnu --ver=1 1 true
+	same_as_gnu --=3 1 true
 }
 
 @test "the exact lines for timeout 1x, -s FOO, --bogus, -x, -k" {

@@ -37,21 +37,33 @@ gnu_as_nproc() {
 	(exec -a nproc "$GNU_NPROC" "$@")
 }
 
-# quota_here: does a CPU quota apply to this process's own cgroup?  GNU 9.1 ignores quotas,
-# so it can be compared with runlimit only where none applies.
+# quota_here: may a CPU quota apply to this process?  GNU 9.1 ignores quotas, so it can be
+# compared with runlimit only where none does.  Every cgroup from this process's own up to
+# the top of each mount showing it is read; a cgroup that cannot be found counts as a quota.
 quota_here() {
-	local line path mp
+	local ctl path kind file root mp rel dir v
 	while IFS=: read -r _ ctl path; do
 		case ",$ctl," in
-		*,cpu,*)
-			mp=$(awk '$(NF-2) == "cgroup" && $NF ~ /(^|,)cpu(,|$)/ { print $5; exit }' /proc/self/mountinfo)
-			line=$(cat "$mp$path/cpu.cfs_quota_us" 2>/dev/null) || continue
-			[ "$line" = -1 ] || return 0 ;;
-		,,)
-			mp=$(awk '$(NF-2) == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
-			line=$(cat "$mp$path/cpu.max" 2>/dev/null) || continue
-			case $line in max*) ;; *) return 0 ;; esac ;;
+		*,cpu,*) kind=cgroup file=cpu.cfs_quota_us ;;
+		,,) kind=cgroup2 file=cpu.max ;;
+		*) continue ;;
 		esac
+		while read -r root mp; do
+			if [ "$root" = / ]; then
+				rel=$path
+			else
+				case $path in "$root" | "$root"/*) rel=${path#"$root"} ;; *) continue ;; esac
+			fi
+			dir=${mp%/}${rel%/}
+			[ -d "$dir" ] || return 0
+			while :; do
+				if v=$(cat "$dir/$file" 2>/dev/null); then
+					case $v in max* | -1) ;; *) return 0 ;; esac
+				fi
+				[ "${#dir}" -le "${#mp}" ] && break
+				dir=${dir%/*}
+			done
+		done < <(awk -v k="$kind" '$(NF-2) == k && (k == "cgroup2" || $NF ~ /(^|,)cpu(,|$)/) { print $4, $5 }' /proc/self/mountinfo)
 	done </proc/self/cgroup
 	return 1
 }
@@ -172,7 +184,7 @@ omp() {
 
 @test "usage errors are GNU nproc's, byte for byte, with exit 1" {
 	[ -x "$GNU_NPROC" ] || skip "no GNU nproc"
-	for args in "x" "-- x" "x --all" "-a" "--bogus" "--all=3" "--ignore" "--help=1"; do
+	for args in "x" "-- x" "x --all" "-a" "--bogus" "--all=3" "--ignore" "--help=1" "--=3"; do
 		# shellcheck disable=SC2086
 		run --separate-stderr "$ours_link" $args
 		ours_status=$status ours_err=$stderr ours_out=$output

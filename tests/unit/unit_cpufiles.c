@@ -141,6 +141,9 @@ static void test_quota_walk(void)
 	quota_case("v2: the parent's 1.5 CPUs count at the leaf", cg_v2, v2, 2);
 	put("v2/a/b/cpu.max", "50000 100000\n");
 	quota_case("v2: the smallest along the path wins", cg_v2, v2, 1);
+	put("v2/a/b/cpu.max", "300000 100000\n");
+	put("v2/a/cpu.max", "100000 100000\n");
+	quota_case("v2: a parent tighter than the leaf wins", cg_v2, v2, 1);
 	put("v2/a/b/cpu.max", "max 100000\n");
 	put("v2/a/cpu.max", "max 100000\n");
 	quota_case("v2: max everywhere is no quota", cg_v2, v2, ULONG_MAX);
@@ -187,6 +190,29 @@ static void test_quota_walk(void)
 	quota_case("v1 and v2 both: the smaller wins", "4:cpu,cpuacct:/docker/c1\n0::/a/b\n",
 		"32 31 0:29 /docker/c1 %s/v1cpu rw - cgroup cgroup rw,cpu,cpuacct\n"
 		"30 20 0:26 / %s/v2 rw - cgroup2 cgroup2 rw\n", 2);
+
+	put("v1cpu/cpu.cfs_quota_us", "100000\n");
+	put("v2/a/b/cpu.max", "300000 100000\n");
+	quota_case("v1 tighter than v2: the smaller still wins",
+		"4:cpu,cpuacct:/docker/c1\n0::/a/b\n",
+		"32 31 0:29 /docker/c1 %s/v1cpu rw - cgroup cgroup rw,cpu,cpuacct\n"
+		"30 20 0:26 / %s/v2 rw - cgroup2 cgroup2 rw\n", 1);
+
+	/* Several mounts: one whose root does not hold the path, or that has been mounted
+	 * over, is passed by for the one that shows the cgroup. */
+	put("v1cpu/cpu.cfs_quota_us", "50000\n");
+	quota_case("v1: an inherited mount with root /../.. is passed by",
+		"4:cpu,cpuacct:/docker/c1\n",
+		"32 31 0:29 /../.. %s/v1cpu rw - cgroup cgroup rw,cpu,cpuacct\n"
+		"33 31 0:29 /docker/c1 %s/v1cpu rw - cgroup cgroup rw,cpu,cpuacct\n", 1);
+	quota_case("v1: a later mount whose root holds the path is found",
+		"4:cpu,cpuacct:/docker/c1\n",
+		"32 31 0:29 /other %s/elsewhere rw - cgroup cgroup rw,cpu,cpuacct\n"
+		"33 31 0:29 /docker/c1 %s/v1cpu rw - cgroup cgroup rw,cpu,cpuacct\n", 1);
+	quota_case("v1: a cgroup mount covered by a later tmpfs is not read",
+		"4:cpu,cpuacct:/docker/c1\n",
+		"32 31 0:29 /docker/c1 %s/v1cpu rw - cgroup cgroup rw,cpu,cpuacct\n"
+		"40 31 0:50 / %s/v1cpu rw - tmpfs tmpfs rw\n", ULONG_MAX);
 
 	/* Missing files everywhere. */
 	char bad[512];
