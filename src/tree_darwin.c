@@ -54,6 +54,7 @@ static bool info(pid_t pid, struct tree_proc *p)
 	p->ppid = (pid_t)bi.pbi_ppid;
 	p->start = bi.pbi_start_tvsec * 1000000 + bi.pbi_start_tvusec;
 	p->in_tree = true;
+	p->stopped = bi.pbi_status == SSTOP;
 	return true;
 }
 

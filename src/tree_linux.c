@@ -101,8 +101,162 @@ static bool read_stat(pid_t pid, pid_t *ppid, pid_t *pgrp, char *state,
 	return true;
 }
 
+/* Append the pids listed in a /proc/.../children file ("12 34 ") to *list. */
+static bool read_children(const char *path, pid_t **list, size_t *n, size_t *cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	char *text = NULL;
+	size_t len = 0, size = 0;
+	for (;;) {
+		if (size - len < 1024) {
+			size_t bigger = size ? size * 2 : 4096;
+			char *grown = realloc(text, bigger);
+			if (!grown)
+				break;
+			text = grown;
+			size = bigger;
+		}
+		ssize_t got = read(fd, text + len, size - len - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		len += (size_t)got;
+	}
+	close(fd);
+	if (!text)
+		return false;
+	text[len] = '\0';
+	for (char *p = text, *end;; p = end) {
+		long pid = strtol(p, &end, 10);
+		if (end == p || pid <= 0)
+			break;
+		if (*n == *cap) {
+			size_t bigger = *cap ? *cap * 2 : 64;
+			pid_t *grown = realloc(*list, bigger * sizeof *grown);
+			if (!grown)
+				break;
+			*list = grown;
+			*cap = bigger;
+		}
+		(*list)[(*n)++] = (pid_t)pid;
+	}
+	free(text);
+	return true;
+}
+
+/* The children of every thread of pid. */
+static void children_of(pid_t pid, pid_t **list, size_t *n, size_t *cap)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+	DIR *dir = opendir(path);
+	if (!dir)
+		return;
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		char file[320];
+		snprintf(file, sizeof file, "/proc/%d/task/%s/children", (int)pid, e->d_name);
+		read_children(file, list, n, cap);
+	}
+	closedir(dir);
+}
+
+static bool has_children_files(void)
+{
+	static int known = -1;
+	if (known < 0) {
+		char path[64];
+		snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)self);
+		known = access(path, R_OK) == 0;
+	}
+	return known;
+}
+
+/* Append to queue[*n...] the pids of list[0..m) it does not hold yet; how many were new. */
+static size_t add_unseen(pid_t **queue, size_t *n, size_t *cap, const pid_t *list, size_t m)
+{
+	size_t added = 0;
+	for (size_t i = 0; i < m; i++) {
+		bool seen = false; /* re-parented between two reads, a pid can be listed twice */
+		for (size_t k = 0; k < *n && !seen; k++)
+			seen = (*queue)[k] == list[i];
+		if (seen)
+			continue;
+		if (*n == *cap) {
+			size_t bigger = *cap ? *cap * 2 : 64;
+			pid_t *grown = realloc(*queue, bigger * sizeof *grown);
+			if (!grown)
+				break;
+			*queue = grown;
+			*cap = bigger;
+		}
+		(*queue)[(*n)++] = list[i];
+		added++;
+	}
+	return added;
+}
+
+/* The tree as the kernel links it: runlimit's children (not the guard, not those it was
+ * born with) and their descendants, breadth first.  As a subreaper runlimit inherits every
+ * orphan, so nothing of the tree hangs anywhere else, and only the tree is read: a handful
+ * of files for a small command, however many processes the system runs.  A process whose
+ * parent dies during the walk moves to runlimit's own list, which is therefore read again
+ * at the end, until it holds nothing new. */
+static long scan_children(struct tree_proc **out)
+{
+	pid_t *queue = NULL, *list = NULL;
+	size_t n = 0, cap = 0, nlist = 0, list_cap = 0;
+	char self_children[64];
+	snprintf(self_children, sizeof self_children, "/proc/self/task/%d/children", (int)self);
+	struct tree_proc *procs = NULL;
+	size_t nprocs = 0, procs_cap = 0, i = 0;
+	for (int pass = 0; pass < 100; pass++) {
+		nlist = 0;
+		read_children(self_children, &list, &nlist, &list_cap);
+		if (add_unseen(&queue, &n, &cap, list, nlist) == 0 && pass > 0)
+			break;
+		for (; i < n; i++) {
+			pid_t pid = queue[i];
+			if (pid == self || pid == guard || is_preexisting(pid))
+				continue;
+			struct tree_proc p = {.pid = pid, .in_tree = true};
+			char state;
+			pid_t pgrp;
+			unsigned long long start;
+			if (!read_stat(pid, &p.ppid, &pgrp, &state, &start) || state == 'Z' ||
+			    state == 'X')
+				continue;
+			p.start = start;
+			p.stopped = state == 'T' || state == 't';
+			if (nprocs == procs_cap) {
+				procs_cap = procs_cap ? procs_cap * 2 : 64;
+				struct tree_proc *grown = realloc(procs, procs_cap * sizeof *grown);
+				if (!grown)
+					break;
+				procs = grown;
+			}
+			procs[nprocs++] = p;
+			nlist = 0;
+			children_of(pid, &list, &nlist, &list_cap);
+			add_unseen(&queue, &n, &cap, list, nlist);
+		}
+	}
+	free(queue);
+	free(list);
+	*out = procs;
+	return (long)nprocs;
+}
+
 long tree_scan(pid_t command, bool command_alive, struct tree_proc **out)
 {
+	if (has_children_files())
+		return scan_children(out);
+	/* No children files (a kernel without CONFIG_PROC_CHILDREN): every process is read. */
 	DIR *dir = opendir("/proc");
 	if (!dir)
 		return -1;
@@ -121,6 +275,7 @@ long tree_scan(pid_t command, bool command_alive, struct tree_proc **out)
 		if (!read_stat(p.pid, &p.ppid, &pgrp, &state, &start) || state == 'Z' || state == 'X')
 			continue;
 		p.start = start;
+		p.stopped = state == 'T' || state == 't';
 		if (n == cap) {
 			cap = cap ? cap * 2 : 256;
 			struct tree_proc *grown = realloc(procs, cap * sizeof *grown);

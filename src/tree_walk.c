@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <time.h>
 
 void tree_close_over_parents(struct tree_proc *procs, size_t n)
 {
@@ -30,20 +31,32 @@ static bool known(const struct tree_proc *set, size_t n, const struct tree_proc 
 	return false;
 }
 
+static void pause_briefly(void)
+{
+	struct timespec ts = {0, 200000};
+	nanosleep(&ts, NULL);
+}
+
 /* Stop every process of the tree, rescanning until a scan finds none not yet stopped: a
  * stopped process cannot fork, so this ends even against a tree forking as fast as it can.
+ * A scan only counts as the last once everything in it is seen stopped: a process that got
+ * SIGSTOP inside fork() finishes the fork first, and its child may not be listed yet.
  * Returns the stopped set. */
 static size_t freeze(pid_t command, bool alive, struct tree_proc **out)
 {
 	struct tree_proc *frozen = NULL;
 	size_t nfrozen = 0;
+	int waits = 0;
 	for (int round = 0; round < 1000; round++) {
 		struct tree_proc *procs;
 		long n = tree_scan(command, alive, &procs);
 		if (n < 0)
 			break;
 		size_t fresh = 0;
+		bool settled = true;
 		for (long i = 0; i < n; i++) {
+			if (procs[i].in_tree && !procs[i].stopped)
+				settled = false;
 			if (!procs[i].in_tree || known(frozen, nfrozen, &procs[i]))
 				continue;
 			struct tree_proc *grown = realloc(frozen, (nfrozen + 1) * sizeof *grown);
@@ -55,8 +68,13 @@ static size_t freeze(pid_t command, bool alive, struct tree_proc **out)
 			fresh++;
 		}
 		free(procs);
-		if (fresh == 0)
+		if (fresh > 0)
+			continue;
+		/* A process stuck where it cannot stop (uninterruptible sleep) is not waited for
+		 * past about 100 ms. */
+		if (settled || ++waits > 500)
 			break;
+		pause_briefly();
 	}
 	*out = frozen;
 	return nfrozen;

@@ -13,6 +13,7 @@ struct tree_proc {
 	pid_t ppid;
 	uint64_t start; /* start time: tells a process from a later one that reuses its pid */
 	bool in_tree;   /* a descendant of the command */
+	bool stopped;   /* seen stopped: not in the middle of a fork */
 };
 
 /* Live processes, those of the command's tree marked in_tree: the command itself while
