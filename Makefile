@@ -108,6 +108,7 @@ lint:
 	shellcheck $(SHELL_SCRIPTS)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \
 		--inline-suppr -D__linux__ src/
+	$(CC) -O2 -Wall -Wextra -Werror -o /dev/null scripts/benchrun.c
 
 # Fuzz the duration and signal parsers with libFuzzer (clang; Debian libclang-rt-14-dev).
 FUZZ_SECONDS ?= 60

@@ -1,0 +1,216 @@
+#!/bin/sh
+# Benchmark runlimit side by side with GNU timeout and, when installed, busybox timeout,
+# uutils (rust-coreutils) timeout and timelimit.  It measures and prints a Markdown table;
+# it never fails on noise.  Usage:
+#   scripts/bench.sh [--quick] [--install-peers] [--runlimit PATH]
+# --install-peers installs the peers (and hyperfine, strace) from the Debian packages first.
+# The timing is done by scripts/benchrun.c, compiled here with cc: tools run interleaved,
+# round-robin, so that each sees the same machine.  Linux only (it reads /proc).
+set -eu
+cd "$(dirname "$0")/.."
+
+quick=0 install=0 runlimit=$PWD/runlimit
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) quick=1 ;;
+	--install-peers) install=1 ;;
+	--runlimit) runlimit=$2; shift ;;
+	*) echo "usage: $0 [--quick] [--install-peers] [--runlimit PATH]" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+if [ "$install" = 1 ]; then
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q busybox rust-coreutils timelimit \
+		hyperfine strace >/dev/null
+fi
+[ -x "$runlimit" ] || make -s
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# Static where possible: its own start-up is then the same small cost for every tool.
+cc -O2 -static -o "$work/benchrun" scripts/benchrun.c 2>/dev/null ||
+	cc -O2 -o "$work/benchrun" scripts/benchrun.c
+br=$work/benchrun
+
+if [ "$quick" = 1 ]; then
+	n_over=100 n_late=10 n_exit=10 n_rss=3 n_tree=3 long_wait=8
+else
+	n_over=400 n_late=30 n_exit=30 n_rss=5 n_tree=5 long_wait=30
+fi
+
+# The tools: name and command prefix.  "$D" is replaced by the duration, "$K" by the
+# options that make the deadline's signal KILL.
+UU=/usr/lib/cargo/bin/coreutils/timeout
+tools="runlimit gnu"
+command -v busybox >/dev/null && busybox timeout 1 true 2>/dev/null && tools="$tools busybox"
+[ -x "$UU" ] && tools="$tools uutils"
+command -v timelimit >/dev/null && tools="$tools timelimit"
+
+# tool NAME DURATION [kill]: the command line, as words, for that tool.
+tool() {
+	k=""
+	case $1 in
+	runlimit) [ "${3:-}" ] && k="-s KILL"; echo "$runlimit $k $2" ;;
+	gnu) [ "${3:-}" ] && k="-s KILL"; echo "/usr/bin/timeout $k $2" ;;
+	busybox) [ "${3:-}" ] && k="-s KILL"; echo "busybox timeout $k $2" ;;
+	uutils) [ "${3:-}" ] && k="-s KILL"; echo "$UU $k $2" ;;
+	timelimit) [ "${3:-}" ] && k="-s 9"; echo "timelimit -q $k -T 5 -t $2" ;;
+	esac
+}
+
+# runs_of N DURATION CMD...: benchrun runs over every tool running CMD with DURATION, after a
+# bare CMD first when $BARE is set.
+runs_of() {
+	n=$1 d=$2
+	shift 2
+	cmd=$*
+	set -f
+	set --
+	# shellcheck disable=SC2086
+	[ -n "${BARE:-}" ] && set -- $cmd ::
+	for t in $tools; do
+		# shellcheck disable=SC2046,SC2086
+		set -- "$@" $(tool "$t" "$d") $cmd ::
+	done
+	set +f
+	"$br" runs "$n" "$@"
+}
+
+col() { awk -v c="$1" '{ print $c }'; }
+
+echo "Benchmarking: $tools (runlimit = $runlimit)" >&2
+
+# 1. Overhead: "X 10 true" against bare "true".
+echo "overhead ($n_over runs each, interleaved)..." >&2
+over=$(BARE=1 runs_of "$n_over" 10 true)
+base=$(echo "$over" | sed -n 1p | col 1)
+over=$(echo "$over" | sed 1d | col 1 | awk -v b="$base" '{ printf "%.0f ", $1 - b }')
+
+hyper=""
+if command -v hyperfine >/dev/null; then
+	echo "overhead again with hyperfine..." >&2
+	set -- true
+	for t in $tools; do set -- "$@" "$(tool "$t" 10) true"; done
+	hyperfine -N -w 20 -r "$n_over" --export-json "$work/h.json" "$@" >/dev/null 2>&1 || true
+	[ -s "$work/h.json" ] && hyper=$(awk -F'[:,]' '/"median"/ { printf "%.1f ", $2 * 1e6 }' "$work/h.json")
+fi
+
+# 2. Deadline lateness: "X 0.2 sleep 5", wall time minus 0.2 s.
+echo "deadline lateness ($n_late runs each)..." >&2
+late=$(runs_of "$n_late" 0.2 sleep 5 | col 1 | awk '{ printf "%.0f ", $1 - 200000 }')
+
+# interleaved MODE N D: benchrun MODE (signal or exit) one run at a time, tool after tool,
+# N rounds; the median per tool, in tool order.
+interleaved() {
+	mode=$1 n=$2 d=$3 r=0
+	for t in $tools; do : >"$work/il-$t"; done
+	while [ "$r" -lt "$n" ]; do
+		for t in $tools; do
+			if [ "$mode" = signal ]; then
+				# shellcheck disable=SC2046
+				"$br" signal 1 "$d" $(tool "$t" "$d") >>"$work/il-$t"
+			else
+				# shellcheck disable=SC2046
+				"$br" exit 1 $(tool "$t" "$d") >>"$work/il-$t"
+			fi
+		done
+		r=$((r + 1))
+	done
+	for t in $tools; do
+		grep -v n/a "$work/il-$t" | sort -n | awk '{ v[NR] = $1 } END {
+			if (NR == 0) { printf "n/a " } else if (NR % 2) { printf "%.0f ", v[(NR + 1) / 2] }
+			else { printf "%.0f ", (v[NR / 2] + v[NR / 2 + 1]) / 2 } }'
+	done
+}
+
+echo "signal lateness ($n_late runs each)..." >&2
+siglate=$(interleaved signal "$n_late" 0.2)
+
+# The floor on this machine: a minimal static supervisor (fork, exec, sleep, kill, wait).
+floor_wall=$("$br" runs "$n_late" "$br" floor 0.2 sleep 5 | col 1 | awk '{ printf "%.0f", $1 - 200000 }')
+floor_sig=$("$br" signal "$n_late" 0.2 "$br" floor 0.2)
+
+# 3. Exit latency: from the command's exit to the tool's, measured directly; and "X 10
+# sleep 0.2" against bare "sleep 0.2", which also counts the tool's start.
+echo "exit latency ($n_exit runs each)..." >&2
+exitlat=$(interleaved exit "$n_exit" 10)
+echo "exit latency ($n_exit runs each)..." >&2
+ex=$(BARE=1 runs_of "$n_exit" 10 sleep 0.2)
+base=$(echo "$ex" | sed -n 1p | col 1)
+ex=$(echo "$ex" | sed 1d | col 1 | awk -v b="$base" '{ printf "%.0f ", $1 - b }')
+
+# 4. Wake-ups: system calls by the tool's own processes (not the command's) while waiting.
+wakes() { # TOOL DURATION SLEEP OUT
+	# shellcheck disable=SC2046
+	strace -f -qq -o "$4" $(tool "$1" "$2") sleep "$3" 2>/dev/null || true
+	awk '
+		/execve\(".*\/sleep"/ { cmd[$1] = 1 }
+		$1 in cmd { next }
+		$2 ~ /^[a-z_0-9]+\(/ { n++ }
+		END { print n + 0 }' "$4"
+}
+short="" long=""
+if command -v strace >/dev/null; then
+	echo "system calls while waiting (2 s and $long_wait s)..." >&2
+	for t in $tools; do
+		wakes "$t" 60 "$long_wait" "$work/long-$t" >"$work/long-$t.n" &
+	done
+	for t in $tools; do short="$short $(wakes "$t" 5 2 "$work/short-$t")"; done
+	wait
+	for t in $tools; do long="$long $(cat "$work/long-$t.n")"; done
+fi
+
+# 5. Peak RSS of the tool's own process while it waits.
+echo "peak RSS ($n_rss runs each)..." >&2
+rss=""
+for t in $tools; do
+	# shellcheck disable=SC2046
+	rss="$rss $("$br" rss "$n_rss" $(tool "$t" 10) sleep 0.3)"
+done
+
+# 6. Tree kill: 200 processes, 50 of them setsid escapees, KILL at the deadline.
+echo "tree kill ($n_tree runs each)..." >&2
+tree=""
+for t in $tools; do
+	# shellcheck disable=SC2046
+	r=$(BENCH_DEADLINE=3 "$br" tree "$n_tree" $(tool "$t" 3 kill))
+	ms=${r% *} left=${r#* }
+	if [ "$left" -gt 0 ]; then tree="$tree ${left}_left"; else tree="$tree $ms"; fi
+done
+
+# The table.
+header="| | " sep="|---|"
+for t in $tools; do header="$header$t | "; sep="$sep---|"; done
+cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
+echo
+echo "Machine: $(uname -srm), $(getconf _NPROCESSORS_ONLN) CPUs ($cpu); $(date -u +%Y-%m-%d)."
+echo "Versions: runlimit $("$runlimit" --version | sed -n '1s/.* //p'), GNU timeout $(/usr/bin/timeout --version | sed -n '1s/.* //p')$(
+	case " $tools " in *" busybox "*) echo ", busybox $(busybox 2>&1 | sed -n '1s/^BusyBox v\([^ ]*\).*/\1/p')" ;; esac)$(
+	case " $tools " in *" uutils "*) echo ", uutils $("$UU" --version | sed 's/.* //')" ;; esac)$(
+	case " $tools " in *" timelimit "*) echo ", timelimit $(dpkg-query -W -f '${Version}' timelimit 2>/dev/null || echo '?')" ;; esac)."
+echo
+echo "${header% }"
+echo "$sep"
+row() { # LABEL VALUES UNIT
+	line="| $1 |"
+	for v in $2; do line="$line $v$3 |"; done
+	echo "$line"
+}
+row "overhead of \`X 10 true\` (µs over bare \`true\`)" "$over" ""
+ratio=$(echo "$over" | awk '{ for (i = 1; i <= NF; i++) printf "%.2f ", $i / $2 }')
+row "overhead, ratio to GNU" "$ratio" "×"
+[ -n "$hyper" ] && row "overhead, hyperfine median (µs, bare \`true\` first)" "$(echo "$hyper" | awk '{ for (i = 2; i <= NF; i++) printf "%.0f ", $i - $1 }')" ""
+row "deadline lateness, \`X 0.2 sleep 5\` (µs)" "$late" ""
+row "signal lateness: the command gets the signal, after fork + 0.2 s (µs)" "$siglate" ""
+row "exit latency: command's exit to the tool's (µs)" "$exitlat" ""
+row "\`X 10 sleep 0.2\` minus bare \`sleep 0.2\` (µs)" "$ex" ""
+[ -n "$short" ] && row "system calls, \`X 5 sleep 2\`" "$short" ""
+[ -n "$long" ] && row "system calls, \`X 60 sleep $long_wait\`" "$long" ""
+row "peak RSS (kB)" "$rss" ""
+row "tree kill, 200 procs, 50 \`setsid\` (ms after the deadline)" "$tree" ""
+echo
+echo "Floor on this machine, a minimal static supervisor (fork, exec, sleep, SIGTERM, wait):"
+echo "wall time minus 0.2 s = $floor_wall µs; signal lateness = $floor_sig µs."
+echo
+echo "Targets: overhead ≤ 0.9 × GNU; lateness ≤ 1000 µs and ≤ GNU; exit latency ≤ 1000 µs;"
+echo "system calls the same for both waits; peak RSS ≤ GNU; tree kill ≤ 50 ms, none left."

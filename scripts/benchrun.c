@@ -1,0 +1,416 @@
+/* benchrun: the measuring half of scripts/bench.sh (which compiles it with cc).
+ *
+ *   benchrun runs N CMD... [:: CMD...]...
+ *       Run every command N times, round-robin (the starting command rotates each round, so
+ *       every tool sees the same machine), output to /dev/null.  One line per command:
+ *       "median mean min max" wall-clock microseconds, fork to reap.
+ *   benchrun signal N D CMD...
+ *       CMD (a tool and its duration D) runs "benchrun victim", which waits for a signal and
+ *       notes when it came.  Prints the median microseconds from the fork of the tool plus
+ *       D to the command's receiving the signal: the deadline as the caller sees it.
+ *   benchrun exit N CMD...
+ *       CMD (a tool and a long duration) runs "benchrun stamp", which notes the time and
+ *       exits.  Prints the median microseconds from that exit to the tool's being reaped.
+ *   benchrun floor D CMD...
+ *       A minimal supervisor for reference: fork, exec CMD, sleep D, SIGTERM, wait.
+ *   benchrun rss N CMD...
+ *       The peak resident set (VmHWM, kB) of the process started, read 150 ms into the run
+ *       while it waits for its command; the median of N runs.  Linux only.
+ *   benchrun tree N CMD...
+ *       CMD (a time-out tool with its duration) is given "sh SCRIPT", which starts 150
+ *       processes in its process group and 50 setsid escapees, all ignoring TERM.  Prints
+ *       "median-ms worst-survivors": from the deadline (start + the BENCH_DEADLINE seconds in
+ *       the environment) to the death of the last process, and how many were still alive
+ *       2 s later (those are then killed).  Linux only (/proc).
+ *
+ * Written for this project; not a test: it measures and prints. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static void sleep_us(long us)
+{
+	struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+static pid_t spawn(char **argv, bool quiet)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (quiet) {
+			int null = open("/dev/null", O_RDWR);
+			dup2(null, 0);
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (pid < 0) {
+		perror("fork");
+		exit(2);
+	}
+	return pid;
+}
+
+static int reap(pid_t pid)
+{
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return status;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int runs(int n, int argc, char **argv)
+{
+	char **cmd[32];
+	int ncmd = 0;
+	cmd[ncmd++] = argv;
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "::") == 0) {
+			argv[i] = NULL;
+			if (ncmd == 32) {
+				fprintf(stderr, "benchrun: too many commands\n");
+				return 2;
+			}
+			cmd[ncmd++] = argv + i + 1;
+		}
+	}
+	if (cmd[ncmd - 1][0] == NULL) /* a trailing "::" */
+		ncmd--;
+	double *t = calloc((size_t)(n * ncmd), sizeof *t);
+	if (!t)
+		return 2;
+	for (int r = 0; r < n; r++) {
+		for (int k = 0; k < ncmd; k++) {
+			int c = (k + r) % ncmd;
+			double start = now_us();
+			reap(spawn(cmd[c], true));
+			t[c * n + r] = now_us() - start;
+		}
+	}
+	for (int c = 0; c < ncmd; c++) {
+		double *v = t + c * n, sum = 0;
+		for (int r = 0; r < n; r++)
+			sum += v[r];
+		double med = median(v, n);
+		printf("%.1f %.1f %.1f %.1f\n", med, sum / n, v[0], v[n - 1]);
+	}
+	free(t);
+	return 0;
+}
+
+static long status_kb(pid_t pid, const char *field)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	long kb = -1;
+	size_t len = strlen(field);
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, field, len) == 0)
+			kb = strtol(line + len, NULL, 10);
+	fclose(f);
+	return kb;
+}
+
+static int rss(int n, char **argv)
+{
+	double v[64];
+	if (n > 64)
+		n = 64;
+	for (int r = 0; r < n; r++) {
+		pid_t pid = spawn(argv, true);
+		sleep_us(150000);
+		v[r] = (double)status_kb(pid, "VmHWM:");
+		reap(pid);
+	}
+	printf("%.0f\n", median(v, n));
+	return 0;
+}
+
+/* Processes, not zombies, whose command name is `name`. */
+static int count_named(const char *name)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return -1;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		char path[300], buf[512];
+		snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+		int fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		ssize_t len = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		char *open_paren = strchr(buf, '('), *close_paren = strrchr(buf, ')');
+		if (!open_paren || !close_paren || close_paren[1] == '\0')
+			continue;
+		*close_paren = '\0';
+		char state = close_paren[2];
+		if (strcmp(open_paren + 1, name) == 0 && state != 'Z' && state != 'X')
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static void kill_named(const char *name)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		char path[300], comm[64];
+		snprintf(path, sizeof path, "/proc/%s/comm", e->d_name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof comm, f)) {
+			comm[strcspn(comm, "\n")] = '\0';
+			if (strcmp(comm, name) == 0)
+				kill(atoi(e->d_name), SIGKILL);
+		}
+		fclose(f);
+	}
+	closedir(d);
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s' && chmod 755 '%s'", from, to, to);
+	return system(cmd);
+}
+
+static int tree(int n, int argc, char **argv)
+{
+	const char *deadline_env = getenv("BENCH_DEADLINE");
+	double deadline_s = deadline_env ? atof(deadline_env) : 0;
+	if (deadline_s <= 0) {
+		fprintf(stderr, "benchrun tree: set BENCH_DEADLINE to the tool's duration\n");
+		return 2;
+	}
+	char dir[] = "/tmp/benchrun-XXXXXX";
+	if (!mkdtemp(dir))
+		return 2;
+	double ms[64];
+	int worst = 0;
+	if (n > 64)
+		n = 64;
+	for (int r = 0; r < n; r++) {
+		char name[16], slp[128], script[128], ready[128];
+		snprintf(name, sizeof name, "bt%dr%d", (int)(getpid() % 10000), r);
+		snprintf(slp, sizeof slp, "%s/%s", dir, name);
+		snprintf(script, sizeof script, "%s/tree%d.sh", dir, r);
+		snprintf(ready, sizeof ready, "%s/ready%d", dir, r);
+		if (copy_file("/bin/sleep", slp) != 0)
+			return 2;
+		FILE *f = fopen(script, "w");
+		if (!f)
+			return 2;
+		fprintf(f, "trap '' TERM\n"
+			"i=0; while [ $i -lt 150 ]; do '%s' 60 & i=$((i+1)); done\n"
+			"i=0; while [ $i -lt 50 ]; do setsid '%s' 60 & i=$((i+1)); done\n"
+			"echo ok > '%s'; wait\n", slp, slp, ready);
+		fclose(f);
+		char **cmd = calloc((size_t)argc + 3, sizeof *cmd);
+		memcpy(cmd, argv, (size_t)argc * sizeof *cmd);
+		cmd[argc] = "sh";
+		cmd[argc + 1] = script;
+		double start = now_us();
+		pid_t pid = spawn(cmd, true);
+		double deadline = start + deadline_s * 1e6, last = 0;
+		struct stat st;
+		while (stat(ready, &st) != 0 && now_us() < deadline)
+			sleep_us(1000);
+		if (stat(ready, &st) != 0)
+			fprintf(stderr, "benchrun tree: the tree was not ready by the deadline\n");
+		/* Poll from just before the deadline: the time of the last sighting is the death. */
+		while (now_us() < deadline - 2000)
+			sleep_us(1000);
+		for (;;) {
+			int alive = count_named(name);
+			double t = now_us();
+			if (alive == 0 || t > deadline + 2e6)
+				break;
+			last = t;
+		}
+		int left = count_named(name);
+		ms[r] = last > deadline ? (last - deadline) / 1e3 : 0;
+		if (left > worst)
+			worst = left;
+		kill_named(name);
+		reap(pid);
+		free(cmd);
+		unlink(slp);
+		unlink(script);
+		unlink(ready);
+	}
+	rmdir(dir);
+	printf("%.1f %d\n", median(ms, n), worst);
+	return 0;
+}
+
+static double stamp_now(const char *file)
+{
+	FILE *f = fopen(file, "r");
+	double t = -1;
+	if (f) {
+		if (fscanf(f, "%lf", &t) != 1)
+			t = -1;
+		fclose(f);
+	}
+	unlink(file);
+	return t;
+}
+
+static void write_stamp(void)
+{
+	const char *file = getenv("BENCH_STAMP");
+	if (!file)
+		return;
+	char buf[64];
+	int len = snprintf(buf, sizeof buf, "%.3f\n", now_us());
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd >= 0) {
+		if (write(fd, buf, (size_t)len) < 0)
+			_exit(3);
+		close(fd);
+	}
+}
+
+static void on_victim_signal(int sig)
+{
+	(void)sig;
+	write_stamp();
+	_exit(0);
+}
+
+/* signal (victim) or exit (stamp): the tool's command is this program itself. */
+static int stamped(bool signal_mode, int n, double d, int argc, char **argv, const char *self)
+{
+	char file[] = "/tmp/benchrun-stamp-XXXXXX";
+	int fd = mkstemp(file);
+	if (fd < 0)
+		return 2;
+	close(fd);
+	setenv("BENCH_STAMP", file, 1);
+	char **cmd = calloc((size_t)argc + 3, sizeof *cmd);
+	memcpy(cmd, argv, (size_t)argc * sizeof *cmd);
+	cmd[argc] = (char *)self;
+	cmd[argc + 1] = signal_mode ? "victim" : "stamp";
+	double v[256];
+	if (n > 256)
+		n = 256;
+	int got = 0;
+	for (int r = 0; r < n; r++) {
+		unlink(file);
+		double start = now_us();
+		pid_t pid = spawn(cmd, true);
+		reap(pid);
+		double end = now_us(), t = stamp_now(file);
+		if (t < 0)
+			continue;
+		v[got++] = signal_mode ? t - start - d * 1e6 : end - t;
+	}
+	free(cmd);
+	if (got == 0) {
+		printf("n/a\n");
+		return 0;
+	}
+	printf("%.0f\n", median(v, got));
+	return 0;
+}
+
+static int floor_run(double d, char **argv)
+{
+	pid_t pid = spawn(argv, false);
+	sleep_us((long)(d * 1e6));
+	kill(pid, SIGTERM);
+	reap(pid);
+	return 124;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && strcmp(argv[1], "victim") == 0) {
+		signal(SIGTERM, on_victim_signal);
+		signal(SIGKILL, on_victim_signal);
+		for (;;)
+			pause();
+	}
+	if (argc == 2 && strcmp(argv[1], "stamp") == 0) {
+		write_stamp();
+		return 0;
+	}
+	if (argc < 4) {
+		fprintf(stderr, "usage: benchrun runs|signal|exit|floor|rss|tree N CMD...\n");
+		return 2;
+	}
+	/* The victim and the stamp are this program, found by its absolute path. */
+	static char self_path[4096];
+	ssize_t len = readlink("/proc/self/exe", self_path, sizeof self_path - 1);
+	if (len <= 0)
+		return 2;
+	self_path[len] = '\0';
+	int n = atoi(argv[2]);
+	if (n < 1)
+		n = 1;
+	signal(SIGPIPE, SIG_IGN);
+	if (strcmp(argv[1], "runs") == 0)
+		return runs(n, argc - 3, argv + 3);
+	if (strcmp(argv[1], "floor") == 0)
+		return floor_run(atof(argv[2]), argv + 3);
+	if (strcmp(argv[1], "signal") == 0 && argc > 4)
+		return stamped(true, n, atof(argv[3]), argc - 4, argv + 4, self_path);
+	if (strcmp(argv[1], "exit") == 0)
+		return stamped(false, n, 0, argc - 3, argv + 3, self_path);
+	if (strcmp(argv[1], "rss") == 0)
+		return rss(n, argv + 3);
+	if (strcmp(argv[1], "tree") == 0)
+		return tree(n, argc - 3, argv + 3);
+	fprintf(stderr, "benchrun: unknown mode %s\n", argv[1]);
+	return 2;
+}
