@@ -17,6 +17,7 @@ struct config {
 	bool verbose;
 	bool kill_leftovers;
 	char **command;     /* NULL-terminated argv of COMMAND */
+	int64_t started;    /* clock_now() when runlimit started: the deadline counts from it */
 };
 
 enum cli_result {

@@ -16,4 +16,8 @@ int64_t clock_now(void);
  * deadline (CLOCK_NEVER: no deadline).  No periodic wake-ups. */
 void clock_wait(int fd, int64_t deadline);
 
+/* Ask the kernel to end waits at the deadline itself, not within its usual slack (Linux
+ * timer slack: 50 us).  Called after the command is forked, which must not inherit it. */
+void clock_sharpen(void);
+
 #endif

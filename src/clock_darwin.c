@@ -38,3 +38,7 @@ void clock_wait(int fd, int64_t deadline)
 	int64_t ms = tsp ? (ts.tv_sec * 1000 + (ts.tv_nsec + 999999) / 1000000) : -1;
 	poll(&p, 1, ms > 0x7fffffff ? 0x7fffffff : (int)ms);
 }
+
+void clock_sharpen(void)
+{
+}

@@ -5,6 +5,9 @@
 #include <poll.h>
 #include <signal.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 int64_t clock_now(void)
 {
@@ -26,4 +29,11 @@ void clock_wait(int fd, int64_t deadline)
 		tsp = &ts;
 	}
 	ppoll(&p, 1, tsp, NULL);
+}
+
+void clock_sharpen(void)
+{
+#ifdef PR_SET_TIMERSLACK
+	prctl(PR_SET_TIMERSLACK, 1UL);
+#endif
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "clock.h"
 #include "msg.h"
 #include "nproc.h"
 #include "supervise.h"
@@ -15,6 +16,8 @@ static const char *base_name(const char *path)
 
 int main(int argc, char **argv)
 {
+	/* The time limit counts from here: what runlimit does to set itself up is part of it. */
+	int64_t started = clock_now();
 	const char *name = argc > 0 ? base_name(argv[0]) : "";
 	if (strcmp(name, "timeout") == 0)
 		progname = "timeout";
@@ -34,5 +37,6 @@ int main(int argc, char **argv)
 	case CLI_RUN:
 		break;
 	}
+	cfg.started = started;
 	return supervise(&cfg);
 }

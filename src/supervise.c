@@ -500,7 +500,7 @@ int supervise(const struct config *cfg)
 	tree_init();
 
 	struct run r = {.cfg = cfg, .kill_deadline = CLOCK_NEVER};
-	int64_t start = clock_now();
+	int64_t start = cfg->started ? cfg->started : clock_now();
 	r.deadline = cfg->duration == 0 || cfg->duration > CLOCK_NEVER - start
 	                 ? CLOCK_NEVER : start + cfg->duration;
 
@@ -519,6 +519,7 @@ int supervise(const struct config *cfg)
 	int errfd;
 	r.pid = spawn(&req, &errfd);
 	int fork_error = errno;
+	clock_sharpen();
 	if (r.pid > 0 && !cfg->foreground) {
 		tree_guard_start(r.pid, cfg->signal);
 		if (tty_leading())

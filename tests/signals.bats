@@ -345,3 +345,11 @@ for restore in (True, False):
 	wait_for_file "$d/marker" 5
 	[ "$(cat "$d/marker")" = USR1 ]
 }
+
+@test "runlimit waits with no timer slack; the command keeps the caller's" {
+	[ -r /proc/self/timerslack_ns ] || skip "no /proc/PID/timerslack_ns (not Linux)"
+	want=$(cat /proc/self/timerslack_ns)
+	run -0 "$RUNLIMIT" 10 sh -c 'cat /proc/$$/timerslack_ns /proc/$PPID/timerslack_ns'
+	[ "${lines[0]}" = "$want" ]
+	[ "${lines[1]}" = 1 ]
+}
