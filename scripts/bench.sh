@@ -152,12 +152,20 @@ wakes() { # TOOL DURATION SLEEP OUT
 short="" long=""
 if command -v strace >/dev/null; then
 	echo "system calls while waiting (2 s and $long_wait s)..." >&2
+	# Both waits run in the background, so that both inherit the same signal dispositions (a
+	# background job has SIGINT and SIGQUIT ignored, which changes what a tool sets up).
 	for t in $tools; do
 		wakes "$t" 60 "$long_wait" "$work/long-$t" >"$work/long-$t.n" &
 	done
-	for t in $tools; do short="$short $(wakes "$t" 5 2 "$work/short-$t")"; done
+	for t in $tools; do
+		wakes "$t" 5 2 "$work/short-$t" >"$work/short-$t.n" &
+		wait $!
+	done
 	wait
-	for t in $tools; do long="$long $(cat "$work/long-$t.n")"; done
+	for t in $tools; do
+		short="$short $(cat "$work/short-$t.n")"
+		long="$long $(cat "$work/long-$t.n")"
+	done
 fi
 
 # 5. Peak RSS of the tool's own process while it waits.
