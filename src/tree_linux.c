@@ -101,6 +101,33 @@ static bool read_stat(pid_t pid, pid_t *ppid, pid_t *pgrp, char *state,
 	return true;
 }
 
+/* A live process (not a zombie) into *p, keeping p->in_tree; false if it is gone. */
+static bool read_live(pid_t pid, struct tree_proc *p, pid_t *pgrp)
+{
+	char state;
+	unsigned long long start;
+	if (!read_stat(pid, &p->ppid, pgrp, &state, &start) || state == 'Z' || state == 'X')
+		return false;
+	p->pid = pid;
+	p->start = start;
+	p->stopped = state == 'T' || state == 't';
+	return true;
+}
+
+static bool push(struct tree_proc **procs, size_t *n, size_t *cap, const struct tree_proc *p)
+{
+	if (*n == *cap) {
+		size_t bigger = *cap ? *cap * 2 : 64;
+		struct tree_proc *grown = realloc(*procs, bigger * sizeof *grown);
+		if (!grown)
+			return false;
+		*procs = grown;
+		*cap = bigger;
+	}
+	(*procs)[(*n)++] = *p;
+	return true;
+}
+
 /* Append the pids listed in a /proc/.../children file ("12 34 ") to *list. */
 static bool read_children(const char *path, pid_t **list, size_t *n, size_t *cap)
 {
@@ -224,23 +251,12 @@ static long scan_children(struct tree_proc **out)
 			pid_t pid = queue[i];
 			if (pid == self || pid == guard || is_preexisting(pid))
 				continue;
-			struct tree_proc p = {.pid = pid, .in_tree = true};
-			char state;
+			struct tree_proc p = {.in_tree = true};
 			pid_t pgrp;
-			unsigned long long start;
-			if (!read_stat(pid, &p.ppid, &pgrp, &state, &start) || state == 'Z' ||
-			    state == 'X')
+			if (!read_live(pid, &p, &pgrp))
 				continue;
-			p.start = start;
-			p.stopped = state == 'T' || state == 't';
-			if (nprocs == procs_cap) {
-				procs_cap = procs_cap ? procs_cap * 2 : 64;
-				struct tree_proc *grown = realloc(procs, procs_cap * sizeof *grown);
-				if (!grown)
-					break;
-				procs = grown;
-			}
-			procs[nprocs++] = p;
+			if (!push(&procs, &nprocs, &procs_cap, &p))
+				break;
 			nlist = 0;
 			children_of(pid, &list, &nlist, &list_cap);
 			add_unseen(&queue, &n, &cap, list, nlist);
@@ -268,24 +284,14 @@ long tree_scan(pid_t command, bool command_alive, struct tree_proc **out)
 		long pid = strtol(e->d_name, &end, 10);
 		if (*end || pid <= 0 || pid == self || pid == guard)
 			continue;
-		struct tree_proc p = {.pid = (pid_t)pid};
-		char state;
+		struct tree_proc p;
 		pid_t pgrp;
-		unsigned long long start;
-		if (!read_stat(p.pid, &p.ppid, &pgrp, &state, &start) || state == 'Z' || state == 'X')
+		if (!read_live((pid_t)pid, &p, &pgrp))
 			continue;
-		p.start = start;
-		p.stopped = state == 'T' || state == 't';
-		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
-			struct tree_proc *grown = realloc(procs, cap * sizeof *grown);
-			if (!grown)
-				break;
-			procs = grown;
-		}
 		p.in_tree = (command_alive && p.pid == command) || pgrp == command ||
 		            (p.ppid == self && !is_preexisting(p.pid));
-		procs[n++] = p;
+		if (!push(&procs, &n, &cap, &p))
+			break;
 	}
 	closedir(dir);
 	tree_close_over_parents(procs, n);
