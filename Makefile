@@ -26,9 +26,13 @@ OS ?= $(shell uname -s)
 ifeq ($(SANITIZE),1)
 STATIC ?= 0
 endif
+# The probe links with the build's own flags and checks that the result has no program
+# interpreter: musl-gcc, for one, accepts -static-pie and links dynamically.
 ifeq ($(origin STATIC)$(OS),undefinedLinux)
-STATIC := $(shell printf 'int main(void){return 0;}\n' | $(CC) -x c -static-pie -o /dev/null - \
-	2>/dev/null && echo pie || echo 0)
+STATIC := $(shell t=$$(mktemp) && printf 'int main(void){return 0;}\n' | \
+	$(CC) $(CFLAGS) $(LDFLAGS) -x c -static-pie -o "$$t" - 2>/dev/null && \
+	LC_ALL=C readelf -l "$$t" 2>/dev/null | grep -q 'Elf file type' && \
+	! LC_ALL=C readelf -l "$$t" | grep -q INTERP && echo pie || echo 0; rm -f "$$t")
 endif
 ifeq ($(STATIC),1)
 LDFLAGS += -static

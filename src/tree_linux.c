@@ -20,14 +20,19 @@
 
 static pid_t self;
 static pid_t guard;
-/* runlimit's children from before it started (its exec'ing parent's): never the command's. */
+/* runlimit's children from before it started (its exec'ing parent's): never the command's.
+ * Their start times too, since once reaped their pids can be reused inside the tree. */
 static pid_t *preexisting;
+static unsigned long long *preexisting_start;
 static size_t npreexisting;
 
-static bool is_preexisting(pid_t pid)
+static bool read_stat(pid_t pid, pid_t *ppid, pid_t *pgrp, char *state, long *threads,
+                      unsigned long long *start);
+
+static bool is_preexisting(pid_t pid, unsigned long long start)
 {
 	for (size_t k = 0; k < npreexisting; k++)
-		if (preexisting[k] == pid)
+		if (preexisting[k] == pid && preexisting_start[k] == start)
 			return true;
 	return false;
 }
@@ -48,11 +53,23 @@ static void note_preexisting_children(void)
 		long pid = strtol(p, &end, 10);
 		if (end == p)
 			break;
+		pid_t ppid, pgrp;
+		char state;
+		long threads;
+		unsigned long long start;
+		if (!read_stat((pid_t)pid, &ppid, &pgrp, &state, &threads, &start))
+			continue;
 		pid_t *grown = realloc(preexisting, (npreexisting + 1) * sizeof *grown);
 		if (!grown)
 			return;
 		preexisting = grown;
-		preexisting[npreexisting++] = (pid_t)pid;
+		unsigned long long *grown_start =
+			realloc(preexisting_start, (npreexisting + 1) * sizeof *grown_start);
+		if (!grown_start)
+			return;
+		preexisting_start = grown_start;
+		preexisting[npreexisting] = (pid_t)pid;
+		preexisting_start[npreexisting++] = start;
 	}
 }
 
@@ -74,7 +91,7 @@ int tree_child_prepare(int sig, pid_t parent_pid)
 
 /* Read /proc/PID/stat: ppid, state and start time.  The command name (field 2) may hold
  * spaces and parentheses, so parse from the last ')'. */
-static bool read_stat(pid_t pid, pid_t *ppid, pid_t *pgrp, char *state,
+static bool read_stat(pid_t pid, pid_t *ppid, pid_t *pgrp, char *state, long *threads,
                       unsigned long long *start)
 {
 	char path[64], buf[1024];
@@ -93,20 +110,22 @@ static bool read_stat(pid_t pid, pid_t *ppid, pid_t *pgrp, char *state,
 	int parent, group;
 	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
 	 * cutime cstime priority nice threads itrealvalue starttime */
-	if (sscanf(p + 1, " %c %d %d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-	           state, &parent, &group, start) != 4)
+	if (sscanf(p + 1, " %c %d %d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %ld %*d %llu",
+	           state, &parent, &group, threads, start) != 5)
 		return false;
 	*ppid = parent;
 	*pgrp = group;
 	return true;
 }
 
-/* A live process (not a zombie) into *p, keeping p->in_tree; false if it is gone. */
-static bool read_live(pid_t pid, struct tree_proc *p, pid_t *pgrp)
+/* A live process into *p, keeping p->in_tree; false if it is gone.  A zombie main thread
+ * with other threads still running (it called pthread_exit) is alive. */
+static bool read_live(pid_t pid, struct tree_proc *p, pid_t *pgrp, long *threads)
 {
 	char state;
 	unsigned long long start;
-	if (!read_stat(pid, &p->ppid, pgrp, &state, &start) || state == 'Z' || state == 'X')
+	if (!read_stat(pid, &p->ppid, pgrp, &state, threads, &start) || state == 'X' ||
+	    (state == 'Z' && *threads <= 1))
 		return false;
 	p->pid = pid;
 	p->start = start;
@@ -175,9 +194,14 @@ static bool read_children(const char *path, pid_t **list, size_t *n, size_t *cap
 }
 
 /* The children of every thread of pid. */
-static void children_of(pid_t pid, pid_t **list, size_t *n, size_t *cap)
+static void children_of(pid_t pid, long threads, pid_t **list, size_t *n, size_t *cap)
 {
 	char path[64];
+	if (threads == 1) {
+		snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid, (int)pid);
+		read_children(path, list, n, cap);
+		return;
+	}
 	snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
 	DIR *dir = opendir(path);
 	if (!dir)
@@ -204,8 +228,10 @@ static bool has_children_files(void)
 	return known;
 }
 
-/* Append to queue[*n...] the pids of list[0..m) it does not hold yet; how many were new. */
-static size_t add_unseen(pid_t **queue, size_t *n, size_t *cap, const pid_t *list, size_t m)
+/* Append to queue[*n...] the pids of list[0..m) it does not hold yet, each with the parent
+ * it was listed under; how many were new. */
+static size_t add_unseen(pid_t **queue, pid_t **parents, size_t *n, size_t *cap,
+                         const pid_t *list, size_t m, pid_t parent)
 {
 	size_t added = 0;
 	for (size_t i = 0; i < m; i++) {
@@ -220,8 +246,13 @@ static size_t add_unseen(pid_t **queue, size_t *n, size_t *cap, const pid_t *lis
 			if (!grown)
 				break;
 			*queue = grown;
+			grown = realloc(*parents, bigger * sizeof *grown);
+			if (!grown)
+				break;
+			*parents = grown;
 			*cap = bigger;
 		}
+		(*parents)[*n] = parent;
 		(*queue)[(*n)++] = list[i];
 		added++;
 	}
@@ -236,7 +267,7 @@ static size_t add_unseen(pid_t **queue, size_t *n, size_t *cap, const pid_t *lis
  * at the end, until it holds nothing new. */
 static long scan_children(struct tree_proc **out)
 {
-	pid_t *queue = NULL, *list = NULL;
+	pid_t *queue = NULL, *parents = NULL, *list = NULL;
 	size_t n = 0, cap = 0, nlist = 0, list_cap = 0;
 	char self_children[64];
 	snprintf(self_children, sizeof self_children, "/proc/self/task/%d/children", (int)self);
@@ -245,24 +276,32 @@ static long scan_children(struct tree_proc **out)
 	for (int pass = 0; pass < 100; pass++) {
 		nlist = 0;
 		read_children(self_children, &list, &nlist, &list_cap);
-		if (add_unseen(&queue, &n, &cap, list, nlist) == 0 && pass > 0)
+		if (add_unseen(&queue, &parents, &n, &cap, list, nlist, self) == 0 && pass > 0)
 			break;
 		for (; i < n; i++) {
 			pid_t pid = queue[i];
-			if (pid == self || pid == guard || is_preexisting(pid))
+			if (pid == self || pid == guard)
 				continue;
 			struct tree_proc p = {.in_tree = true};
 			pid_t pgrp;
-			if (!read_live(pid, &p, &pgrp))
+			long threads;
+			if (!read_live(pid, &p, &pgrp, &threads))
+				continue;
+			/* Still the process that was listed, not a later one given its pid: its parent
+			 * is the one it was listed under, or runlimit, which adopts orphans. */
+			if (p.ppid != parents[i] && p.ppid != self)
+				continue;
+			if (p.ppid == self && is_preexisting(pid, p.start))
 				continue;
 			if (!push(&procs, &nprocs, &procs_cap, &p))
 				break;
 			nlist = 0;
-			children_of(pid, &list, &nlist, &list_cap);
-			add_unseen(&queue, &n, &cap, list, nlist);
+			children_of(pid, threads, &list, &nlist, &list_cap);
+			add_unseen(&queue, &parents, &n, &cap, list, nlist, pid);
 		}
 	}
 	free(queue);
+	free(parents);
 	free(list);
 	*out = procs;
 	return (long)nprocs;
@@ -286,10 +325,11 @@ long tree_scan(pid_t command, bool command_alive, struct tree_proc **out)
 			continue;
 		struct tree_proc p;
 		pid_t pgrp;
-		if (!read_live((pid_t)pid, &p, &pgrp))
+		long threads;
+		if (!read_live((pid_t)pid, &p, &pgrp, &threads))
 			continue;
 		p.in_tree = (command_alive && p.pid == command) || pgrp == command ||
-		            (p.ppid == self && !is_preexisting(p.pid));
+		            (p.ppid == self && !is_preexisting(p.pid, p.start));
 		if (!push(&procs, &n, &cap, &p))
 			break;
 	}
@@ -305,11 +345,12 @@ void tree_send(const struct tree_proc *p, int sig)
 {
 	pid_t ppid, pgrp;
 	char state;
+	long threads;
 	unsigned long long start;
 #ifdef SYS_pidfd_open
 	int fd = (int)syscall(SYS_pidfd_open, p->pid, 0);
 	if (fd >= 0) {
-		if (read_stat(p->pid, &ppid, &pgrp, &state, &start) && start == p->start)
+		if (read_stat(p->pid, &ppid, &pgrp, &state, &threads, &start) && start == p->start)
 			syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
 		close(fd);
 		return;
@@ -317,7 +358,7 @@ void tree_send(const struct tree_proc *p, int sig)
 	if (errno != ENOSYS)
 		return; /* gone */
 #endif
-	if (read_stat(p->pid, &ppid, &pgrp, &state, &start) && start == p->start)
+	if (read_stat(p->pid, &ppid, &pgrp, &state, &threads, &start) && start == p->start)
 		kill(p->pid, sig);
 }
 

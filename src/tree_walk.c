@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -37,17 +38,28 @@ static void pause_briefly(void)
 	nanosleep(&ts, NULL);
 }
 
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 /* Stop every process of the tree, rescanning until a scan finds none not yet stopped: a
  * stopped process cannot fork, so this ends even against a tree forking as fast as it can.
  * A scan only counts as the last once everything in it is seen stopped: a process that got
- * SIGSTOP inside fork() finishes the fork first, and its child may not be listed yet.
+ * SIGSTOP inside fork() finishes the fork first, and its child may not be listed yet.  One
+ * seen running again (another process of the tree sent it SIGCONT) is stopped again.  A
+ * process that cannot stop (uninterruptible sleep, a vfork parent) is waited for at most
+ * about 20 ms, and the whole freeze at most a second: then what was found is signalled.
  * Returns the stopped set. */
 static size_t freeze(pid_t command, bool alive, struct tree_proc **out)
 {
 	struct tree_proc *frozen = NULL;
 	size_t nfrozen = 0;
 	int waits = 0;
-	for (int round = 0; round < 1000; round++) {
+	int64_t give_up = now_ns() + 1000000000;
+	for (int round = 0; round < 1000 && now_ns() < give_up; round++) {
 		struct tree_proc *procs;
 		long n = tree_scan(command, alive, &procs);
 		if (n < 0)
@@ -55,10 +67,16 @@ static size_t freeze(pid_t command, bool alive, struct tree_proc **out)
 		size_t fresh = 0;
 		bool settled = true;
 		for (long i = 0; i < n; i++) {
-			if (procs[i].in_tree && !procs[i].stopped)
-				settled = false;
-			if (!procs[i].in_tree || known(frozen, nfrozen, &procs[i]))
+			if (!procs[i].in_tree)
 				continue;
+			if (known(frozen, nfrozen, &procs[i])) {
+				if (!procs[i].stopped) {
+					settled = false;
+					tree_send(&procs[i], SIGSTOP); /* again: it was continued */
+				}
+				continue;
+			}
+			settled = false;
 			struct tree_proc *grown = realloc(frozen, (nfrozen + 1) * sizeof *grown);
 			if (!grown)
 				break;
@@ -70,9 +88,7 @@ static size_t freeze(pid_t command, bool alive, struct tree_proc **out)
 		free(procs);
 		if (fresh > 0)
 			continue;
-		/* A process stuck where it cannot stop (uninterruptible sleep) is not waited for
-		 * past about 100 ms. */
-		if (settled || ++waits > 500)
+		if (settled || ++waits > 100)
 			break;
 		pause_briefly();
 	}
