@@ -51,14 +51,14 @@ static int64_t now_ns(void)
  * SIGSTOP inside fork() finishes the fork first, and its child may not be listed yet.  One
  * seen running again (another process of the tree sent it SIGCONT) is stopped again.  A
  * process that cannot stop (uninterruptible sleep, a vfork parent) is waited for at most
- * about 20 ms, and the whole freeze at most a second: then what was found is signalled.
+ * about 20 ms, and the whole freeze at most 10 s: then what was found is signalled.
  * Returns the stopped set. */
 static size_t freeze(pid_t command, bool alive, struct tree_proc **out)
 {
 	struct tree_proc *frozen = NULL;
 	size_t nfrozen = 0;
 	int waits = 0;
-	int64_t give_up = now_ns() + 1000000000;
+	int64_t give_up = now_ns() + (int64_t)10 * 1000000000;
 	for (int round = 0; round < 1000 && now_ns() < give_up; round++) {
 		struct tree_proc *procs;
 		long n = tree_scan(command, alive, &procs);

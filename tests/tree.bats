@@ -508,3 +508,20 @@ os.execv(sys.argv[3], sys.argv[3:])' "$other" "$D/other" "$RUNLIMIT" -k 1 0.3 \
 	has_exe "$(cat "$D/other")" "$other"
 	[ "$(survivors "$N-other")" = "$(cat "$D/other")" ]
 }
+
+@test "a process that keeps sending SIGCONT to another cannot hold the freeze open" {
+	# A setsid'd loop forks sleeps; another setsid'd loop keeps continuing it, so it runs
+	# again after the freeze's SIGSTOP (for 15 s or so, unless stopped for good).  runlimit
+	# must still stop, KILL and return, promptly.
+	export S L
+	S=$(private_sleep "$N-s")
+	L=$(private_sh "$N-loop")
+	rl -s KILL 1 sh -c '
+		setsid "$L" -c "i=0; while [ \$i -lt 5000 ]; do \"\$S\" 30 & \"\$S\" 0.002; i=\$((i + 1)); done" &
+		setsid "$L" -c "while :; do kill -CONT $! 2>/dev/null; done" &
+		wait'
+	[ "$RL_STATUS" -eq 137 ]
+	lt "$RL_ELAPSED" 10
+	no_survivors "$N-s" 5
+	no_survivors "$N-loop" 5
+}
