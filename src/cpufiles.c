@@ -1,11 +1,9 @@
 #include "cpufiles.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
 
 /* Longest file name built from a mount point and a cgroup path; longer ones are skipped
  * rather than truncated, so a cut-off path can never name some other cgroup's file. */
