@@ -45,15 +45,15 @@ PLATFORM = src/clock_ppoll.c src/tree_linux.c src/tree_walk.c src/ncpu_linux.c s
 else ifeq ($(OS),FreeBSD)
 PLATFORM = src/clock_ppoll.c src/tree_freebsd.c src/ncpu_freebsd.c
 else ifeq ($(OS),Darwin)
-PLATFORM = src/clock_darwin.c src/tree_darwin.c src/tree_walk.c src/ncpu_darwin.c
+PLATFORM = src/clock_darwin.c src/clock_pipe.c src/tree_darwin.c src/tree_walk.c src/ncpu_darwin.c
 else
-PLATFORM = src/clock_poll.c src/tree_other.c src/ncpu_other.c
+PLATFORM = src/clock_poll.c src/clock_pipe.c src/tree_other.c src/ncpu_other.c
 endif
 
-CORE = src/cli.c src/duration.c src/msg.c src/nproc.c src/signals.c src/spawn.c src/supervise.c \
+CORE = src/cli.c src/duration.c src/guard.c src/msg.c src/nproc.c src/signals.c src/spawn.c src/supervise.c \
 	src/tty.c
 SRCS = src/main.c $(CORE) $(PLATFORM)
-DARWIN_SRCS = src/main.c $(CORE) src/clock_darwin.c src/tree_darwin.c src/tree_walk.c \
+DARWIN_SRCS = src/main.c $(CORE) src/clock_darwin.c src/clock_pipe.c src/tree_darwin.c src/tree_walk.c \
 	src/ncpu_darwin.c
 HDRS = $(wildcard src/*.h)
 

@@ -1,12 +1,15 @@
 /* macOS: CLOCK_MONOTONIC there keeps counting through sleep, but kernel waits do not;
  * CLOCK_UPTIME_RAW (mach_absolute_time) is the clock kevent's timeout runs on.  poll(2)
- * cannot wait on every kind of descriptor on macOS, so the wait is a kevent. */
+ * cannot wait on every kind of descriptor on macOS, so the wait is a kevent on the
+ * self-pipe (kevent cannot swap the signal mask). */
 #define _DARWIN_C_SOURCE
 #include "clock.h"
+#include "clock_pipe.h"
 
 #include <sys/types.h>
 #include <sys/event.h>
 #include <sys/time.h>
+#include <errno.h>
 #include <poll.h>
 #include <time.h>
 
@@ -15,7 +18,19 @@ int64_t clock_now(void)
 	return (int64_t)clock_gettime_nsec_np(CLOCK_UPTIME_RAW);
 }
 
-void clock_wait(int fd, int64_t deadline)
+void clock_init(void)
+{
+	clock_pipe_init();
+}
+
+void clock_wake(void)
+{
+	clock_pipe_wake();
+}
+
+/* Wait for fd (or just the deadline, fd -1) with kevent, or poll where no kqueue can be had
+ * (descriptor limit): the fd is a pipe, which poll handles. */
+static void wait_on(int fd, int64_t deadline)
 {
 	static int kq = -1;
 	if (kq < 0)
@@ -31,12 +46,29 @@ void clock_wait(int fd, int64_t deadline)
 		ts.tv_nsec = (long)(left % 1000000000);
 		tsp = &ts;
 	}
-	if (kq >= 0 && kevent(kq, &change, 1, &event, 1, tsp) >= 0)
-		return;
-	/* No kqueue to be had (descriptor limit): the self-pipe is a pipe, which poll handles. */
+	if (kq >= 0 && fd >= 0) {
+		if (kevent(kq, &change, 1, &event, 1, tsp) >= 0 || errno == EINTR)
+			return;
+		kq = -1; /* a forked child: kqueues are not inherited */
+	}
+	/* Without a pipe at all, a signal still interrupts the poll. */
 	struct pollfd p = {.fd = fd, .events = POLLIN};
 	int64_t ms = tsp ? (ts.tv_sec * 1000 + (ts.tv_nsec + 999999) / 1000000) : -1;
 	poll(&p, 1, ms > 0x7fffffff ? 0x7fffffff : (int)ms);
+}
+
+void clock_wait(int64_t deadline, const sigset_t *waitmask)
+{
+	int fd = clock_pipe_drain();
+	sigset_t saved;
+	clock_pipe_unblock(waitmask, &saved);
+	wait_on(fd, deadline);
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+}
+
+void clock_wait_fd(int fd, int64_t deadline)
+{
+	wait_on(fd, deadline);
 }
 
 void clock_sharpen(void)

@@ -1,5 +1,7 @@
-/* Portable fallback: poll(2) takes whole milliseconds, so round up, never wake early. */
+/* Portable fallback: poll(2) takes whole milliseconds, so round up, never wake early.  poll
+ * cannot swap the signal mask itself, so the handlers wake it through the self-pipe. */
 #include "clock.h"
+#include "clock_pipe.h"
 
 #include <limits.h>
 #include <poll.h>
@@ -12,18 +14,40 @@ int64_t clock_now(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-void clock_wait(int fd, int64_t deadline)
+void clock_init(void)
+{
+	clock_pipe_init();
+}
+
+void clock_wake(void)
+{
+	clock_pipe_wake();
+}
+
+static int ms_until(int64_t deadline)
+{
+	if (deadline == CLOCK_NEVER)
+		return -1;
+	int64_t left = deadline - clock_now();
+	if (left < 0)
+		left = 0;
+	int64_t up = (left + 999999) / 1000000;
+	return up > INT_MAX ? INT_MAX : (int)up;
+}
+
+void clock_wait(int64_t deadline, const sigset_t *waitmask)
+{
+	struct pollfd p = {.fd = clock_pipe_drain(), .events = POLLIN};
+	sigset_t saved;
+	clock_pipe_unblock(waitmask, &saved);
+	poll(&p, 1, ms_until(deadline));
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+}
+
+void clock_wait_fd(int fd, int64_t deadline)
 {
 	struct pollfd p = {.fd = fd, .events = POLLIN};
-	int ms = -1;
-	if (deadline != CLOCK_NEVER) {
-		int64_t left = deadline - clock_now();
-		if (left < 0)
-			left = 0;
-		int64_t up = (left + 999999) / 1000000;
-		ms = up > INT_MAX ? INT_MAX : (int)up;
-	}
-	poll(&p, 1, ms);
+	poll(&p, 1, ms_until(deadline));
 }
 
 void clock_sharpen(void)

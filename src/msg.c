@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -31,23 +32,48 @@ static void write_stderr(const char *buf, size_t len)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
+/* "PROG: " and the formatted text into buf; the length the whole line needs, newline
+ * included (more than size: buf holds a cut line), or 0 on a format error. */
+static size_t format_line(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	int head = snprintf(buf, size, "%s: ", progname);
+	if (head < 0)
+		return 0;
+	size_t len = (size_t)head < size ? (size_t)head : size - 1;
+	int body = vsnprintf(buf + len, size - len, fmt, ap);
+	return body < 0 ? 0 : (size_t)head + (size_t)body + 1;
+}
+
 void msg(const char *fmt, ...)
 {
-	char line[1024];
-	int n = snprintf(line, sizeof line, "%s: ", progname);
-	if (n < 0)
-		return;
-	size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+	/* Most lines fit the stack buffer; a longer one (a 5,000-byte command name) gets the
+	 * heap, so that the reason at its end is never cut off. */
+	char small[1024], *line = small;
 	va_list ap;
 	va_start(ap, fmt);
-	n = vsnprintf(line + len, sizeof line - len, fmt, ap);
+	size_t need = format_line(small, sizeof small, fmt, ap);
 	va_end(ap);
-	if (n > 0)
-		len += (size_t)n < sizeof line - len ? (size_t)n : sizeof line - len - 1;
-	if (len >= sizeof line - 1)
-		len = sizeof line - 2;
-	line[len++] = '\n';
-	write_stderr(line, len);
+	if (need == 0)
+		return;
+	if (need + 1 > sizeof small) {
+		char *big = malloc(need + 1);
+		if (big) {
+			va_start(ap, fmt);
+			need = format_line(big, need + 1, fmt, ap);
+			va_end(ap);
+			line = big;
+			if (need == 0) {
+				free(big);
+				return;
+			}
+		} else {
+			need = sizeof small - 1; /* no memory: what fits */
+		}
+	}
+	line[need - 1] = '\n';
+	write_stderr(line, need);
+	if (line != small)
+		free(line);
 }
 
 void msg_try_help(void)

@@ -1,13 +1,18 @@
+/* MAP_ANONYMOUS is POSIX only since 2024: ask each libc for its extensions. */
+#define _DEFAULT_SOURCE
+#define _DARWIN_C_SOURCE
 #include "spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "msg.h"
 #include "tree.h"
 
 int spawn_keep_off_stdio(int fd)
@@ -20,16 +25,14 @@ int spawn_keep_off_stdio(int fd)
 	return high >= 0 ? high : fd;
 }
 
-static int cloexec_pipe(int fds[2])
-{
-	if (pipe(fds) < 0)
-		return -1;
-	for (int k = 0; k < 2; k++) {
-		fcntl(fds[k], F_SETFD, FD_CLOEXEC);
-		fds[k] = spawn_keep_off_stdio(fds[k]);
-	}
-	return 0;
-}
+/* Where the child leaves the errno of a failed exec: a page shared with runlimit, which
+ * reads it only once the child is gone.  It costs no descriptor, so runlimit still starts
+ * commands where few are left (GNU timeout needs none either). */
+struct exec_report {
+	int failed; /* 1 once the child gave up on exec */
+	int err;
+};
+static struct exec_report *report;
 
 /* The file execvp tried for name: name itself if it has a slash, else the first executable
  * regular file of that name on PATH. */
@@ -80,10 +83,10 @@ static void exec_through_shell(char **argv)
 	errno = ENOEXEC;
 }
 
-static void child(const struct spawn_req *req, pid_t parent, int errw)
+static void child(const struct spawn_req *req, pid_t parent)
 {
-	if (req->new_group)
-		setpgid(0, 0);
+	if (req->group > 0)
+		setpgid(0, req->group);
 	req->child_setup();
 	if (tree_child_prepare(req->death_signal, parent) < 0)
 		_exit(EXIT_RUNLIMIT_FAILED); /* runlimit died before we could be tied to it */
@@ -92,42 +95,46 @@ static void child(const struct spawn_req *req, pid_t parent, int errw)
 	if (errno == ENOEXEC)
 		exec_through_shell(req->argv);
 	int err = errno;
-	ssize_t unused = write(errw, &err, sizeof err);
-	(void)unused;
-	_exit(err == ENOENT ? 127 : 126);
+	if (report) {
+		report->err = err;
+		report->failed = 1;
+	} else {
+		spawn_say_failed(req->argv[0], err); /* runlimit could not tell it from an exit */
+	}
+	_exit(spawn_exit_code(err));
 }
 
-pid_t spawn(const struct spawn_req *req, int *errfd)
+pid_t spawn(const struct spawn_req *req)
 {
-	int errpipe[2];
-	if (cloexec_pipe(errpipe) < 0)
-		return -1;
+	if (!report) {
+		void *page = mmap(NULL, sizeof *report, PROT_READ | PROT_WRITE,
+		                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		report = page == MAP_FAILED ? NULL : page;
+	}
 	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid == 0)
-		child(req, parent, errpipe[1]);
-	int saved = errno;
-	close(errpipe[1]);
-	if (pid < 0) {
-		close(errpipe[0]);
-		errno = saved;
+		child(req, parent);
+	if (pid < 0)
 		return -1;
-	}
-	/* Both sides set the group, so it exists before either relies on it.  EACCES (already
-	 * exec'd) and ESRCH (already gone) are expected. */
-	if (req->new_group)
-		setpgid(pid, pid);
-	*errfd = errpipe[0];
+	/* Both sides set the group, so the command is in it before either relies on it.
+	 * EACCES (already exec'd) and ESRCH (already gone) are expected. */
+	if (req->group > 0)
+		setpgid(pid, req->group);
 	return pid;
 }
 
-int spawn_exec_error(int errfd)
+int spawn_exec_error(void)
 {
-	int err = 0;
-	ssize_t n;
-	do {
-		n = read(errfd, &err, sizeof err);
-	} while (n < 0 && errno == EINTR);
-	close(errfd);
-	return n == (ssize_t)sizeof err ? err : 0;
+	return report && report->failed ? report->err : 0;
+}
+
+int spawn_exit_code(int err)
+{
+	return err == ENOENT ? 127 : 126;
+}
+
+void spawn_say_failed(const char *command, int err)
+{
+	msg("failed to run command '%s': %s", command, strerror(err));
 }

@@ -1,5 +1,5 @@
 /* Starting the command: fork + execvp, so a script without "#!" runs through the shell as
- * with GNU timeout, with exec failures reported on a close-on-exec pipe. */
+ * with GNU timeout, with exec failures reported through a page shared with the child. */
 #ifndef RUNLIMIT_SPAWN_H
 #define RUNLIMIT_SPAWN_H
 
@@ -9,20 +9,26 @@
 
 struct spawn_req {
 	char **argv;
-	bool new_group;              /* the child leads a process group of its own */
+	pid_t group;                 /* > 0: the child joins this process group (as a member) */
 	int death_signal;            /* sent to the child if runlimit dies (where supported) */
 	const sigset_t *mask;        /* the signal mask the command gets: runlimit's inherited one */
 	void (*child_setup)(void);   /* in the child, signals blocked: terminal, dispositions */
 };
 
-/* Fork and exec.  Returns the child's pid, or -1 with errno if fork failed.  *errfd is the
- * read end of the exec-error pipe: once the child is gone, spawn_exec_error() tells whether
- * exec failed. */
-pid_t spawn(const struct spawn_req *req, int *errfd);
+/* Fork and exec.  Returns the child's pid, or -1 with errno if fork failed.  Once the child
+ * is gone, spawn_exec_error() tells whether exec failed. */
+pid_t spawn(const struct spawn_req *req);
 
-/* After the child has been reaped: the errno of a failed exec, or 0 if exec succeeded.
- * Closes errfd. */
-int spawn_exec_error(int errfd);
+/* After the child has been reaped: the errno of a failed exec, or 0 if exec succeeded (then
+ * its status is the command's own, even 126 or 127).  Without the shared page (no memory
+ * for it) the child itself said why it failed, and this is 0. */
+int spawn_exec_error(void);
+
+/* GNU's exit status for a command that could not be run: 127 not found, else 126. */
+int spawn_exit_code(int err);
+
+/* "failed to run command 'X': reason" */
+void spawn_say_failed(const char *command, int err);
 
 /* Move fd to a number above 2 if it landed on a standard one (which runlimit was started
  * without), keeping that standard descriptor closed for the command.  Returns the fd. */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "guard.h"
 #include "msg.h"
 #include "signals.h"
 #include "spawn.h"
@@ -22,20 +23,23 @@
 
 /* Written by handlers, read by the loop: which signals arrived since the loop last looked. */
 static volatile sig_atomic_t arrived[SLOTS];
-static int wake_pipe[2] = {-1, -1};
 static pid_t self_pid;
 
 /* What runlimit inherited, so the command can get it back. */
 static struct sigaction inherited[SLOTS];
 static bool changed[SLOTS];
 static sigset_t inherited_mask;
+/* The signals runlimit catches stay blocked except while it waits (clock_wait): waitmask. */
+static sigset_t caught, waitmask;
+static pid_t child_group; /* for child_setup: the group the command joins (0: none) */
 static int timeout_signal;
 static int resize_signal = -1; /* SIGWINCH */
 static int info_signal = -1;   /* SIGINFO, where it exists */
 
 struct run {
 	const struct config *cfg;
-	pid_t pid;                 /* the command; its process group has the same id */
+	pid_t pid;                 /* the command */
+	pid_t pgid;                /* its process group, led by the guard (0: --foreground) */
 	bool reaped;
 	int status;
 	bool timed_out;            /* the deadline passed, or SIGALRM came from outside */
@@ -78,8 +82,7 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 	}
 	if (sig > 0 && sig < SLOTS)
 		arrived[sig] = 1;
-	ssize_t unused = write(wake_pipe[1], "", 1);
-	(void)unused;
+	clock_wake();
 	errno = saved;
 }
 
@@ -104,7 +107,7 @@ static void set_disposition(int sig, void (*handler)(int))
 	sigaction(sig, &sa, NULL);
 }
 
-static void catch(int sig, sigset_t *unblock)
+static void catch(int sig)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
@@ -113,19 +116,26 @@ static void catch(int sig, sigset_t *unblock)
 	sigfillset(&sa.sa_mask);
 	if (sigaction(sig, &sa, NULL) == 0) {
 		changed[sig] = true;
-		sigaddset(unblock, sig);
+		sigaddset(&caught, sig);
 	}
 }
 
+/* The signals a supervisor must always be able to end the command with, and that the
+ * command therefore starts with at their default action, whatever runlimit inherited. */
+static bool always_forwarded(int sig)
+{
+	return sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
+}
+
 /* In the child, before exec: the command starts with what runlimit inherited, except that
- * SIGCHLD, SIGALRM and the time-out signal are left at their defaults (as GNU does), so the
- * time-out can always reach it. */
+ * SIGCHLD, SIGALRM, the time-out signal and TERM, INT and HUP are left at their defaults (as
+ * GNU does), so the time-out and a cancel can always reach it. */
 static void reset_signals_in_child(void)
 {
 	for (int sig = 1; sig < SLOTS; sig++) {
 		if (!changed[sig])
 			continue;
-		if (sig == SIGCHLD || sig == SIGALRM || sig == timeout_signal)
+		if (sig == SIGCHLD || sig == SIGALRM || sig == timeout_signal || always_forwarded(sig))
 			set_disposition(sig, SIG_DFL);
 		else
 			sigaction(sig, &inherited[sig], NULL);
@@ -134,42 +144,38 @@ static void reset_signals_in_child(void)
 
 static void child_setup(void)
 {
-	tty_child_take();
+	tty_child_take(child_group);
 	reset_signals_in_child();
 }
 
-static int setup_signals(const struct config *cfg)
+static void setup_signals(const struct config *cfg)
 {
-	if (pipe(wake_pipe) < 0)
-		return -1;
-	for (int k = 0; k < 2; k++) {
-		fcntl(wake_pipe[k], F_SETFD, FD_CLOEXEC);
-		fcntl(wake_pipe[k], F_SETFL, O_NONBLOCK);
-		wake_pipe[k] = spawn_keep_off_stdio(wake_pipe[k]);
-	}
+	clock_init();
 	self_pid = getpid();
 	timeout_signal = cfg->signal;
 	resize_signal = sig_parse("WINCH"); /* not POSIX 2008 names: -1 where unknown */
 	info_signal = sig_parse("INFO");
 	sigprocmask(SIG_SETMASK, NULL, &inherited_mask);
 
-	sigset_t unblock;
-	sigemptyset(&unblock);
+	sigemptyset(&caught);
 	for (int sig = sig_next(0); sig > 0 && sig < SLOTS; sig = sig_next(sig)) {
 		if (!is_forwarded(sig))
 			continue;
 		sigaction(sig, NULL, &inherited[sig]);
 		/* An inherited ignore (nohup, a shell's background job) is honoured: not caught,
-		 * not passed on, and the command inherits it.  SIGALRM and the time-out signal
-		 * are the exceptions: they must always work. */
-		if (inherited[sig].sa_handler == SIG_IGN && sig != SIGALRM && sig != cfg->signal)
+		 * not passed on, and the command inherits it.  The exceptions must always work:
+		 * SIGALRM and the time-out signal, and TERM, INT and HUP, with which a supervisor
+		 * cancels a run (a runner started in the background has INT ignored, one under
+		 * nohup HUP).  "runlimit 1h nohup cmd" keeps a command immune to hangups. */
+		if (inherited[sig].sa_handler == SIG_IGN && sig != SIGALRM && sig != cfg->signal &&
+		    !always_forwarded(sig))
 			continue;
-		catch(sig, &unblock);
+		catch(sig);
 	}
 	/* An inherited SIGCHLD ignore would make the kernel reap the command behind runlimit's
 	 * back; an inherited block would hide its exit.  Neither is kept. */
 	sigaction(SIGCHLD, NULL, &inherited[SIGCHLD]);
-	catch(SIGCHLD, &unblock);
+	catch(SIGCHLD);
 	/* Job control: SIGTSTP (Ctrl-Z) is passed to the command, whose stop then stops
 	 * runlimit; SIGCONT tells runlimit it was resumed; SIGWINCH (a resize) is passed on to
 	 * a command that does not own the terminal.  With --foreground the command shares
@@ -182,7 +188,7 @@ static int setup_signals(const struct config *cfg)
 				continue;
 			sigaction(sig, NULL, &inherited[sig]);
 			if (inherited[sig].sa_handler != SIG_IGN)
-				catch(sig, &unblock);
+				catch(sig);
 		}
 	}
 	/* runlimit never stops for touching the terminal from the background. */
@@ -193,8 +199,27 @@ static int setup_signals(const struct config *cfg)
 		set_disposition(sig, SIG_IGN);
 		changed[sig] = true;
 	}
-	sigprocmask(SIG_UNBLOCK, &unblock, NULL);
-	return 0;
+	/* From here on the caught signals wait, blocked, until runlimit sleeps in clock_wait:
+	 * nothing that arrives is lost, and the loop never races with a handler. */
+	waitmask = inherited_mask;
+	for (int sig = 1; sig < SLOTS; sig++)
+		if (sigismember(&caught, sig))
+			sigdelset(&waitmask, sig);
+	sigprocmask(SIG_BLOCK, &caught, NULL);
+}
+
+/* The command's process group may be signalled while its id cannot have been reused: the
+ * guard that leads it is still runlimit's, unreaped. */
+static void signal_group(const struct run *r, int sig)
+{
+	if (r->pgid > 0 && guard_holds_group())
+		kill(-r->pgid, sig);
+}
+
+static struct tree_target target(const struct run *r)
+{
+	struct tree_target t = {.command = r->pid, .group = r->pgid, .reaped = r->reaped};
+	return t;
 }
 
 /* Send sig to the command and, unless --foreground, to its process group; with whole_tree
@@ -202,6 +227,7 @@ static int setup_signals(const struct config *cfg)
  * since a stopped process cannot act on a signal until it runs again. */
 static void send(struct run *r, int sig, bool whole_tree, bool then_continue)
 {
+	struct tree_target t = target(r);
 	if (r->cfg->verbose) {
 		char name[16];
 		msg("sending signal %s to command '%s'", sig_name(sig, name, sizeof name),
@@ -212,14 +238,14 @@ static void send(struct run *r, int sig, bool whole_tree, bool then_continue)
 	if (r->cfg->foreground)
 		return;
 	bool cont = then_continue && sig != SIGKILL && sig != SIGCONT;
-	kill(-r->pid, sig);
+	signal_group(r, sig);
 	if (whole_tree && sig != 0)
-		tree_signal(r->pid, r->reaped, sig,
-		            (cont ? TREE_CONTINUE : 0) | (sig == SIGKILL ? TREE_FREEZE : 0));
+		tree_signal(&t, sig,
+		            (cont ? TREE_CONTINUE : 0) | (sig == SIGKILL ? TREE_FREEZE : TREE_SOFT));
 	if (cont) {
 		if (!r->reaped)
 			kill(r->pid, SIGCONT);
-		kill(-r->pid, SIGCONT);
+		signal_group(r, SIGCONT);
 	}
 }
 
@@ -254,9 +280,6 @@ static void final_kill(struct run *r)
 
 static void handle_arrivals(struct run *r)
 {
-	char drain[64];
-	while (read(wake_pipe[0], drain, sizeof drain) > 0)
-		;
 	for (int sig = 1; sig < SLOTS; sig++) {
 		if (!arrived[sig])
 			continue;
@@ -270,7 +293,7 @@ static void handle_arrivals(struct run *r)
 		if (sig == SIGTSTP || sig == resize_signal) {
 			/* Not signals to end anything: the group only, no grace, no SIGCONT.  A
 			 * stop of the command then stops runlimit (see suspend). */
-			kill(-r->pid, sig);
+			signal_group(r, sig);
 			continue;
 		}
 		if (sig == SIGALRM) {
@@ -295,8 +318,10 @@ static void reap(struct run *r)
 	int status;
 	pid_t pid;
 	while ((pid = waitpid(-1, &status, WNOHANG | WUNTRACED)) > 0) {
-		if (pid != r->pid)
+		if (pid != r->pid) {
+			guard_reaped(pid);
 			continue;
+		}
 		if (WIFSTOPPED(status)) {
 			r->stopped_by = WSTOPSIG(status);
 		} else {
@@ -306,11 +331,24 @@ static void reap(struct run *r)
 	}
 }
 
+/* Once the command has been reaped: is anything of its tree still alive?  Without a process
+ * table, the group tells, once the guard has stepped out of it; without the guard, whose
+ * group id may then be someone else's, nothing tells: take it as gone. */
+static bool leftovers_alive(const struct run *r)
+{
+	struct tree_target t = target(r);
+	int alive = tree_alive(&t);
+	if (alive >= 0)
+		return alive;
+	guard_leave_group();
+	return r->pgid > 0 && guard_holds_group() && !(kill(-r->pgid, 0) < 0 && errno == ESRCH);
+}
+
 /* Once the command has exited: is there anything left to wait for? */
 static bool finished(struct run *r)
 {
 	const struct config *cfg = r->cfg;
-	if (!r->signalled && cfg->kill_leftovers && !cfg->foreground && tree_alive(r->pid)) {
+	if (!r->signalled && cfg->kill_leftovers && !cfg->foreground && leftovers_alive(r)) {
 		/* --kill-leftovers: what the command left running gets the same treatment as a
 		 * time-out (TERM, grace, KILL), but the status stays the command's. */
 		r->signalled = true;
@@ -321,7 +359,7 @@ static bool finished(struct run *r)
 		return true;
 	/* The command was told to end: give the rest of its tree the grace period too, and
 	 * return as soon as it is gone. */
-	return !tree_alive(r->pid);
+	return !leftovers_alive(r);
 }
 
 /* When runlimit next has something to do on its own: the deadline, or the final KILL. */
@@ -361,9 +399,7 @@ static pid_t start_timer(int64_t wake, int *tie)
 	for (int fd = 0; fd <= STDERR_FILENO; fd++)
 		if (fd != link[0])
 			close(fd); /* never hold the caller's pipes */
-	close(wake_pipe[0]);
-	close(wake_pipe[1]);
-	clock_wait(link[0], wake);
+	clock_wait_fd(link[0], wake);
 	if (getppid() == parent)
 		kill(parent, SIGCONT);
 	_exit(0);
@@ -375,7 +411,7 @@ static pid_t start_timer(int64_t wake, int *tie)
  * with no parent in the session ignores terminal stops). */
 static bool suspend(struct run *r, int sig, int64_t wake)
 {
-	tty_take_back(r->pid, false);
+	tty_take_back(r->pgid, false);
 	int tie;
 	pid_t timer = start_timer(wake, &tie);
 	int stop = sig == SIGSTOP ? SIGTSTP : sig;
@@ -383,11 +419,15 @@ static bool suspend(struct run *r, int sig, int64_t wake)
 	sigaction(stop, NULL, &saved);
 	set_disposition(stop, SIG_DFL);
 	r->continued = false;
-	sigset_t only;
+	/* SIGCONT is let through with the stop: its handler then runs as soon as runlimit is
+	 * resumed, before raise returns. */
+	sigset_t only, before;
 	sigemptyset(&only);
 	sigaddset(&only, stop);
-	sigprocmask(SIG_UNBLOCK, &only, NULL);
+	sigaddset(&only, SIGCONT);
+	sigprocmask(SIG_UNBLOCK, &only, &before);
 	raise(stop);
+	sigprocmask(SIG_SETMASK, &before, NULL);
 	sigaction(stop, &saved, NULL);
 	if (timer > 0) {
 		kill(timer, SIGKILL);
@@ -407,20 +447,20 @@ static void command_stopped(struct run *r, int64_t wake)
 {
 	int sig = r->stopped_by;
 	r->stopped_by = 0; /* seen; waitpid reports the next stop afresh */
-	bool owns_tty = tty_owned_by(r->pid);
+	bool owns_tty = tty_owned_by(r->pgid);
 	bool tty_access = sig == SIGTTIN || sig == SIGTTOU;
 	if (tty_access && !owns_tty && tty_in_foreground()) {
-		tty_give(r->pid);
+		tty_give(r->pgid);
 	} else if (sig == SIGTSTP || tty_access || (sig == SIGSTOP && owns_tty)) {
 		bool had_tty = owns_tty || tty_access;
 		if (!suspend(r, sig, wake))
 			return; /* could not stop: leave the command stopped, the deadline decides */
 		if (had_tty && tty_in_foreground())
-			tty_give(r->pid);
+			tty_give(r->pgid);
 	} else {
 		return; /* a plain SIGSTOP from someone: not runlimit's business */
 	}
-	kill(-r->pid, SIGCONT);
+	signal_group(r, SIGCONT);
 }
 
 static void loop(struct run *r)
@@ -428,8 +468,14 @@ static void loop(struct run *r)
 	for (;;) {
 		handle_arrivals(r);
 		int64_t now = clock_now();
-		if (!r->timed_out && now >= r->deadline)
-			time_out(r);
+		if (!r->timed_out && now >= r->deadline) {
+			if (!r->reaped)
+				time_out(r);
+			else if (r->signalled && !r->killed)
+				final_kill(r); /* --kill-leftovers: the deadline bounds the clean-up */
+			else
+				r->deadline = CLOCK_NEVER;
+		}
 		if (!r->killed && now >= r->kill_deadline)
 			final_kill(r);
 		reap(r);
@@ -441,7 +487,7 @@ static void loop(struct run *r)
 			reap(r); /* leave no zombie of the tree to init */
 			return;
 		}
-		clock_wait(wake_pipe[0], next_wake(r));
+		clock_wait(next_wake(r), &waitmask);
 	}
 }
 
@@ -463,8 +509,8 @@ static int exit_status(struct run *r, int exec_error)
 {
 	const struct config *cfg = r->cfg;
 	if (exec_error) {
-		msg("failed to run command '%s': %s", cfg->command[0], strerror(exec_error));
-		return exec_error == ENOENT ? 127 : 126;
+		spawn_say_failed(cfg->command[0], exec_error);
+		return spawn_exit_code(exec_error);
 	}
 	int st = r->status;
 	if (WIFEXITED(st)) {
@@ -493,10 +539,7 @@ int supervise(const struct config *cfg)
 {
 	if (!cfg->foreground)
 		tty_init();
-	if (setup_signals(cfg) < 0) {
-		msg("cannot create a pipe: %s", strerror(errno));
-		return EXIT_RUNLIMIT_FAILED;
-	}
+	setup_signals(cfg);
 	tree_init();
 
 	struct run r = {.cfg = cfg, .kill_deadline = CLOCK_NEVER};
@@ -504,36 +547,44 @@ int supervise(const struct config *cfg)
 	r.deadline = cfg->duration == 0 || cfg->duration > CLOCK_NEVER - start
 	                 ? CLOCK_NEVER : start + cfg->duration;
 
+	/* Every signal stays blocked across the forks: none can be lost, or reach a handler in
+	 * a child, before each side has set itself up. */
+	sigset_t all, working;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &working);
+	if (!cfg->foreground) {
+		/* The guard makes the command's group, and the command joins it. */
+		r.pgid = guard_start(cfg->signal);
+		if (r.pgid < 0) {
+			int err = errno;
+			sigprocmask(SIG_SETMASK, &working, NULL);
+			msg("fork system call failed: %s", strerror(err));
+			return EXIT_RUNLIMIT_FAILED;
+		}
+	}
+	child_group = r.pgid;
 	struct spawn_req req = {
 		.argv = cfg->command,
-		.new_group = !cfg->foreground,
+		.group = r.pgid,
 		.death_signal = cfg->signal,
 		.mask = &inherited_mask,
 		.child_setup = child_setup,
 	};
-	/* Every signal stays blocked across fork: none can be lost, or reach a handler in the
-	 * child, before each side has set itself up. */
-	sigset_t all, working;
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &working);
-	int errfd;
-	r.pid = spawn(&req, &errfd);
+	r.pid = spawn(&req);
 	int fork_error = errno;
 	clock_sharpen();
-	if (r.pid > 0 && !cfg->foreground) {
-		tree_guard_start(r.pid, cfg->signal);
-		if (tty_leading())
-			tty_give(r.pid); /* the child takes it too: whichever runs first */
-	}
+	if (r.pid > 0 && r.pgid > 0 && tty_leading())
+		tty_give(r.pgid); /* the child takes it too: whichever runs first */
 	sigprocmask(SIG_SETMASK, &working, NULL);
 	if (r.pid < 0) {
+		guard_stop();
 		msg("fork system call failed: %s", strerror(fork_error));
 		return EXIT_RUNLIMIT_FAILED;
 	}
 
 	loop(&r);
-	tree_guard_stop();
+	guard_stop();
 	if (!cfg->foreground)
-		tty_take_back(r.pid, r.timed_out || WIFSIGNALED(r.status));
-	return exit_status(&r, spawn_exec_error(errfd));
+		tty_take_back(r.pgid, r.timed_out || WIFSIGNALED(r.status));
+	return exit_status(&r, spawn_exec_error());
 }

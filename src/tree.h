@@ -1,6 +1,6 @@
 /* The command's process tree: finding and signalling every descendant, not only its
  * process group, and tying the command's fate to runlimit's.  One file per platform:
- * tree_linux.c (child subreaper, /proc walk, pidfd, parent-death signal and guard),
+ * tree_linux.c (child subreaper, /proc walk, pidfd, parent-death signal),
  * tree_freebsd.c (procctl reaper), tree_darwin.c (libproc walk), tree_other.c (group only). */
 #ifndef RUNLIMIT_TREE_H
 #define RUNLIMIT_TREE_H
@@ -12,27 +12,36 @@
  * re-parented to runlimit where the OS allows it, so they stay reachable. */
 void tree_init(void);
 
-/* In the child, before exec: have the kernel send sig to the command if runlimit dies
- * (sig 0: nothing).  Returns -1 if runlimit (parent_pid) is already gone. */
+/* Whether the OS can send a child a signal when its parent dies. */
+bool tree_has_death_signal(void);
+
+/* In a child of runlimit (parent_pid), before exec: have the kernel send sig to it if
+ * runlimit dies (sig 0: nothing).  Returns 1 if that is armed, 0 if the OS has no such
+ * thing (or sig is 0), -1 if runlimit is already gone. */
 int tree_child_prepare(int sig, pid_t parent_pid);
 
-/* After the command started in its own group pgid: where the OS allows, start a guard that
- * sends sig (then SIGCONT) to that group if runlimit is killed outright.  Returns the
- * guard's pid (a child of runlimit, to be reaped and ignored), or 0. */
-pid_t tree_guard_start(pid_t pgid, int sig);
-void tree_guard_stop(void);
+/* Who the tree belongs to.  group is the command's process group (led by the guard, see
+ * guard.h), or 0 if the command shares runlimit's group (--foreground). */
+struct tree_target {
+	pid_t command;
+	pid_t group;
+	bool reaped; /* the command is gone: its pid may belong to someone else */
+};
 
 #define TREE_CONTINUE 1 /* follow sig with SIGCONT, so stopped processes act on it */
 #define TREE_FREEZE   2 /* stop everything found, rescan until nothing new, then signal */
+#define TREE_SOFT     4 /* a request to end, not the final KILL: a process group made
+                           inside the tree by a live process of the tree (a nested runlimit
+                           or timeout) is left to that process, which gets the signal */
 
 /* Send sig to every descendant of the command that can be found, including those that left
- * its process group (the caller signals the group itself).  command is the command's pid
- * (also its group's id); reaped says it is gone, so that pid may belong to someone else. */
-void tree_signal(pid_t command, bool reaped, int sig, int flags);
+ * its process group (the caller signals the group itself). */
+void tree_signal(const struct tree_target *t, int sig, int flags);
 
-/* Once the command has been reaped: is any process of its tree (its group, or a descendant
- * found) still alive? */
-bool tree_alive(pid_t command);
+/* Once the command has been reaped: is any process of its tree still alive?  1 yes, 0 no,
+ * -1 if this system cannot tell (no process table to read): the caller then asks the
+ * group. */
+int tree_alive(const struct tree_target *t);
 
 /* Did the wait status of a process killed by a signal come with a core dump?  (WCOREDUMP is
  * not POSIX, so it lives with the platform code.) */

@@ -6,6 +6,7 @@
 #define _DARWIN_C_SOURCE
 #include "tree.h"
 #include "tree_walk.h"
+#include "guard.h"
 
 #include <errno.h>
 #include <libproc.h>
@@ -24,22 +25,15 @@ void tree_init(void)
 {
 }
 
+bool tree_has_death_signal(void)
+{
+	return false;
+}
+
 int tree_child_prepare(int sig, pid_t parent_pid)
 {
 	(void)sig;
-	(void)parent_pid;
-	return 0;
-}
-
-pid_t tree_guard_start(pid_t pgid, int sig)
-{
-	(void)pgid;
-	(void)sig;
-	return 0;
-}
-
-void tree_guard_stop(void)
-{
+	return getppid() == parent_pid ? 0 : -1;
 }
 
 /* pid's parent and start time (microseconds); false if it is gone or a zombie. */
@@ -52,6 +46,8 @@ static bool info(pid_t pid, struct tree_proc *p)
 		return false;
 	p->pid = pid;
 	p->ppid = (pid_t)bi.pbi_ppid;
+	p->pgid = (pid_t)bi.pbi_pgid;
+	p->sid = getsid(pid); /* -1 where another session's is not to be known: not ours */
 	p->start = bi.pbi_start_tvsec * 1000000 + bi.pbi_start_tvusec;
 	p->in_tree = true;
 	p->stopped = bi.pbi_status == SSTOP;
@@ -69,7 +65,8 @@ static bool has(const struct tree_proc *set, size_t n, pid_t pid, uint64_t start
 static bool add(struct tree_proc **set, size_t *n, pid_t pid)
 {
 	struct tree_proc p;
-	if (pid <= 0 || pid == getpid() || !info(pid, &p) || has(*set, *n, p.pid, p.start))
+	if (pid <= 0 || pid == getpid() || pid == guard_pid() || !info(pid, &p) ||
+	    has(*set, *n, p.pid, p.start))
 		return true;
 	struct tree_proc *grown = realloc(*set, (*n + 1) * sizeof *grown);
 	if (!grown)
@@ -99,14 +96,14 @@ static int list_pids(int (*list)(pid_t, void *, int), pid_t id, pid_t **pids)
 	return n < 0 ? 0 : n > cap ? cap : n;
 }
 
-long tree_scan(pid_t command, bool command_alive, struct tree_proc **out)
+long tree_scan(const struct tree_target *t, struct tree_proc **out)
 {
 	struct tree_proc *set = NULL;
 	size_t n = 0;
 	pid_t *pids = NULL;
-	if (command_alive)
-		add(&set, &n, command);
-	int ng = list_pids(proc_listpgrppids, command, &pids);
+	if (!t->reaped)
+		add(&set, &n, t->command);
+	int ng = t->group > 0 ? list_pids(proc_listpgrppids, t->group, &pids) : 0;
 	for (int k = 0; k < ng; k++)
 		add(&set, &n, pids[k]);
 	for (size_t k = 0; k < nseen; k++) {

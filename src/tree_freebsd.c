@@ -17,22 +17,18 @@ void tree_init(void)
 	procctl(P_PID, getpid(), PROC_REAP_ACQUIRE, NULL);
 }
 
+bool tree_has_death_signal(void)
+{
+	return true;
+}
+
 int tree_child_prepare(int sig, pid_t parent_pid)
 {
 	if (sig > 0)
 		procctl(P_PID, 0, PROC_PDEATHSIG_CTL, &sig);
-	return getppid() == parent_pid ? 0 : -1;
-}
-
-pid_t tree_guard_start(pid_t pgid, int sig)
-{
-	(void)pgid;
-	(void)sig;
-	return 0;
-}
-
-void tree_guard_stop(void)
-{
+	if (getppid() != parent_pid)
+		return -1;
+	return sig > 0;
 }
 
 static void reap_kill(pid_t command, int sig)
@@ -45,27 +41,30 @@ static void reap_kill(pid_t command, int sig)
 	procctl(P_PID, getpid(), PROC_REAP_KILL, &rk);
 }
 
-void tree_signal(pid_t command, bool reaped, int sig, int flags)
+/* TREE_SOFT is not honoured here: the kernel signals the whole subtree, nested groups too. */
+void tree_signal(const struct tree_target *t, int sig, int flags)
 {
-	(void)reaped;
-	reap_kill(command, sig); /* already safe against forks: TREE_FREEZE is not needed */
+	reap_kill(t->command, sig); /* already safe against forks: TREE_FREEZE is not needed */
 	if (flags & TREE_CONTINUE)
-		reap_kill(command, SIGCONT);
+		reap_kill(t->command, SIGCONT);
 }
 
-bool tree_alive(pid_t command)
+int tree_alive(const struct tree_target *t)
 {
+	pid_t command = t->command;
 	struct procctl_reaper_status rs;
 	memset(&rs, 0, sizeof rs);
-	if (procctl(P_PID, getpid(), PROC_REAP_STATUS, &rs) < 0 || rs.rs_descendants == 0)
-		return !(kill(-command, 0) < 0 && errno == ESRCH);
+	if (procctl(P_PID, getpid(), PROC_REAP_STATUS, &rs) < 0)
+		return -1;
+	if (rs.rs_descendants == 0)
+		return 0;
 	struct procctl_reaper_pids rp;
 	memset(&rp, 0, sizeof rp);
 	rp.rp_count = rs.rs_descendants;
 	rp.rp_pids = calloc(rp.rp_count, sizeof *rp.rp_pids);
 	if (!rp.rp_pids || procctl(P_PID, getpid(), PROC_REAP_GETPIDS, &rp) < 0) {
 		free(rp.rp_pids);
-		return true;
+		return -1;
 	}
 	bool alive = false;
 	for (unsigned k = 0; k < rp.rp_count && !alive; k++) {

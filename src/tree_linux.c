@@ -1,9 +1,11 @@
 /* Linux: runlimit is a child subreaper, so every orphan of the command's tree is re-parented
  * to it instead of init, and the tree can always be rebuilt from /proc: the command, the
- * children runlimit adopted, and their descendants. */
+ * children runlimit adopted, and their descendants.  /proc is used only when it is runlimit's
+ * own: one mounted for another pid namespace names other processes by the same numbers. */
 #define _GNU_SOURCE
 #include "tree.h"
 #include "tree_walk.h"
+#include "guard.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -19,15 +21,66 @@
 
 
 static pid_t self;
-static pid_t guard;
 /* runlimit's children from before it started (its exec'ing parent's): never the command's.
  * Their start times too, since once reaped their pids can be reused inside the tree. */
 static pid_t *preexisting;
 static unsigned long long *preexisting_start;
 static size_t npreexisting;
 
-static bool read_stat(pid_t pid, pid_t *ppid, pid_t *pgrp, char *state, long *threads,
-                      unsigned long long *start);
+struct stat_fields {
+	pid_t ppid, pgrp, session;
+	char state;
+	long threads;
+	unsigned long long start;
+};
+static bool read_stat(pid_t pid, struct stat_fields *f);
+static bool read_children(const char *path, pid_t **list, size_t *n, size_t *cap);
+
+/* The cheap half of the test below: /proc/self names runlimit's pid. */
+static bool proc_self_is_self(void)
+{
+	char link[32], want[32];
+	ssize_t n = readlink("/proc/self", link, sizeof link - 1);
+	if (n <= 0)
+		return false;
+	link[n] = '\0';
+	snprintf(want, sizeof want, "%d", (int)self);
+	return strcmp(link, want) == 0;
+}
+
+/* Is /proc runlimit's own?  /proc/self must name runlimit's pid, and (where the kernel says)
+ * runlimit must have one pid in /proc's namespace, not one per nested namespace: a /proc of
+ * an ancestor namespace lists the host's processes under numbers that mean other processes
+ * here.  Checked once, when first needed. */
+static bool proc_is_ours(void)
+{
+	static int ours = -1;
+	if (ours >= 0)
+		return ours;
+	ours = 0;
+	if (!proc_self_is_self())
+		return false;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	char buf[4096];
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	const char *ns = strstr(buf, "\nNSpid:");
+	if (ns) {
+		char *end;
+		long first = strtol(ns + 8, &end, 10);
+		while (*end == ' ' || *end == '\t')
+			end++;
+		if (first != (long)self || *end != '\n')
+			return false; /* more than one pid: /proc is an outer namespace's */
+	}
+	ours = 1;
+	return true;
+}
 
 static bool is_preexisting(pid_t pid, unsigned long long start)
 {
@@ -37,39 +90,29 @@ static bool is_preexisting(pid_t pid, unsigned long long start)
 	return false;
 }
 
+/* Read at start, before the command exists.  Usually there are none, and the cheap test of
+ * /proc is enough to find that out. */
 static void note_preexisting_children(void)
 {
-	char path[64], buf[4096];
+	if (!proc_self_is_self())
+		return;
+	char path[64];
 	snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)self);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	pid_t *list = NULL;
+	size_t n = 0, cap = 0;
+	if (!read_children(path, &list, &n, &cap) || n == 0 || !proc_is_ours() ||
+	    !(preexisting_start = calloc(n, sizeof *preexisting_start))) {
+		free(list);
 		return;
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = '\0';
-	for (char *p = buf, *end; *p; p = end) {
-		long pid = strtol(p, &end, 10);
-		if (end == p)
-			break;
-		pid_t ppid, pgrp;
-		char state;
-		long threads;
-		unsigned long long start;
-		if (!read_stat((pid_t)pid, &ppid, &pgrp, &state, &threads, &start))
-			continue;
-		pid_t *grown = realloc(preexisting, (npreexisting + 1) * sizeof *grown);
-		if (!grown)
-			return;
-		preexisting = grown;
-		unsigned long long *grown_start =
-			realloc(preexisting_start, (npreexisting + 1) * sizeof *grown_start);
-		if (!grown_start)
-			return;
-		preexisting_start = grown_start;
-		preexisting[npreexisting] = (pid_t)pid;
-		preexisting_start[npreexisting++] = start;
+	}
+	preexisting = list;
+	for (size_t k = 0; k < n; k++) {
+		struct stat_fields f;
+		if (!read_stat(list[k], &f))
+			continue; /* gone already: reaped, and its orphans are handled by the rule
+			             in scan_children */
+		preexisting[npreexisting] = list[k];
+		preexisting_start[npreexisting++] = f.start;
 	}
 }
 
@@ -80,19 +123,25 @@ void tree_init(void)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
+bool tree_has_death_signal(void)
+{
+	return true;
+}
+
 int tree_child_prepare(int sig, pid_t parent_pid)
 {
 	if (sig > 0)
 		prctl(PR_SET_PDEATHSIG, sig);
 	/* Compare with runlimit's own pid, not with 1: runlimit may itself be PID 1 of a
 	 * container, or live under another subreaper. */
-	return getppid() == parent_pid ? 0 : -1;
+	if (getppid() != parent_pid)
+		return -1;
+	return sig > 0;
 }
 
-/* Read /proc/PID/stat: ppid, state and start time.  The command name (field 2) may hold
- * spaces and parentheses, so parse from the last ')'. */
-static bool read_stat(pid_t pid, pid_t *ppid, pid_t *pgrp, char *state, long *threads,
-                      unsigned long long *start)
+/* Read /proc/PID/stat.  The command name (field 2) may hold spaces and parentheses, so
+ * parse from the last ')'. */
+static bool read_stat(pid_t pid, struct stat_fields *f)
 {
 	char path[64], buf[1024];
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
@@ -107,29 +156,32 @@ static bool read_stat(pid_t pid, pid_t *ppid, pid_t *pgrp, char *state, long *th
 	char *p = strrchr(buf, ')');
 	if (!p)
 		return false;
-	int parent, group;
+	int parent, group, session;
 	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
 	 * cutime cstime priority nice threads itrealvalue starttime */
-	if (sscanf(p + 1, " %c %d %d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %ld %*d %llu",
-	           state, &parent, &group, threads, start) != 5)
+	if (sscanf(p + 1, " %c %d %d %d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %ld %*d %llu",
+	           &f->state, &parent, &group, &session, &f->threads, &f->start) != 6)
 		return false;
-	*ppid = parent;
-	*pgrp = group;
+	f->ppid = parent;
+	f->pgrp = group;
+	f->session = session;
 	return true;
 }
 
 /* A live process into *p, keeping p->in_tree; false if it is gone.  A zombie main thread
  * with other threads still running (it called pthread_exit) is alive. */
-static bool read_live(pid_t pid, struct tree_proc *p, pid_t *pgrp, long *threads)
+static bool read_live(pid_t pid, struct tree_proc *p, long *threads)
 {
-	char state;
-	unsigned long long start;
-	if (!read_stat(pid, &p->ppid, pgrp, &state, threads, &start) || state == 'X' ||
-	    (state == 'Z' && *threads <= 1))
+	struct stat_fields f;
+	if (!read_stat(pid, &f) || f.state == 'X' || (f.state == 'Z' && f.threads <= 1))
 		return false;
 	p->pid = pid;
-	p->start = start;
-	p->stopped = state == 'T' || state == 't';
+	p->ppid = f.ppid;
+	p->pgid = f.pgrp;
+	p->sid = f.session;
+	p->start = f.start;
+	p->stopped = f.state == 'T' || f.state == 't';
+	*threads = f.threads;
 	return true;
 }
 
@@ -259,13 +311,24 @@ static size_t add_unseen(pid_t **queue, pid_t **parents, size_t *n, size_t *cap,
 	return added;
 }
 
+/* Is a child of runlimit (other than the command) one of the command's orphans?  As a
+ * subreaper runlimit adopts every orphan below it, but if it inherited children from the
+ * shell that exec'd it, their orphans are adopted too, and nothing tells the two apart but
+ * the process group: then only orphans still in the command's group count. */
+static bool adopted_is_commands(const struct tree_target *t, const struct tree_proc *p)
+{
+	if (is_preexisting(p->pid, p->start))
+		return false;
+	return npreexisting == 0 || (t->group > 0 && p->pgid == t->group);
+}
+
 /* The tree as the kernel links it: runlimit's children (not the guard, not those it was
  * born with) and their descendants, breadth first.  As a subreaper runlimit inherits every
  * orphan, so nothing of the tree hangs anywhere else, and only the tree is read: a handful
  * of files for a small command, however many processes the system runs.  A process whose
  * parent dies during the walk moves to runlimit's own list, which is therefore read again
  * at the end, until it holds nothing new. */
-static long scan_children(struct tree_proc **out)
+static long scan_children(const struct tree_target *t, struct tree_proc **out)
 {
 	pid_t *queue = NULL, *parents = NULL, *list = NULL;
 	size_t n = 0, cap = 0, nlist = 0, list_cap = 0;
@@ -273,6 +336,7 @@ static long scan_children(struct tree_proc **out)
 	snprintf(self_children, sizeof self_children, "/proc/self/task/%d/children", (int)self);
 	struct tree_proc *procs = NULL;
 	size_t nprocs = 0, procs_cap = 0, i = 0;
+	pid_t guard = guard_pid();
 	for (int pass = 0; pass < 100; pass++) {
 		nlist = 0;
 		read_children(self_children, &list, &nlist, &list_cap);
@@ -283,15 +347,15 @@ static long scan_children(struct tree_proc **out)
 			if (pid == self || pid == guard)
 				continue;
 			struct tree_proc p = {.in_tree = true};
-			pid_t pgrp;
 			long threads;
-			if (!read_live(pid, &p, &pgrp, &threads))
+			if (!read_live(pid, &p, &threads))
 				continue;
 			/* Still the process that was listed, not a later one given its pid: its parent
 			 * is the one it was listed under, or runlimit, which adopts orphans. */
 			if (p.ppid != parents[i] && p.ppid != self)
 				continue;
-			if (p.ppid == self && is_preexisting(pid, p.start))
+			if (p.ppid == self && !(pid == t->command && !t->reaped) &&
+			    !adopted_is_commands(t, &p))
 				continue;
 			if (!push(&procs, &nprocs, &procs_cap, &p))
 				break;
@@ -307,10 +371,12 @@ static long scan_children(struct tree_proc **out)
 	return (long)nprocs;
 }
 
-long tree_scan(pid_t command, bool command_alive, struct tree_proc **out)
+long tree_scan(const struct tree_target *t, struct tree_proc **out)
 {
+	if (!proc_is_ours())
+		return -1; /* no /proc, or another namespace's: the group is all there is */
 	if (has_children_files())
-		return scan_children(out);
+		return scan_children(t, out);
 	/* No children files (a kernel without CONFIG_PROC_CHILDREN): every process is read. */
 	DIR *dir = opendir("/proc");
 	if (!dir)
@@ -318,18 +384,19 @@ long tree_scan(pid_t command, bool command_alive, struct tree_proc **out)
 	struct tree_proc *procs = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *e;
+	pid_t guard = guard_pid();
 	while ((e = readdir(dir))) {
 		char *end;
 		long pid = strtol(e->d_name, &end, 10);
 		if (*end || pid <= 0 || pid == self || pid == guard)
 			continue;
 		struct tree_proc p;
-		pid_t pgrp;
 		long threads;
-		if (!read_live((pid_t)pid, &p, &pgrp, &threads))
+		if (!read_live((pid_t)pid, &p, &threads))
 			continue;
-		p.in_tree = (command_alive && p.pid == command) || pgrp == command ||
-		            (p.ppid == self && !is_preexisting(p.pid, p.start));
+		p.in_tree = (!t->reaped && p.pid == t->command) ||
+		            (t->group > 0 && p.pgid == t->group) ||
+		            (p.ppid == self && adopted_is_commands(t, &p));
 		if (!push(&procs, &n, &cap, &p))
 			break;
 	}
@@ -339,72 +406,37 @@ long tree_scan(pid_t command, bool command_alive, struct tree_proc **out)
 	return (long)n;
 }
 
+static bool out_of_descriptors(int err)
+{
+	return err == EMFILE || err == ENFILE || err == ENOMEM;
+}
+
 /* Signal the process only if it is still the one scanned: through a pidfd where the kernel
- * has them (no window at all), else after re-checking its start time. */
+ * has them (no window at all), else after re-checking its start time.  Short of a second
+ * descriptor, the pidfd is given up for the re-check alone: a signal is not skipped for want
+ * of one (the scan itself needed one, so one is there). */
 void tree_send(const struct tree_proc *p, int sig)
 {
-	pid_t ppid, pgrp;
-	char state;
-	long threads;
-	unsigned long long start;
+	struct stat_fields f;
 #ifdef SYS_pidfd_open
 	int fd = (int)syscall(SYS_pidfd_open, p->pid, 0);
 	if (fd >= 0) {
-		if (read_stat(p->pid, &ppid, &pgrp, &state, &threads, &start) && start == p->start)
+		bool same = read_stat(p->pid, &f);
+		int err = errno;
+		if (same && f.start == p->start) {
 			syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
-		close(fd);
-		return;
-	}
-	if (errno != ENOSYS)
-		return; /* gone */
-#endif
-	if (read_stat(p->pid, &ppid, &pgrp, &state, &threads, &start) && start == p->start)
-		kill(p->pid, sig);
-}
-
-/* The guard: a copy of runlimit in the command's group, holding nothing open, that waits
- * for its parent-death signal and then passes the time-out signal to the group.  Being in
- * the group also keeps the group's id from being reused while it waits. */
-static void guard_main(pid_t pgid, int sig, pid_t parent)
-{
-	sigset_t all;
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, NULL);
-	if (setpgid(0, pgid) < 0)
-		_exit(0); /* the group is already gone */
-#ifdef SYS_close_range
-	if (syscall(SYS_close_range, 0U, ~0U, 0) < 0)
-#endif
-		for (int fd = 0; fd < 1024; fd++)
 			close(fd);
-	prctl(PR_SET_PDEATHSIG, SIGUSR1);
-	sigset_t wake;
-	sigemptyset(&wake);
-	sigaddset(&wake, SIGUSR1);
-	int got;
-	while (getppid() == parent)
-		sigwait(&wake, &got);
-	kill(-pgid, sig);
-	kill(-pgid, SIGCONT);
-	_exit(0);
-}
-
-pid_t tree_guard_start(pid_t pgid, int sig)
-{
-	if (sig <= 0)
-		return 0;
-	pid_t pid = fork();
-	if (pid == 0)
-		guard_main(pgid, sig, self);
-	guard = pid > 0 ? pid : 0;
-	return guard;
-}
-
-void tree_guard_stop(void)
-{
-	if (guard > 0)
-		kill(guard, SIGKILL);
-	guard = 0;
+			return;
+		}
+		close(fd);
+		if (same || !out_of_descriptors(err))
+			return; /* another process now, or gone */
+	} else if (errno == ESRCH) {
+		return; /* gone */
+	}
+#endif
+	if (read_stat(p->pid, &f) && f.start == p->start)
+		kill(p->pid, sig);
 }
 
 bool tree_dumped_core(int status)

@@ -1,47 +1,39 @@
-/* macOS and other systems: no subreaper and no parent-death signal; containment is the
- * command's process group. */
+/* Other systems: no subreaper, no parent-death signal and no process table; containment is
+ * the command's process group, which the caller signals and asks. */
 #if defined(__APPLE__)
 #define _DARWIN_C_SOURCE /* WCOREDUMP */
 #endif
 #include "tree.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 void tree_init(void)
 {
 }
 
+bool tree_has_death_signal(void)
+{
+	return false;
+}
+
 int tree_child_prepare(int sig, pid_t parent_pid)
 {
 	(void)sig;
-	(void)parent_pid;
-	return 0;
+	return getppid() == parent_pid ? 0 : -1;
 }
 
-pid_t tree_guard_start(pid_t pgid, int sig)
+void tree_signal(const struct tree_target *t, int sig, int flags)
 {
-	(void)pgid;
-	(void)sig;
-	return 0;
-}
-
-void tree_guard_stop(void)
-{
-}
-
-void tree_signal(pid_t command, bool reaped, int sig, int flags)
-{
-	(void)command;
-	(void)reaped;
+	(void)t;
 	(void)sig;
 	(void)flags;
 }
 
-bool tree_alive(pid_t command)
+int tree_alive(const struct tree_target *t)
 {
-	return !(kill(-command, 0) < 0 && errno == ESRCH);
+	(void)t;
+	return -1;
 }
 
 bool tree_dumped_core(int status)

@@ -1,11 +1,11 @@
 #include "tree.h"
 #include "tree_walk.h"
 
-#include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 void tree_close_over_parents(struct tree_proc *procs, size_t n)
 {
@@ -53,7 +53,7 @@ static int64_t now_ns(void)
  * process that cannot stop (uninterruptible sleep, a vfork parent) is waited for at most
  * about 20 ms, and the whole freeze at most 10 s: then what was found is signalled.
  * Returns the stopped set. */
-static size_t freeze(pid_t command, bool alive, struct tree_proc **out)
+static size_t freeze(const struct tree_target *t, struct tree_proc **out)
 {
 	struct tree_proc *frozen = NULL;
 	size_t nfrozen = 0;
@@ -61,7 +61,7 @@ static size_t freeze(pid_t command, bool alive, struct tree_proc **out)
 	int64_t give_up = now_ns() + (int64_t)10 * 1000000000;
 	for (int round = 0; round < 1000 && now_ns() < give_up; round++) {
 		struct tree_proc *procs;
-		long n = tree_scan(command, alive, &procs);
+		long n = tree_scan(t, &procs);
 		if (n < 0)
 			break;
 		size_t fresh = 0;
@@ -96,19 +96,54 @@ static size_t freeze(pid_t command, bool alive, struct tree_proc **out)
 	return nfrozen;
 }
 
-void tree_signal(pid_t command, bool reaped, int sig, int flags)
+static int by_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* TREE_SOFT: unmark the members of every process group made inside the tree by a live
+ * process of the tree, except that process, its leader.  A nested runlimit or timeout then
+ * gets the signal and turns it into its own (GNU's timeout-group test); its command does not
+ * get the outer one directly.  Processes that left the session (setsid) and groups whose
+ * leader is gone (orphans) are still signalled directly. */
+static void leave_inner_groups(const struct tree_target *t, struct tree_proc *procs, size_t n)
+{
+	pid_t *tree = malloc((n ? n : 1) * sizeof *tree);
+	if (!tree)
+		return; /* then everything is signalled directly, as before */
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (procs[i].in_tree)
+			tree[m++] = procs[i].pid;
+	qsort(tree, m, sizeof *tree, by_pid);
+	pid_t session = getsid(0);
+	for (size_t i = 0; i < n; i++) {
+		const struct tree_proc *p = &procs[i];
+		if (!p->in_tree || p->pgid <= 0 || p->pgid == t->group || p->pgid == p->pid ||
+		    p->sid != session)
+			continue;
+		if (bsearch(&p->pgid, tree, m, sizeof *tree, by_pid))
+			procs[i].in_tree = false;
+	}
+	free(tree);
+}
+
+void tree_signal(const struct tree_target *t, int sig, int flags)
 {
 	struct tree_proc *procs;
 	long n;
 	if (flags & TREE_FREEZE) {
-		n = (long)freeze(command, !reaped, &procs);
+		n = (long)freeze(t, &procs);
 		for (long i = 0; i < n; i++)
 			procs[i].in_tree = true;
 	} else {
-		n = tree_scan(command, !reaped, &procs);
+		n = tree_scan(t, &procs);
 	}
 	if (n < 0)
 		return;
+	if (flags & TREE_SOFT)
+		leave_inner_groups(t, procs, (size_t)n);
 	for (long i = 0; i < n; i++)
 		if (procs[i].in_tree)
 			tree_send(&procs[i], sig);
@@ -119,12 +154,12 @@ void tree_signal(pid_t command, bool reaped, int sig, int flags)
 	free(procs);
 }
 
-bool tree_alive(pid_t command)
+int tree_alive(const struct tree_target *t)
 {
 	struct tree_proc *procs;
-	long n = tree_scan(command, false, &procs);
-	if (n < 0) /* no process table: the group is all there is to go by */
-		return !(kill(-command, 0) < 0 && errno == ESRCH);
+	long n = tree_scan(t, &procs);
+	if (n < 0)
+		return -1;
 	bool alive = false;
 	for (long i = 0; i < n && !alive; i++)
 		alive = procs[i].in_tree;

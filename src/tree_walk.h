@@ -8,18 +8,22 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "tree.h"
+
 struct tree_proc {
 	pid_t pid;
 	pid_t ppid;
+	pid_t pgid;
+	pid_t sid;
 	uint64_t start; /* start time: tells a process from a later one that reuses its pid */
 	bool in_tree;   /* a descendant of the command */
 	bool stopped;   /* seen stopped: not in the middle of a fork */
 };
 
-/* Live processes, those of the command's tree marked in_tree: the command itself while
- * command_alive, the members of its process group (whose id is the command's pid), the
- * descendants found, and the closure.  Returns the count (*out to be freed), or -1. */
-long tree_scan(pid_t command, bool command_alive, struct tree_proc **out);
+/* Live processes, those of the command's tree marked in_tree: the command itself while it
+ * is not reaped, the members of its process group, the descendants found, and the closure.
+ * Returns the count (*out to be freed), or -1 if there is no process table to read. */
+long tree_scan(const struct tree_target *t, struct tree_proc **out);
 
 /* Send sig to p, if the pid still belongs to the process that was scanned. */
 void tree_send(const struct tree_proc *p, int sig);

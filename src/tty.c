@@ -42,10 +42,10 @@ bool tty_owned_by(pid_t pgid)
 	return tty_fd >= 0 && tcgetpgrp(tty_fd) == pgid;
 }
 
-void tty_child_take(void)
+void tty_child_take(pid_t pgid)
 {
-	if (leader)
-		tcsetpgrp(tty_fd, getpid());
+	if (leader && pgid > 0)
+		tcsetpgrp(tty_fd, pgid);
 }
 
 void tty_give(pid_t pgid)

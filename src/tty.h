@@ -22,9 +22,9 @@ bool tty_in_foreground(void);
 /* The terminal's foreground group is pgid. */
 bool tty_owned_by(pid_t pgid);
 
-/* In the child, after it made its own group and before exec (all signals blocked): take
- * the terminal if runlimit leads it. */
-void tty_child_take(void);
+/* In the child, after it joined the group pgid and before exec (all signals blocked): give
+ * that group the terminal if runlimit leads it. */
+void tty_child_take(pid_t pgid);
 
 /* Give the terminal to the command's group pgid (the parent side of the hand-over, and
  * again after a resume or a SIGTTIN/SIGTTOU stop). */

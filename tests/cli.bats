@@ -462,7 +462,7 @@ term_ignoring_cmd() {
 
 # --- -f / --foreground ----------------------------------------------------------------
 
-@test "-f keeps the command in runlimit's process group; without it, its own group" {
+@test "-f keeps the command in runlimit's process group; without it, a new group it is a member of" {
 	local mine
 	mine=$(ps -o pgid= -p "$BASHPID" | tr -d ' ')
 
@@ -478,11 +478,13 @@ term_ignoring_cmd() {
 	read -r pid pgid <<<"$output"
 	[ "$pgid" = "$mine" ]
 
+	# A member, not the leader (so that setsid works in it), of a group that is not ours.
 	run --separate-stderr "$RUNLIMIT" 10 sh -c 'echo $$ $(ps -o pgid= -p $$)'
 	[ "$status" -eq 0 ]
 	read -r pid pgid <<<"$output"
 	echo "pid $pid pgid $pgid"
-	[ "$pgid" = "$pid" ]
+	[ "$pgid" != "$pid" ]
+	[ "$pgid" != "$mine" ]
 }
 
 @test "-f signals only the command, not its children" {

@@ -170,7 +170,7 @@ forwarded() {
 
 # ---- inherited dispositions and masks -----------------------------------------------------
 
-@test "inherited INT ignore (bash trap '' INT): not forwarded, still ignored in the command" {
+@test "inherited INT ignore (bash trap '' INT): still caught and forwarded; the command gets INT at its default" {
 	local d=$BATS_TEST_TMPDIR ps
 	ps=$(private_sleep "sg-sleep-$BATS_TEST_NUMBER")
 	bash -c 'trap "" INT; exec "$@"' _ "$RUNLIMIT" -v 30 sh -c \
@@ -178,17 +178,16 @@ forwarded() {
 		>"$d/out" 2>"$d/err" 3>&- &
 	RL_PID=$!
 	ready "$d/ready"
-	in_mask "$(mask_of SigIgn "/proc/$RL_PID/status")" 2   # runlimit itself ignores INT
+	in_mask "$(mask_of SigCgt "/proc/$RL_PID/status")" 2   # runlimit catches INT
 	kill -INT "$RL_PID"
-	kill -TERM "$RL_PID"   # a signal that is caught, to end the run
 	finish_rl
-	[ "$RL_STATUS" -eq 143 ]
-	in_mask "$(mask_of SigIgn "$d/status")" 2
-	[ "$(grep -c 'sending signal INT' "$d/err")" -eq 0 ]
-	grep -q 'sending signal TERM' "$d/err"
+	[ "$RL_STATUS" -eq 130 ]   # the command died of it, and so did runlimit
+	not_in_mask "$(mask_of SigIgn "$d/status")" 2
+	grep -q 'sending signal INT' "$d/err"
+	no_survivors "sg-sleep-$BATS_TEST_NUMBER" 3
 }
 
-@test "a shell background job's INT/QUIT ignores: not forwarded, still ignored in the command" {
+@test "a shell background job's INT/QUIT ignores: INT is forwarded all the same, QUIT stays ignored" {
 	local d=$BATS_TEST_TMPDIR ps
 	# Does this shell ignore INT and QUIT in its background jobs (job control off)?
 	sh -c "cat /proc/\$\$/status > '$d/probe'" 3>&- &
@@ -200,25 +199,31 @@ forwarded() {
 		>"$d/out" 2>"$d/err" 3>&- &
 	RL_PID=$!
 	ready "$d/ready"
-	in_mask "$(mask_of SigIgn "/proc/$RL_PID/status")" 2   # runlimit itself ignores them
-	in_mask "$(mask_of SigIgn "/proc/$RL_PID/status")" 3
-	kill -INT "$RL_PID"
+	in_mask "$(mask_of SigIgn "/proc/$RL_PID/status")" 3   # runlimit itself ignores QUIT
 	kill -QUIT "$RL_PID"
-	kill -TERM "$RL_PID"
+	kill -INT "$RL_PID"
 	finish_rl
-	[ "$RL_STATUS" -eq 143 ]
-	in_mask "$(mask_of SigIgn "$d/status")" 2
+	[ "$RL_STATUS" -eq 130 ]
+	not_in_mask "$(mask_of SigIgn "$d/status")" 2
 	in_mask "$(mask_of SigIgn "$d/status")" 3
-	[ "$(grep -c 'sending signal \(INT\|QUIT\)' "$d/err")" -eq 0 ]
+	[ "$(grep -c 'sending signal QUIT' "$d/err")" -eq 0 ]
+	grep -q 'sending signal INT' "$d/err"
 }
 
-@test "nohup: HUP stays ignored in the command, and runlimit does not forward it" {
+@test "nohup: HUP is still forwarded, and the command starts with it at its default" {
+	local d=$BATS_TEST_TMPDIR ps
+	ps=$(private_sleep "sg-sleep-$BATS_TEST_NUMBER")
+	# The command sends HUP to runlimit (its parent), which passes it back to the command.
+	run -129 --separate-stderr bounded nohup "$RUNLIMIT" -v 5 sh -c \
+		"cat /proc/\$\$/status > '$d/status'; kill -HUP \$PPID; exec '$ps' 10" </dev/null
+	not_in_mask "$(mask_of SigIgn "$d/status")" 1
+	printf '%s\n' "$stderr" | grep -q 'sending signal HUP'
+}
+
+@test "runlimit 1h nohup cmd: the way to keep a command immune to hangups" {
 	local d=$BATS_TEST_TMPDIR
-	# The command sends HUP to runlimit (its parent): ignored there, so nothing is forwarded.
-	run -0 --separate-stderr bounded nohup "$RUNLIMIT" -v 5 sh -c \
-		"cat /proc/\$\$/status > '$d/status'; kill -HUP \$PPID" </dev/null
+	run -0 --separate-stderr bounded "$RUNLIMIT" 5 nohup sh -c "cat /proc/\$\$/status > '$d/status'" </dev/null
 	in_mask "$(mask_of SigIgn "$d/status")" 1
-	[ "$(printf '%s\n' "$stderr" | grep -c 'sending signal')" -eq 0 ]
 }
 
 @test "inherited TERM and ALRM ignores are not passed on, and the time-out works" {

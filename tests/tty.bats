@@ -227,7 +227,9 @@ shell_works() {
 	sp=$(wait_pid "$SL")
 	rp=$(field "$sp" ppid)
 	RL_PIDS=$rp
-	wait_tty_owner "$sp" # the command's group has the terminal
+	# The command's group has the terminal; the command is a member, not its leader.
+	wait_tty_owner "$(field "$sp" pgid)"
+	[ "$(field "$sp" pgid)" != "$sp" ]
 	key C-z
 	wait_screen 'Stopped'
 	wait_state "$sp" T
@@ -236,7 +238,7 @@ shell_works() {
 	type_line fg
 	wait_state "$sp" S
 	wait_state "$rp" S
-	wait_tty_owner "$sp" # and has it again after fg
+	wait_tty_owner "$(field "$sp" pgid)" # and has it again after fg
 	key C-c
 	no_survivors "$SL"
 	type_line 'echo rc=$?'

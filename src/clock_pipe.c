@@ -1,0 +1,46 @@
+#include "clock_pipe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "spawn.h"
+
+static int ends[2] = {-1, -1};
+
+void clock_pipe_init(void)
+{
+	if (ends[0] >= 0 || pipe(ends) < 0)
+		return;
+	for (int k = 0; k < 2; k++) {
+		fcntl(ends[k], F_SETFD, FD_CLOEXEC);
+		fcntl(ends[k], F_SETFL, O_NONBLOCK);
+		ends[k] = spawn_keep_off_stdio(ends[k]);
+	}
+}
+
+void clock_pipe_wake(void)
+{
+	int saved = errno;
+	if (ends[1] >= 0) {
+		ssize_t unused = write(ends[1], "", 1);
+		(void)unused;
+	}
+	errno = saved;
+}
+
+int clock_pipe_drain(void)
+{
+	char drain[64];
+	if (ends[0] >= 0)
+		while (read(ends[0], drain, sizeof drain) > 0)
+			;
+	return ends[0];
+}
+
+void clock_pipe_unblock(const sigset_t *waitmask, sigset_t *saved)
+{
+	/* A signal blocked until now runs its handler here, before the wait: the byte it
+	 * writes makes the wait return at once. */
+	sigprocmask(SIG_SETMASK, waitmask, saved);
+}

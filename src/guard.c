@@ -1,0 +1,145 @@
+#include "guard.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tree.h"
+
+static pid_t guard;
+static pid_t lodge; /* see guard_leave_group */
+static bool left_group;
+static int tie = -1; /* where the OS has no parent-death signal: EOF on it means runlimit died */
+
+static void guard_main(int sig, pid_t parent, int tie_read)
+{
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	setpgid(0, 0);
+	for (int fd = 0; fd <= 2; fd++)
+		if (fd != tie_read)
+			close(fd); /* never hold the caller's terminal or pipes */
+	int armed = tree_child_prepare(SIGUSR1, parent);
+	if (armed > 0) {
+		sigset_t wake;
+		sigemptyset(&wake);
+		sigaddset(&wake, SIGUSR1);
+		int got;
+		/* SIGUSR1 forwarded to the group reaches the guard too: only a new parent counts. */
+		while (getppid() == parent)
+			sigwait(&wake, &got);
+	} else if (armed == 0 && tie_read >= 0) {
+		char c;
+		while (read(tie_read, &c, 1) < 0 && errno == EINTR)
+			;
+	} else if (armed == 0) {
+		sigsuspend(&all); /* nothing tells the guard of runlimit's death: just hold the id */
+	}
+	pid_t group = getpid();
+	if (sig > 0)
+		kill(-group, sig);
+	kill(-group, SIGCONT);
+	_exit(0);
+}
+
+pid_t guard_start(int sig)
+{
+	int link[2] = {-1, -1};
+	if (!tree_has_death_signal() && pipe(link) == 0)
+		fcntl(link[1], F_SETFD, FD_CLOEXEC);
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (link[1] >= 0)
+			close(link[1]);
+		guard_main(sig, parent, link[0]);
+	}
+	int saved = errno;
+	if (link[0] >= 0)
+		close(link[0]);
+	if (pid < 0) {
+		if (link[1] >= 0)
+			close(link[1]);
+		errno = saved;
+		return -1;
+	}
+	setpgid(pid, pid); /* both sides: the group exists before the command joins it */
+	guard = pid;
+	tie = link[1];
+	return pid;
+}
+
+pid_t guard_pid(void)
+{
+	return guard;
+}
+
+void guard_reaped(pid_t pid)
+{
+	if (pid > 0 && pid == guard)
+		guard = 0;
+	if (pid > 0 && pid == lodge)
+		lodge = 0;
+}
+
+bool guard_holds_group(void)
+{
+	return guard > 0;
+}
+
+/* A child that only leads a process group of its own and dies with runlimit. */
+static pid_t lodge_start(void)
+{
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid == 0) {
+		sigset_t all;
+		sigfillset(&all);
+		sigprocmask(SIG_SETMASK, &all, NULL);
+		setpgid(0, 0);
+		for (int fd = 0; fd <= 2; fd++)
+			close(fd);
+		if (tree_child_prepare(SIGKILL, parent) >= 0)
+			sigsuspend(&all);
+		_exit(0);
+	}
+	if (pid > 0)
+		setpgid(pid, pid);
+	return pid;
+}
+
+void guard_leave_group(void)
+{
+	if (guard <= 0 || left_group)
+		return;
+	/* runlimit's own group, or, where that lies outside runlimit's pid namespace (runlimit
+	 * is PID 1 of one, and getpgrp() says 0), a group of a child made for the purpose. */
+	pid_t home = getpgrp();
+	if (home <= 0 && lodge <= 0)
+		lodge = lodge_start();
+	if (home <= 0)
+		home = lodge;
+	left_group = home > 0 && setpgid(guard, home) == 0;
+}
+
+static void end(pid_t *pid)
+{
+	if (*pid > 0) {
+		kill(*pid, SIGKILL);
+		while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	*pid = 0;
+}
+
+void guard_stop(void)
+{
+	end(&guard);
+	end(&lodge);
+	if (tie >= 0)
+		close(tie);
+	tie = -1;
+}
