@@ -1,0 +1,424 @@
+#!/usr/bin/env bats
+# Safety (DESIGN §5): runlimit signals only what is the command's, and still reaches all of
+# it: another pid namespace's /proc, the command as a group member (not its leader), nested
+# time-outs, --kill-leftovers, reaped pids, inherited children and their orphans, no /proc,
+# few file descriptors, inherited ignores of TERM/INT/HUP, a long command name.
+#
+# Each test numbers the defect it covers ("N.M: ...").  Every process a test starts runs a
+# private copy of sleep under a unique name (tN-PID-x), so survivors can be found by name, and
+# teardown ends everything left.  Where a test needs its tree set up before the time-out, the
+# command writes "ready" files and the test sends SIGALRM to runlimit ("the deadline is now").
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+GNU_TIMEOUT=${GNU_TIMEOUT:-$(command -v timeout || echo /usr/bin/timeout)}
+
+setup_file() {
+	make_dfl_wrapper
+	# lowfd.py N PROG ARG...: exec PROG with only fds 0-2 open and RLIMIT_NOFILE at N (soft
+	# and hard, as `ulimit -n N`), INT, QUIT and PIPE at their defaults.  bats leaves fds 3, 4,
+	# 10, 251... open, which would eat into a small limit.
+	cat >"$BATS_FILE_TMPDIR/lowfd.py" <<'EOF'
+import os, resource, signal, sys
+for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE):
+    signal.signal(s, signal.SIG_DFL)
+n = int(sys.argv[1])
+os.closerange(3, 65536)
+resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
+os.execv(sys.argv[2], sys.argv[2:])
+EOF
+}
+
+setup() {
+	export D=$BATS_TEST_TMPDIR RUNLIMIT
+	# Unique per run as well as per test: a concurrent run must not kill our processes.
+	N=t$BATS_TEST_NUMBER-$(($$ % 100000))
+	RL_PID=
+}
+
+teardown() {
+	[ -z "${RL_PID:-}" ] || kill -KILL "$RL_PID" 2>/dev/null || true
+	local name
+	for name in "$N-s" "$N-b" "$N-j" "$N-z" "$N-l"; do
+		kill_named "$name"
+	done
+	kill_private
+}
+
+# ---- helpers ------------------------------------------------------------------------------
+
+# exe_pids PATTERN: live processes whose executable's path matches PATTERN.
+exe_pids() {
+	find /proc/[0-9]*/exe -maxdepth 0 -lname "$1" 2>/dev/null | cut -d/ -f3
+}
+
+# kill_private: end every process running one of this test's private executables.
+kill_private() {
+	local pids
+	for _ in $(seq 20); do
+		pids=$(exe_pids "$BATS_TEST_TMPDIR/*")
+		[ -n "$pids" ] || return 0
+		# shellcheck disable=SC2086
+		kill -KILL $pids 2>/dev/null
+	done
+	return 0
+}
+
+# wait_until SECONDS CMD...: poll CMD every 10 ms until it succeeds, for at most SECONDS of
+# wall time (a ps is slow when hundreds of processes exist).
+wait_until() {
+	local limit=$1 t0
+	shift
+	t0=$(now)
+	until "$@"; do
+		lt "$(elapsed "$t0")" "$limit" || { echo "timed out waiting for: $*" >&2; return 1; }
+		sleep 0.01
+	done
+}
+
+has_survivors() { [ -n "$(survivors "$1")" ]; }
+count_is() { [ "$(survivors "$1" | wc -l)" -eq "$2" ]; }
+
+# timed CMD...: CMD in the foreground (killed after 40 s), output to $D/out and $D/err; sets
+# ST (exit status) and EL (seconds taken).
+timed() {
+	local t0
+	t0=$(now)
+	ST=0
+	timeout -s KILL 40 "$@" >"$D/out" 2>"$D/err" 3>&- || ST=$?
+	EL=$(elapsed "$t0")
+	echo "status $ST after ${EL}s; stderr: $(head -c 2000 "$D/err")" >&2
+}
+
+# finish PID [SECONDS]: wait (bounded) for the background PID to end; its status in ST.
+finish() {
+	wait_for_gone "$1" "${2:-20}" || return 1
+	ST=0
+	wait "$1" || ST=$?
+	RL_PID=
+	echo "status $ST; stderr: $(head -c 2000 "$D/err" 2>/dev/null)" >&2
+}
+
+can_unshare_pid() { unshare --pid --fork true 2>/dev/null; }
+can_mount_proc() { unshare --mount sh -c 'mount -t tmpfs none /proc' 2>/dev/null; }
+
+# ---- 1. another pid namespace's /proc -----------------------------------------------------
+
+@test "1.1: in a new pid namespace (host /proc), a bystander started after runlimit survives its time-out" {
+	can_unshare_pid || skip "unshare --pid not permitted"
+	export S B
+	S=$(private_sleep "$N-s")
+	B=$(private_sleep "$N-b")
+	# Inside the namespace: runlimit's command writes "ready", then a bystander (not
+	# runlimit's) starts, then SIGALRM times runlimit out; report its status and whether the
+	# bystander lives.  Every wait in there is bounded.
+	timed unshare --pid --fork sh -c '
+		"$RUNLIMIT" -k 1 30 sh -c "date > \"\$D/ready\"; exec \"\$S\" 30" & rl=$!
+		i=0; until [ -s "$D/ready" ] || [ $i -ge 2000 ]; do sleep 0.01; i=$((i + 1)); done
+		"$B" 1000 & by=$!
+		kill -ALRM $rl
+		wait $rl; echo "rl=$?" > "$D/result"
+		if kill -0 $by 2>/dev/null; then echo alive; else echo dead; fi >> "$D/result"
+		kill -KILL $by 2>/dev/null'
+	cat "$D/result" >&2
+	[ -s "$D/ready" ]
+	grep -qx 'rl=124' "$D/result"
+	grep -qx alive "$D/result"
+}
+
+@test "1.2: runlimit as pid 1 of a new pid namespace (host /proc) times out promptly" {
+	can_unshare_pid || skip "unshare --pid not permitted"
+	timed unshare --pid --fork "$RUNLIMIT" 0.5 sleep 3
+	[ "$ST" -eq 124 ]
+	lt "$EL" 2.5
+}
+
+# ---- 2. the command is a member of a new group, not its leader ----------------------------
+
+@test "2.1: setsid(1) as the command does not fork away: 124, and no sleep left" {
+	command -v setsid >/dev/null || skip "no setsid(1)"
+	S=$(private_sleep "$N-s")
+	timed "$RUNLIMIT" 0.5 setsid "$S" 3
+	[ "$ST" -eq 124 ]
+	lt "$EL" 2.5
+	no_survivors "$N-s" 5
+}
+
+@test "2.2: the command can call setsid()" {
+	timed "$RUNLIMIT" 5 "$PY" -c 'import os; os.setsid()'
+	[ "$ST" -eq 0 ]
+	[ ! -s "$D/err" ]
+}
+
+@test "2.3: the command is not its group's leader; runlimit stays in its caller's group" {
+	timed sh -c 'ps -o pgid= -p $$ > "$D/caller"
+		exec "$RUNLIMIT" 5 sh -c "echo \$\$ > \"\$D/pid\"; ps -o pgid= -p \$\$ > \"\$D/pgid\"
+			ps -o pgid= -p \$PPID > \"\$D/rlpgid\""'
+	[ "$ST" -eq 0 ]
+	echo "caller pgid $(cat "$D/caller"), runlimit pgid $(cat "$D/rlpgid")," \
+		"command pid $(cat "$D/pid") pgid $(cat "$D/pgid")" >&2
+	[ "$(cat "$D/pid")" -ne "$(cat "$D/pgid")" ]
+	[ "$(cat "$D/rlpgid")" -eq "$(cat "$D/caller")" ]
+	[ "$(cat "$D/pgid")" -ne "$(cat "$D/caller")" ]
+}
+
+# ---- 3. nested time-outs (GNU tests/timeout/timeout-group.sh) -----------------------------
+
+# nested OUTER...: OUTER (ALRM 30) around INNER (USR1 25) around cmd.sh, which records USR1
+# and ALRM; SIGALRM to the outer one once cmd.sh is ready.  cmd.sh must get USR1 from the
+# inner one, and never ALRM.  After USR1 it lingers 0.3 s before it exits 0: dash runs
+# pending traps in signal-number order, so an ALRM that came with the USR1 would otherwise
+# go unrecorded.
+nested() {
+	export S
+	S=$(private_sleep "$N-s")
+	cat >"$D/cmd.sh" <<'EOF'
+#!/bin/sh
+trap 'date > "$D/got-usr1"; done=1' USR1
+trap 'date > "$D/got-alrm"' ALRM
+date > "$D/ready"
+while [ -z "${done:-}" ]; do "$S" 0.05; done
+"$S" 0.3
+exit 0
+EOF
+	chmod +x "$D/cmd.sh"
+	"$PY" "$BATS_FILE_TMPDIR/dfl.py" "$@" "$D/cmd.sh" >"$D/out" 2>"$D/err" 3>&- &
+	RL_PID=$!
+	wait_for_file "$D/ready" 20
+	kill -ALRM "$RL_PID"
+	finish "$RL_PID" 20
+	ls "$D" >&2
+	[ -s "$D/got-usr1" ]
+	[ ! -e "$D/got-alrm" ]
+	[ "$ST" -eq 124 ]
+}
+
+gnu_timeout() { "$GNU_TIMEOUT" --version 2>/dev/null | head -n1 | grep -q 'GNU coreutils'; }
+
+@test "3.1: runlimit -s ALRM around runlimit -s USR1: ALRM to the outer one, the command gets USR1, not ALRM" {
+	nested "$RUNLIMIT" -s ALRM 30 "$RUNLIMIT" -s USR1 25
+}
+
+@test "3.2: runlimit -s ALRM around GNU timeout -s USR1: the command gets USR1, not ALRM" {
+	gnu_timeout || skip "no GNU timeout at $GNU_TIMEOUT"
+	nested "$RUNLIMIT" -s ALRM 30 "$GNU_TIMEOUT" -s USR1 25
+}
+
+@test "3.3: GNU timeout -s ALRM around runlimit -s USR1: the command gets USR1, not ALRM" {
+	gnu_timeout || skip "no GNU timeout at $GNU_TIMEOUT"
+	nested "$GNU_TIMEOUT" -s ALRM 30 "$RUNLIMIT" -s USR1 25
+}
+
+# ---- 4. --kill-leftovers ------------------------------------------------------------------
+
+@test "4.1: --kill-leftovers: the command's own status (0), a TERM-ignoring leftover KILLed by the deadline" {
+	export S
+	S=$(private_sleep "$N-s")
+	timed "$RUNLIMIT" --kill-leftovers 1 sh -c '
+		(trap "" TERM; date > "$D/ready"; exec "$S" 81) &
+		i=0; until [ -s "$D/ready" ] || [ $i -ge 2000 ]; do sleep 0.01; i=$((i + 1)); done
+		exit 0'
+	[ -s "$D/ready" ]
+	[ "$ST" -eq 0 ]
+	lt "$EL" 4
+	no_survivors "$N-s" 5
+}
+
+# ---- 5. reaped pids are never signalled ---------------------------------------------------
+
+@test "5.1: runlimit never kill()s a pid it has reaped (strace)" {
+	command -v strace >/dev/null || skip "no strace"
+	strace -f -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	# The command ignores TERM: it needs the final KILL.  The wrapper shell records the pid
+	# that becomes runlimit's.
+	timed strace -f -e trace=kill,wait4,waitid -o "$D/log" \
+		sh -c 'echo $$ > "$D/rlpid"; exec "$RUNLIMIT" -k 0.5 0.2 sh -c "trap \"\" TERM; while :; do sleep 0.05; done"'
+	[ "$ST" -eq 137 ]
+	local rl
+	rl=$(cat "$D/rlpid")
+	# runlimit's reaps: wait4 returning an exit or death status, or waitid (without WNOWAIT)
+	# reporting CLD_EXITED/KILLED/DUMPED; then any kill() of such a pid (or its group).
+	awk -v rl="$rl" '
+		$1 != rl { next }
+		/wait4/ && /WIFEXITED|WIFSIGNALED/ && match($0, /= [0-9]+$/) {
+			p = substr($0, RSTART + 2) + 0
+			if (p > 0) { reaped[p] = NR; print "reaped " p > "/dev/stderr" }
+			next
+		}
+		/waitid/ && /CLD_(EXITED|KILLED|DUMPED)/ && !/WNOWAIT/ && match($0, /si_pid=[0-9]+/) {
+			p = substr($0, RSTART + 7, RLENGTH - 7) + 0
+			if (p > 0) { reaped[p] = NR; print "reaped " p > "/dev/stderr" }
+			next
+		}
+		/ kill\(-?[0-9]+/ {
+			match($0, / kill\(-?[0-9]+/)
+			p = substr($0, RSTART + 6, RLENGTH - 6) + 0
+			if (p < 0) p = -p
+			if (p > 1 && (p in reaped)) { print "after its reap: " $0; bad = 1 }
+		}
+		END { exit bad }' "$D/log"
+}
+
+# ---- 6. what runlimit inherited is not the command's --------------------------------------
+
+@test "6.1: an orphan of a child runlimit inherited from its shell survives the time-out" {
+	local Z B
+	Z=$(private_sleep "$N-z")
+	B=$(private_sleep "$N-b")
+	export Z B
+	timed sh -c '( "$Z" 0.5; "$B" 201 & echo $! > "$D/b"; exit 0 ) & exec "$RUNLIMIT" 2 sleep 5'
+	[ "$ST" -eq 124 ]
+	[ -s "$D/b" ]
+	local b
+	b=$(cat "$D/b")
+	ps -o pid=,stat=,comm= -p "$b" >&2 || true
+	kill -0 "$b"
+	[ "$(ps -o stat= -p "$b" | cut -c1)" != Z ]
+	has_survivors "$N-b"
+}
+
+@test "6.2: 900 background jobs runlimit inherited from its shell all survive its time-out" {
+	export J
+	J=$(private_sleep "$N-j")
+	timed sh -c 'for i in $(seq 900); do "$J" 300 & done; exec "$RUNLIMIT" 0.5 sleep 5'
+	[ "$ST" -eq 124 ]
+	# Each job may still be execing its sleep; none of them may be gone.
+	if ! wait_until 15 count_is "$N-j" 900; then
+		echo "$(survivors "$N-j" | wc -l) of 900 jobs left" >&2
+		return 1
+	fi
+}
+
+# ---- 7. no /proc --------------------------------------------------------------------------
+
+@test "7.1: with an empty /proc, a time-out and --kill-leftovers end promptly" {
+	can_mount_proc || skip "cannot mount over /proc in a new mount namespace"
+	timed unshare --mount sh -c 'mount -t tmpfs none /proc && exec "$RUNLIMIT" 0.5 sleep 5'
+	[ "$ST" -eq 124 ]
+	lt "$EL" 2
+	timed unshare --mount sh -c 'mount -t tmpfs none /proc && exec "$RUNLIMIT" --kill-leftovers 10 true'
+	[ "$ST" -eq 0 ]
+	lt "$EL" 2
+}
+
+@test "7.2: with an unreadable /proc, a time-out and --kill-leftovers end promptly" {
+	can_mount_proc || skip "cannot mount over /proc in a new mount namespace"
+	command -v setpriv >/dev/null || skip "no setpriv(1) to drop capabilities"
+	# A mode-000 /proc, and runlimit without capabilities (root could still read it).
+	unshare --mount sh -c 'mount -t tmpfs -o mode=000 none /proc &&
+		exec setpriv --inh-caps=-all --bounding-set=-all sh -c "! ls /proc"' >/dev/null 2>&1 ||
+		skip "cannot make /proc unreadable (mount -o mode=000 + setpriv)"
+	timed unshare --mount sh -c 'mount -t tmpfs -o mode=000 none /proc &&
+		exec setpriv --inh-caps=-all --bounding-set=-all "$RUNLIMIT" 0.5 sleep 5'
+	[ "$ST" -eq 124 ]
+	lt "$EL" 2
+	timed unshare --mount sh -c 'mount -t tmpfs -o mode=000 none /proc &&
+		exec setpriv --inh-caps=-all --bounding-set=-all "$RUNLIMIT" --kill-leftovers 10 true'
+	[ "$ST" -eq 0 ]
+	lt "$EL" 2
+}
+
+# ---- 8. few file descriptors --------------------------------------------------------------
+
+lowfd() { timed "$PY" "$BATS_FILE_TMPDIR/lowfd.py" "$@"; }
+
+@test "8.1: with 4, 5 and 6 file descriptors, a command runs (0) and times out (124)" {
+	local n
+	for n in 4 5 6; do
+		echo "ulimit -n $n:" >&2
+		lowfd "$n" "$RUNLIMIT" 1 true
+		[ "$ST" -eq 0 ]
+		lowfd "$n" "$RUNLIMIT" 0.5 sleep 5
+		[ "$ST" -eq 124 ]
+		lt "$EL" 4
+	done
+}
+
+@test "8.2: with 7 file descriptors, a setsid escapee is still found and KILLed" {
+	command -v setsid >/dev/null || skip "no setsid(1)"
+	export S L
+	S=$(private_sleep "$N-s")
+	L=$(private_sleep "$N-l")
+	# dash saves a redirected fd above 9 before it runs the command, which fails under 7
+	# fds: tee writes the ready file.
+	"$PY" "$BATS_FILE_TMPDIR/lowfd.py" 7 "$RUNLIMIT" -k 0.5 30 sh -c \
+		'setsid "$S" 100 & trap "" TERM; date | tee "$D/ready"; while :; do "$L" 0.05; done' \
+		>"$D/out" 2>"$D/err" &
+	RL_PID=$!
+	wait_for_file "$D/ready" 20
+	wait_until 10 has_survivors "$N-s"
+	kill -ALRM "$RL_PID"
+	finish "$RL_PID" 20
+	[ "$ST" -eq 137 ]
+	no_survivors "$N-s" 5
+}
+
+# ---- 9. TERM, INT and HUP inherited ignored -----------------------------------------------
+
+# ignored_reaches SIG STATUS: runlimit started with INT and HUP ignored; SIG to it ends the
+# command, and runlimit dies of SIG (STATUS as bash reports it).
+ignored_reaches() {
+	export S
+	S=$(private_sleep "$N-s")
+	sh -c 'trap "" INT HUP; exec "$RUNLIMIT" 30 "$S" 100' >"$D/out" 2>"$D/err" 3>&- &
+	RL_PID=$!
+	wait_until 20 has_survivors "$N-s"
+	kill -"$1" "$RL_PID"
+	finish "$RL_PID" 10
+	[ "$ST" -eq "$2" ]
+	no_survivors "$N-s" 5
+}
+
+@test "9.1: INT reaches the command although the caller ignored it" {
+	ignored_reaches INT 130
+}
+
+@test "9.2: HUP reaches the command although the caller ignored it" {
+	ignored_reaches HUP 129
+}
+
+@test "9.3: the command starts with TERM, INT and HUP at their defaults; other ignores stay" {
+	[ -r /proc/self/status ] || skip "no /proc/PID/status"
+	timed sh -c 'trap "" INT HUP TERM USR1; exec "$RUNLIMIT" 5 grep SigIgn /proc/self/status'
+	[ "$ST" -eq 0 ]
+	local mask
+	mask=$(awk '$1 == "SigIgn:" { print $2 }' "$D/out")
+	echo "SigIgn $mask" >&2
+	[ -n "$mask" ]
+	mask=$((16#$mask))
+	[ $((mask & (1 << 0))) -eq 0 ]  # HUP
+	[ $((mask & (1 << 1))) -eq 0 ]  # INT
+	[ $((mask & (1 << 14))) -eq 0 ] # TERM
+	[ $((mask & (1 << 9))) -ne 0 ]  # USR1
+}
+
+# ---- 10. a long command name --------------------------------------------------------------
+
+@test "10.1: a 5,000-character command name: one whole message line, with the reason" {
+	local name
+	name=$(printf 'x%.0s' $(seq 5000))
+	timed "$RUNLIMIT" 1 "$name"
+	[ "$(wc -l <"$D/err")" -eq 1 ]
+	grep -qF "$name" "$D/err"
+	# glibc's execvp says ENAMETOOLONG for a name over NAME_MAX (GNU timeout: 126, "File
+	# name too long"); a PATH search of its own may say ENOENT (127).  Either way, whole.
+	case $ST in
+	127) grep -q ': No such file or directory$' "$D/err" ;;
+	126) grep -q "${name}.: [A-Z][a-z ]*\$" "$D/err" ;;
+	*) false ;;
+	esac
+}
+
+@test "10.2: a 3,000-character missing path: 127, the whole path and the reason" {
+	local comp path
+	comp=$(printf 'y%.0s' $(seq 200))
+	path=$D/missing
+	for _ in $(seq 15); do path=$path/$comp; done
+	timed "$RUNLIMIT" 1 "$path"
+	[ "$ST" -eq 127 ]
+	[ "$(wc -l <"$D/err")" -eq 1 ]
+	grep -qF "$path" "$D/err"
+	grep -q ': No such file or directory$' "$D/err"
+}
