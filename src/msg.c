@@ -11,19 +11,21 @@ const char *progname = "runlimit";
 
 static void write_stderr(const char *buf, size_t len)
 {
-	sigset_t pipe_only, old;
+	sigset_t pipe_only, old, pending;
 	sigemptyset(&pipe_only);
 	sigaddset(&pipe_only, SIGPIPE);
 	/* A write to a closed pipe raises SIGPIPE in this process; runlimit forwards SIGPIPE it
-	 * receives from others, so its own must be swallowed here, not forwarded. */
+	 * receives from others, so its own must be swallowed here, not forwarded.  One already
+	 * pending before the write (runlimit keeps the signals it catches blocked) is someone
+	 * else's and stays. */
 	sigprocmask(SIG_BLOCK, &pipe_only, &old);
 	int saved = errno;
+	bool had = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE);
 	ssize_t n;
 	do {
 		n = write(STDERR_FILENO, buf, len);
 	} while (n < 0 && errno == EINTR);
-	if (n < 0 && errno == EPIPE && !sigismember(&old, SIGPIPE)) {
-		sigset_t pending;
+	if (n < 0 && errno == EPIPE && !had) {
 		int sig;
 		if (sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE))
 			sigwait(&pipe_only, &sig);

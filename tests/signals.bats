@@ -316,6 +316,29 @@ for restore in (True, False):
 	no_survivors "sg-sleep-$BATS_TEST_NUMBER" 5
 }
 
+@test "-v into a closed pipe: runlimit's own SIGPIPE is swallowed, never forwarded" {
+	local d=$BATS_TEST_TMPDIR
+	# The command records every PIPE it gets (its own stderr is not the closed pipe); TERM
+	# (forwarded, announced by -v into the closed pipe) ends it after a moment, so a PIPE
+	# forwarded after it would be seen.
+	run -0 bounded "$PY" -c 'import os, signal, subprocess, sys, time
+r, w = os.pipe()
+os.close(r)
+d = sys.argv[2]
+p = subprocess.Popen([sys.argv[1], "-v", "20", "sh", "-c",
+    "exec 2>/dev/null; trap \"echo PIPE >> %s/pipes\" PIPE; trap \"sleep 0.5; exit 7\" TERM; echo > %s/ready; "
+    "while :; do sleep 0.05; done" % (d, d)], stderr=w)
+os.close(w)
+for _ in range(2000):
+    if os.path.exists(d + "/ready"):
+        break
+    time.sleep(0.01)
+p.send_signal(signal.SIGTERM)
+print(p.wait(timeout=20))' "$RUNLIMIT" "$d"
+	[ "$output" = 7 ]
+	[ ! -e "$d/pipes" ]
+}
+
 @test "as PID 1 of a new pid namespace: time-out 124, normal exit 0" {
 	unshare --pid --fork --mount-proc true 2>/dev/null || skip "unshare --pid does not work here"
 	local t0
