@@ -23,6 +23,8 @@
 
 /* Written by handlers, read by the loop: which signals arrived since the loop last looked. */
 static volatile sig_atomic_t arrived[SLOTS];
+/* ... and which of them some process sent (kill, a supervisor), not the terminal's keys. */
+static volatile sig_atomic_t sent_by_process[SLOTS];
 static pid_t self_pid;
 
 /* What runlimit inherited, so the command can get it back. */
@@ -48,6 +50,7 @@ struct run {
 	int64_t deadline;
 	int64_t kill_deadline;
 	bool received[SLOTS];      /* signals that came from outside and were passed on */
+	bool keyboard_death;       /* died of INT or QUIT while its group had the terminal */
 	int stopped_by;            /* the command is stopped, by this signal (0: running) */
 	bool continued;            /* runlimit got SIGCONT since this was last cleared */
 };
@@ -62,6 +65,12 @@ static bool is_fault(int sig)
 static bool is_termination(int sig)
 {
 	return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
+}
+
+/* The keys that the terminal turns into signals for its foreground group (Ctrl-C, Ctrl-\). */
+static bool is_keyboard(int sig)
+{
+	return sig == SIGINT || sig == SIGQUIT;
 }
 
 static void on_signal(int sig, siginfo_t *info, void *context)
@@ -80,8 +89,11 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 		errno = saved;
 		return;
 	}
-	if (sig > 0 && sig < SLOTS)
+	if (sig > 0 && sig < SLOTS) {
 		arrived[sig] = 1;
+		if (!tty_signal_typed(info))
+			sent_by_process[sig] = 1;
+	}
 	clock_wake();
 	errno = saved;
 }
@@ -302,9 +314,15 @@ static void handle_arrivals(struct run *r)
 				time_out(r);
 			continue;
 		}
+		/* A request to end (kill, a supervisor) goes to the whole tree and starts the grace.
+		 * Ctrl-C or Ctrl-\ typed at the terminal is interaction, not a request: it goes
+		 * where the terminal would have sent it, the command's group, and a program that
+		 * handles it (a REPL) goes on undisturbed. */
+		bool request = is_termination(sig) && (sent_by_process[sig] || !is_keyboard(sig));
+		sent_by_process[sig] = 0;
 		r->received[sig] = true;
-		send(r, sig, is_termination(sig), is_termination(sig));
-		if (is_termination(sig)) {
+		send(r, sig, request, request);
+		if (request) {
 			r->signalled = true;
 			start_grace(r);
 		}
@@ -327,6 +345,10 @@ static void reap(struct run *r)
 		} else {
 			r->reaped = true;
 			r->status = status;
+			/* Killed by a key typed at the terminal runlimit gave its group: as far as the
+			 * calling shell can tell, runlimit was hit too (see exit_status). */
+			r->keyboard_death = WIFSIGNALED(status) && is_keyboard(WTERMSIG(status)) &&
+			                    r->pgid > 0 && tty_owned_by(r->pgid);
 		}
 	}
 }
@@ -530,7 +552,7 @@ static int exit_status(struct run *r, int exec_error)
 			return 128 + sig;
 		return sig == SIGKILL ? 128 + SIGKILL : 124;
 	}
-	if (sig > 0 && sig < SLOTS && r->received[sig])
+	if ((sig > 0 && sig < SLOTS && r->received[sig]) || r->keyboard_death)
 		die_of(sig);
 	return 128 + sig;
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -10,6 +11,20 @@ static int tty_fd = -1;
 static bool leader;
 static bool have_modes;
 static struct termios modes;
+
+/* Could another process of runlimit's job be reading the terminal?  In a pipeline such as
+ * "runlimit 20 cmd | less" the pager is in runlimit's group and reads the keys: taking the
+ * terminal from the group would stop it.  The job is taken to be runlimit alone when its
+ * standard input is the terminal and its standard output is not a pipe or socket. */
+static bool job_may_share_tty(void)
+{
+	struct stat st;
+	if (tcgetpgrp(STDIN_FILENO) < 0)
+		return true; /* input from elsewhere: runlimit is not at the head of the job */
+	if (fstat(STDOUT_FILENO, &st) < 0)
+		return false;
+	return S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
+}
 
 void tty_init(void)
 {
@@ -21,10 +36,25 @@ void tty_init(void)
 	}
 	if (tty_fd < 0)
 		return;
-	pid_t me = getpid();
-	leader = getpgrp() == me && tcgetpgrp(tty_fd) == me;
-	if (leader)
+	pid_t me = getpid(), group = getpgrp();
+	pid_t fg = tcgetpgrp(tty_fd);
+	/* The modes are saved whenever runlimit's job has the terminal, for a command that gets
+	 * it later, lazily, and times out in raw mode. */
+	if (fg == group)
 		have_modes = tcgetattr(tty_fd, &modes) == 0;
+	leader = group == me && fg == me && !job_may_share_tty();
+}
+
+bool tty_signal_typed(const siginfo_t *info)
+{
+#ifdef SI_KERNEL
+	/* Linux and FreeBSD: the terminal's signals come from the kernel (SI_KERNEL); kill()
+	 * gives SI_USER, sigqueue() SI_QUEUE, tgkill() SI_TKILL. */
+	return info && info->si_code == SI_KERNEL;
+#else
+	(void)info;
+	return false;
+#endif
 }
 
 bool tty_leading(void)

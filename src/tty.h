@@ -5,6 +5,7 @@
 #ifndef RUNLIMIT_TTY_H
 #define RUNLIMIT_TTY_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -33,5 +34,9 @@ void tty_give(pid_t pgid);
 /* Take the terminal back for runlimit's group if the command's group pgid has it (or the
  * group is gone), restoring the terminal modes saved at start if restore_modes. */
 void tty_take_back(pid_t pgid, bool restore_modes);
+
+/* Did the terminal itself send this signal (a key typed: Ctrl-C, Ctrl-\, Ctrl-Z), as
+ * opposed to a process with kill()?  For a signal handler; false when unsure. */
+bool tty_signal_typed(const siginfo_t *info);
 
 #endif

@@ -445,3 +445,59 @@ EOF
 	wait_screen '^rc2=130$'
 	shell_owns_tty
 }
+
+@test "11: a pipeline into a pager: less keeps the terminal and answers keys" {
+	type_line "runlimit 20 sh -c 'seq 300; exec $SL 30' | less; echo rc=\$?"
+	local lp sp
+	sp=$(wait_pid "$SL")
+	lp=$(wait_pid less)
+	wait_screen '^1$'
+	# less owns the terminal (its group, runlimit's, is the foreground) and is not stopped.
+	wait_tty_owner "$(field "$lp" pgid)"
+	[ "$(field "$lp" stat | cut -c1)" != T ]
+	key Space # the next page: less must be reading keys
+	wait_screen '^90$'
+	key q
+	wait_for_gone "$lp" 5
+	kill -TERM "$(field "$sp" ppid)" # end the run; the pipeline then ends
+	wait_screen '^rc=0$'
+	shell_owns_tty
+}
+
+@test "12: Ctrl-C stops a loop typed at the prompt, as around the bare command" {
+	type_line "for i in 1 2; do runlimit 10 $SL 3; echo \"iter \$i rc=\$?\"; done; echo after-loop"
+	local sp
+	sp=$(wait_pid "$SL")
+	wait_tty_owner "$(field "$sp" pgid)"
+	key C-c
+	wait_for_gone "$sp" 5
+	wait_prompts 2
+	# bash breaks the loop only when its child died of SIGINT: no second iteration, and
+	# the rest of the line is not run either.
+	no_screen '^iter 2'
+	no_screen '^after-loop$'
+	[ -z "$(survivors "$SL")" ]
+	shell_owns_tty
+}
+
+@test "13: one Ctrl-C at a REPL is interaction, not a cancel: no KILL after the grace" {
+	# -f: the REPL shares runlimit's group, so both get the key; -k 1 would KILL the REPL a
+	# second later if the key started the grace (as a kill -INT does).
+	type_line "bash -c 'runlimit -v -f -k 1 60 python3 -q'; echo rc=\$?"
+	wait_screen '^>>>'
+	local pp t0
+	pp=$(wait_pid python3)
+	key C-c
+	wait_screen 'KeyboardInterrupt'
+	t0=$(now)
+	# Watch the REPL through twice the grace: it must stay alive all along.
+	while lt "$(elapsed "$t0")" 2.5; do
+		kill -0 "$pp"
+		sleep 0.1
+	done
+	no_screen 'sending signal KILL'
+	type_line 'print(6*7)'
+	wait_screen '^42$'
+	key C-d
+	wait_screen '^rc=0$'
+}
