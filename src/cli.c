@@ -37,35 +37,65 @@ static const struct option_def options[] = {
 
 #define NOPTIONS (sizeof options / sizeof options[0])
 
+/* The last option that took the next word as its argument, and that word: to say so when
+ * the words left over are too few. */
+static const char *last_arg_option;
+static const char *last_arg_value;
+static char last_arg_buf[64];
+
+/* --help.  Every option and its description are at least two spaces apart, as GNU's tests
+ * that read --help expect.  As "timeout", GNU's options only; the extensions stay accepted. */
 static enum cli_result usage(void)
 {
-	char text[4096];
-	snprintf(text, sizeof text,
+	const char *p = program_name;
+	bool as_timeout = strcmp(progname, "timeout") == 0;
+	char head[1024], tail[1024];
+	snprintf(head, sizeof head,
 		"Usage: %s [OPTION]... DURATION COMMAND [ARG]...\n"
 		"  or:  %s --nproc [--all] [--ignore=N]\n"
-		"Run COMMAND in its own process group; if it is still running after DURATION,\n"
-		"signal it and everything it started, then KILL whatever is left after a grace.\n"
+		"  or:  %s OPTION\n"
+		"Start COMMAND, and if it is still running after DURATION, signal it and\n"
+		"everything it started, then KILL whatever is left after a grace period.\n"
 		"\n"
-		"  -s, --signal=SIG      signal to send at the deadline (default TERM); a name\n"
-		"                        (TERM, sigint, RTMIN+1) or a number; 0 sends none\n"
-		"  -k, --kill-after=DUR  grace before KILL, counted from the first signal\n"
-		"                        sent (default 5s; 0 never sends KILL)\n"
-		"  -p, --preserve-status exit with COMMAND's own status even when it timed out\n"
-		"  -f, --foreground      keep COMMAND in this process group and signal only it,\n"
-		"                        not its children (GNU --foreground)\n"
-		"  -v, --verbose         report on stderr every signal sent\n"
-		"      --kill-leftovers  when COMMAND exits, also end what it left running\n"
-		"      --nproc           print the processors usable ('%s --nproc --help')\n"
-		"      --help            show this help and exit\n"
-		"      --version         show the version and exit\n"
+		"Mandatory arguments to long options are mandatory for short options too.\n",
+		p, p, p);
+	const char *options_text =
+		"  -s, --signal=SIGNAL        signal to send at the deadline (default TERM):\n"
+		"                               a name (TERM, sigint, RTMIN+1) or a number;\n"
+		"                               0 sends none\n"
+		"  -k, --kill-after=DURATION  also send KILL to whatever is left this long\n"
+		"                               after the first signal (default 5s; 0: never)\n"
+		"  -p, --preserve-status      exit with COMMAND's own status, even when it\n"
+		"                               timed out\n"
+		"  -f, --foreground           keep COMMAND in this process group and signal\n"
+		"                               only it, not its children (GNU --foreground)\n"
+		"  -v, --verbose              report on stderr every signal sent\n";
+	const char *extensions_text = as_timeout ? "" :
+		"      --kill-leftovers       when COMMAND exits, also end what it left running\n"
+		"      --nproc                print the processors usable (see --nproc --help)\n";
+	snprintf(tail, sizeof tail,
+		"      --help                 display this help and exit\n"
+		"      --version              output version information and exit\n"
 		"\n"
-		"DURATION is a number with an optional suffix s (default), m, h or d.\n"
-		"0 means no time limit.  Signals %s receives are passed on to COMMAND.\n"
+		"DURATION is a number with an optional suffix: s (seconds, the default),\n"
+		"m, h or d.  0 means no time limit.  The signals this program receives are\n"
+		"passed on to COMMAND.\n"
 		"\n"
-		"Exit status: 124 timed out, 137 timed out and KILL was needed,\n"
-		"125 %s failed, 126 COMMAND not runnable, 127 COMMAND not found,\n"
-		"otherwise COMMAND's status (128+N if a signal N ended it).\n",
-		progname, progname, progname, progname, progname);
+		"Exit status:\n"
+		"  124  COMMAND timed out (and --preserve-status was not given)\n"
+		"  125  this program itself failed, or bad usage\n"
+		"  126  COMMAND was found but could not be run\n"
+		"  127  COMMAND was not found\n"
+		"  137  COMMAND timed out and was ended by KILL\n"
+		"  -    otherwise COMMAND's own status (128+N if signal N ended it)\n"
+		"%s",
+		as_timeout ? "\nrunlimit's extensions (--kill-leftovers, --nproc) work here too:\n"
+		             "see 'runlimit --help'.\n" : "");
+	size_t len = strlen(head) + strlen(options_text) + strlen(extensions_text) + strlen(tail);
+	char text[4096];
+	if (len >= sizeof text)
+		return CLI_USAGE;
+	snprintf(text, sizeof text, "%s%s%s%s", head, options_text, extensions_text, tail);
 	return msg_stdout(text) ? CLI_EXIT_OK : CLI_USAGE;
 }
 
@@ -165,6 +195,9 @@ static enum cli_result parse_long(struct config *cfg, char *arg, int argc, char 
 			value = eq + 1;
 		} else if (*i + 1 < argc) {
 			value = argv[++*i];
+			snprintf(last_arg_buf, sizeof last_arg_buf, "--%s", found->name);
+			last_arg_option = last_arg_buf;
+			last_arg_value = value;
 		} else {
 			msg("option '--%s' requires an argument", found->name);
 			return bad_usage();
@@ -199,6 +232,9 @@ static enum cli_result parse_short(struct config *cfg, char *arg, int argc, char
 			value = p + 1;
 		} else if (*i + 1 < argc) {
 			value = argv[++*i];
+			snprintf(last_arg_buf, sizeof last_arg_buf, "-%c", *p);
+			last_arg_option = last_arg_buf;
+			last_arg_value = value;
 		} else {
 			msg("option requires an argument -- '%c'", *p);
 			return bad_usage();
@@ -232,12 +268,16 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 			return r;
 	}
 	if (argc - i < 2) {
-		/* GNU says only "Try ..."; runlimit says what is missing, except as "timeout". */
+		/* GNU says only "Try ..."; runlimit says what is missing, except as "timeout", and
+		 * what it took the words it had for ("runlimit -vs 1 true": -s took "1"). */
 		if (strcmp(progname, "timeout") != 0) {
 			if (argc - i == 0)
 				msg("missing operand");
+			else if (last_arg_option)
+				msg("missing command: '%s' was taken as the DURATION, and '%s' as the "
+				    "argument of %s", argv[i], last_arg_value, last_arg_option);
 			else
-				msg("missing command after '%s'", argv[i]);
+				msg("missing command after the DURATION '%s'", argv[i]);
 		}
 		return bad_usage();
 	}

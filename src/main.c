@@ -21,8 +21,10 @@ int main(int argc, char **argv)
 	const char *name = argc > 0 ? base_name(argv[0]) : "";
 	if (strcmp(name, "timeout") == 0)
 		progname = "timeout";
+	program_name = argc > 0 && argv[0][0] ? argv[0] : progname;
 	if (strcmp(name, "nproc") == 0) {
 		progname = "nproc";
+		program_name = argc > 0 && argv[0][0] ? argv[0] : progname;
 		return nproc_main(argc, argv);
 	}
 
@@ -33,6 +35,7 @@ int main(int argc, char **argv)
 	case CLI_USAGE:
 		return EXIT_RUNLIMIT_FAILED;
 	case CLI_NPROC:
+		help_mode = " --nproc";
 		return nproc_main(argc - 1, argv + 1);
 	case CLI_RUN:
 		break;

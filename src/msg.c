@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 const char *progname = "runlimit";
+const char *program_name = "runlimit";
+const char *help_mode = "";
 
 static void write_stderr(const char *buf, size_t len)
 {
@@ -34,11 +36,11 @@ static void write_stderr(const char *buf, size_t len)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-/* "PROG: " and the formatted text into buf; the length the whole line needs, newline
- * included (more than size: buf holds a cut line), or 0 on a format error. */
-static size_t format_line(char *buf, size_t size, const char *fmt, va_list ap)
+/* With prefixed, "PROG: " and then the formatted text into buf; the length the whole line
+ * needs, newline included (more than size: buf holds a cut line), or 0 on a format error. */
+static size_t format_line(char *buf, size_t size, bool prefixed, const char *fmt, va_list ap)
 {
-	int head = snprintf(buf, size, "%s: ", progname);
+	int head = prefixed ? snprintf(buf, size, "%s: ", program_name) : 0;
 	if (head < 0)
 		return 0;
 	size_t len = (size_t)head < size ? (size_t)head : size - 1;
@@ -46,44 +48,51 @@ static size_t format_line(char *buf, size_t size, const char *fmt, va_list ap)
 	return body < 0 ? 0 : (size_t)head + (size_t)body + 1;
 }
 
-void msg(const char *fmt, ...)
+/* One line on stderr in one write.  Most lines fit the stack buffer; a longer one (a
+ * 5,000-byte command name) gets the heap, so that the reason at its end is never cut off. */
+static void print_line(bool prefixed, const char *fmt, va_list ap)
 {
-	/* Most lines fit the stack buffer; a longer one (a 5,000-byte command name) gets the
-	 * heap, so that the reason at its end is never cut off. */
 	char small[1024], *line = small;
-	va_list ap;
-	va_start(ap, fmt);
-	size_t need = format_line(small, sizeof small, fmt, ap);
-	va_end(ap);
+	va_list again;
+	va_copy(again, ap);
+	size_t need = format_line(small, sizeof small, prefixed, fmt, ap);
+	if (need + 1 > sizeof small && need > 0) {
+		char *big = malloc(need + 1);
+		if (big && (need = format_line(big, need + 1, prefixed, fmt, again)) > 0)
+			line = big;
+		else
+			need = big ? 0 : sizeof small - 1; /* no memory: what fits */
+		if (line != big)
+			free(big);
+	}
+	va_end(again);
 	if (need == 0)
 		return;
-	if (need + 1 > sizeof small) {
-		char *big = malloc(need + 1);
-		if (big) {
-			va_start(ap, fmt);
-			need = format_line(big, need + 1, fmt, ap);
-			va_end(ap);
-			line = big;
-			if (need == 0) {
-				free(big);
-				return;
-			}
-		} else {
-			need = sizeof small - 1; /* no memory: what fits */
-		}
-	}
 	line[need - 1] = '\n';
 	write_stderr(line, need);
 	if (line != small)
 		free(line);
 }
 
+void msg(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	print_line(true, fmt, ap);
+	va_end(ap);
+}
+
 void msg_try_help(void)
 {
-	char line[256];
-	int n = snprintf(line, sizeof line, "Try '%s --help' for more information.\n", progname);
-	if (n > 0)
-		write_stderr(line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+	msg_plain("Try '%s%s --help' for more information.", program_name, help_mode);
+}
+
+void msg_plain(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	print_line(false, fmt, ap);
+	va_end(ap);
 }
 
 bool msg_stdout(const char *text)

@@ -5,12 +5,28 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
-/* Base name of argv[0] as runlimit, timeout or nproc; set once by main. */
+/* Who runlimit is, from the base name of argv[0]: "runlimit", "timeout" or "nproc"; set
+ * once by main.  It decides behaviour and the --version line. */
 extern const char *progname;
+
+/* argv[0] as invoked, as GNU prints it: the prefix of every message, the name in "Try ...
+ * --help" and in the Usage lines ("/usr/local/bin/timeout: invalid time interval '1x'"). */
+extern const char *program_name;
+
+/* What goes between the program name and "--help" in the Try line: " --nproc" when
+ * runlimit or timeout runs the core-count probe.  Empty otherwise. */
+extern const char *help_mode;
 
 /* One line on stderr, written with a single write(2).  A closed or full stderr never kills
  * runlimit: SIGPIPE is held off during the write and a failed write is ignored. */
 void msg(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+
+/* The same without the "PROG: " prefix. */
+void msg_plain(const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 1, 2)))
 #endif

@@ -92,7 +92,7 @@ static int usage(void)
 		"      --ignore=N  leave N processors out, but never print less than 1\n"
 		"      --help      show this help and exit\n"
 		"      --version   show the version and exit\n",
-		progname, named ? "" : " --nproc");
+		program_name, named ? "" : " --nproc");
 	return msg_stdout(text) ? 0 : 1;
 }
 

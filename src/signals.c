@@ -145,9 +145,15 @@ int sig_parse(const char *s)
 	for (size_t i = 0; i <= len; i++)
 		upper[i] = (s[i] >= 'a' && s[i] <= 'z') ? (char)(s[i] - 'a' + 'A') : s[i];
 	int sig = lookup(upper);
-	if (sig < 0 && strncmp(upper, "SIG", 3) == 0 && upper[3] != '\0')
-		sig = lookup(upper + 3);
-	return sig;
+	if (sig >= 0 || strncmp(upper, "SIG", 3) != 0 || upper[3] == '\0')
+		return sig;
+	if (!isdigit((unsigned char)upper[3]))
+		return lookup(upper + 3);
+	/* "SIG9", "sig15": a number after SIG, as GNU takes it (no 128+N mapping there). */
+	char *end;
+	errno = 0;
+	long n = strtol(upper + 3, &end, 10);
+	return errno || *end || n > sig_max() ? -1 : (int)n;
 }
 
 const char *sig_name(int sig, char *buf, size_t size)

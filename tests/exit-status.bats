@@ -214,7 +214,7 @@ raise SystemExit(0 if os.WCOREDUMP(st) else 1)')
 	cd "$BATS_TEST_TMPDIR/run"
 	ulimit -c unlimited
 	run -139 --separate-stderr "$RUNLIMIT" 10 sh -c 'kill -SEGV $$'
-	[ "$stderr" = "runlimit: the monitored command dumped core" ]
+	[ "$stderr" = "$RUNLIMIT: the monitored command dumped core" ]
 }
 
 @test "runlimit re-raising a forwarded QUIT does not dump core itself" {
@@ -233,7 +233,7 @@ raise SystemExit(0 if os.WCOREDUMP(st) else 1)')
 
 @test "126 for a directory: failed to run command '/etc': Permission denied" {
 	run -126 --separate-stderr "$RUNLIMIT" 5 /etc
-	[ "$stderr" = "runlimit: failed to run command '/etc': Permission denied" ]
+	[ "$stderr" = "$RUNLIMIT: failed to run command '/etc': Permission denied" ]
 }
 
 @test "126 for a non-executable file" {
@@ -241,24 +241,24 @@ raise SystemExit(0 if os.WCOREDUMP(st) else 1)')
 	printf 'exit 0\n' >"$f"
 	chmod 644 "$f"
 	run -126 --separate-stderr "$RUNLIMIT" 5 "$f"
-	[ "$stderr" = "runlimit: failed to run command '$f': Permission denied" ]
+	[ "$stderr" = "$RUNLIMIT: failed to run command '$f': Permission denied" ]
 }
 
 @test "126 for ENOTDIR" {
 	run -126 --separate-stderr "$RUNLIMIT" 5 /etc/passwd/x
-	[ "$stderr" = "runlimit: failed to run command '/etc/passwd/x': Not a directory" ]
+	[ "$stderr" = "$RUNLIMIT: failed to run command '/etc/passwd/x': Not a directory" ]
 }
 
 @test "127 for a missing command, on PATH and by path" {
 	run -127 --separate-stderr "$RUNLIMIT" 5 no-such-command-runlimit-test
-	[ "$stderr" = "runlimit: failed to run command 'no-such-command-runlimit-test': No such file or directory" ]
+	[ "$stderr" = "$RUNLIMIT: failed to run command 'no-such-command-runlimit-test': No such file or directory" ]
 	run -127 --separate-stderr "$RUNLIMIT" 5 /nonexistent/cmd
-	[ "$stderr" = "runlimit: failed to run command '/nonexistent/cmd': No such file or directory" ]
+	[ "$stderr" = "$RUNLIMIT: failed to run command '/nonexistent/cmd': No such file or directory" ]
 }
 
 @test "127 for an empty command name" {
 	run -127 --separate-stderr "$RUNLIMIT" 5 ""
-	[ "$stderr" = "runlimit: failed to run command '': No such file or directory" ]
+	[ "$stderr" = "$RUNLIMIT: failed to run command '': No such file or directory" ]
 }
 
 @test "127 for a script whose #! interpreter does not exist" {
@@ -266,7 +266,7 @@ raise SystemExit(0 if os.WCOREDUMP(st) else 1)')
 	printf '#!/nonexistent/interpreter\nexit 0\n' >"$f"
 	chmod 755 "$f"
 	run -127 --separate-stderr "$RUNLIMIT" 5 "$f"
-	[ "$stderr" = "runlimit: failed to run command '$f': No such file or directory" ]
+	[ "$stderr" = "$RUNLIMIT: failed to run command '$f': No such file or directory" ]
 }
 
 @test "a script without #! runs through the shell" {

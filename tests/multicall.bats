@@ -96,7 +96,7 @@ same_as_gnu() {
 	run --separate-stderr "$BATS_TEST_TMPDIR/gtimeout" 1x true
 	[ "$status" -eq 125 ]
 	[ "${lines[0]}" = "" ] # nothing on stdout
-	[[ "$stderr" == "runlimit: invalid time interval '1x'"* ]]
+	[[ "$stderr" == "$BATS_TEST_TMPDIR/gtimeout: invalid time interval '1x'"* ]]
 }
 
 @test "exit statuses as timeout: 124, 137, -p, the command's own, 125" {
@@ -203,4 +203,39 @@ same_as_gnu() {
 	same_as_gnu --fore 5 sh -c 'exit 6'
 	run ours --kill=1 5 sh -c 'exit 6'
 	[ "$status" -eq 6 ]
+}
+
+@test "the program name is argv[0] as invoked, as GNU prints it: a full path stays a path" {
+	[ -x "$GNU_TIMEOUT" ] || skip "no GNU timeout at $GNU_TIMEOUT"
+	local args o g o_rc g_rc
+	for args in "1x true" "-s FOO 1 true" "--bogus" "1 /nonexistent/cmd"; do
+		o_rc=0 g_rc=0
+		# shellcheck disable=SC2086
+		o=$("$ours_link" $args 2>&1 >/dev/null) || o_rc=$?
+		# shellcheck disable=SC2086
+		g=$( (exec -a "$ours_link" "$GNU_TIMEOUT" $args) 2>&1 >/dev/null) || g_rc=$?
+		[ "$o" = "$g" ] && [ "$o_rc" = "$g_rc" ] ||
+			{ printf 'args: %s\nours (%s): %s\nGNU (%s): %s\n' "$args" "$o_rc" "$o" "$g_rc" "$g"; return 1; }
+	done
+	[[ "$o" == "$ours_link: failed to run command"* ]]
+}
+
+@test "--help as timeout: GNU's options only, two spaces before each description, a pointer to the extensions" {
+	run --separate-stderr ours --help
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"--kill-leftovers  "* ]]
+	[[ "$output" != *"--nproc  "* ]]
+	[[ "$output" == *"see 'runlimit --help'"* ]]
+	local bad
+	bad=$(printf '%s\n' "$output" | grep -E '^ +-[-a-zA-Z]' |
+		grep -vE '^ +(-[a-zA-Z], )?--?[a-zA-Z0-9=-]+(  +[^ ].*)?$' || true)
+	[ -z "$bad" ] || { echo "option lines without two spaces: $bad"; return 1; }
+	# Every long option GNU's --help lists is in ours too.
+	local opt
+	for opt in --signal --kill-after --preserve-status --foreground --verbose --help --version; do
+		[[ "$output" == *"$opt"* ]] || { echo "missing $opt"; return 1; }
+	done
+	# The extensions stay accepted.
+	run ours --kill-leftovers 5 true
+	[ "$status" -eq 0 ]
 }

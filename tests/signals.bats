@@ -127,7 +127,7 @@ forwarded() {
 	kill -USR1 "$RL_PID"
 	finish_rl
 	[ "$RL_STATUS" -eq 3 ]
-	grep -qx "runlimit: sending signal USR1 to command 'sh'" "$d/err"
+	grep -qx "$RUNLIMIT: sending signal USR1 to command 'sh'" "$d/err"
 }
 
 @test "SIGALRM from outside counts as the time-out: TERM to the command, status 124" {

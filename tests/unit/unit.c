@@ -240,6 +240,16 @@ static void test_signals(void)
 	sig_is("Term", SIGTERM);
 	sig_is("SigTerm", SIGTERM);
 	sig_is("SIGTERM", SIGTERM);
+	/* A number after SIG, as GNU accepts it: no 128+N mapping, nothing around it. */
+	sig_is("SIG9", SIGKILL);
+	sig_is("sig15", SIGTERM);
+	sig_is("SIG09", SIGKILL);
+	sig_is("SIG0", 0);
+	sig_bad("SIG137");
+	sig_bad("SIG+9");
+	sig_bad("SIG-1");
+	sig_bad("SIG 9");
+	sig_bad("SIG9x");
 	sig_is("sigterm", SIGTERM);
 	sig_is("sigkill", SIGKILL);
 	sig_is("KILL", SIGKILL);
