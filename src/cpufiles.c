@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Longest file name built from a mount point and a cgroup path; longer ones are skipped
  * rather than truncated, so a cut-off path can never name some other cgroup's file. */
@@ -350,6 +351,30 @@ struct mounts {
 	size_t n, cap;
 };
 
+/* One more mount in the list; false if memory ran out. */
+static bool push_mount(struct mounts *ms, const char *root, const char *mount_point, int kind)
+{
+	if (ms->n == ms->cap) {
+		size_t cap = ms->cap ? ms->cap * 2 : 32;
+		struct mount *bigger = realloc(ms->m, cap * sizeof *bigger);
+		if (!bigger)
+			return false;
+		ms->m = bigger;
+		ms->cap = cap;
+	}
+	struct mount *e = &ms->m[ms->n];
+	e->root = dup_or_null(root);
+	e->mount_point = dup_or_null(mount_point);
+	e->kind = kind;
+	if (!e->root || !e->mount_point) {
+		free(e->root);
+		free(e->mount_point);
+		return false;
+	}
+	ms->n++;
+	return true;
+}
+
 /* Every mount is kept, cgroup or not, so that one mounted over another can be told apart. */
 static bool add_mount(char *line, void *arg)
 {
@@ -362,25 +387,22 @@ static bool add_mount(char *line, void *arg)
 		kind = V2;
 	else if (strcmp(m.fstype, "cgroup") == 0 && list_has(m.super_options, "cpu"))
 		kind = V1;
-	if (ms->n == ms->cap) {
-		size_t cap = ms->cap ? ms->cap * 2 : 32;
-		struct mount *bigger = realloc(ms->m, cap * sizeof *bigger);
-		if (!bigger)
-			return true;
-		ms->m = bigger;
-		ms->cap = cap;
-	}
-	struct mount *e = &ms->m[ms->n];
-	e->root = dup_or_null(m.root);
-	e->mount_point = dup_or_null(m.mount_point);
-	e->kind = kind;
-	if (!e->root || !e->mount_point) {
-		free(e->root);
-		free(e->mount_point);
-		return true;
-	}
-	ms->n++;
-	return false;
+	return !push_mount(ms, m.root, m.mount_point, kind);
+}
+
+/* No mount table to go by: the v2 hierarchy is taken to be mounted whole at dir, as GNU
+ * nproc takes it at /sys/fs/cgroup, if dir holds the cgroup.controllers file that every
+ * cgroup2 directory has (a v1 layout's tmpfs there does not). */
+static void assume_v2_mount(struct mounts *ms, const char *dir)
+{
+	char file[CGROUP_PATH_MAX];
+	size_t len = strlen(dir);
+	if (dir[0] != '/' || len + strlen("/cgroup.controllers") >= sizeof file)
+		return;
+	memcpy(file, dir, len);
+	strcpy(file + len, "/cgroup.controllers");
+	if (access(file, F_OK) == 0)
+		push_mount(ms, "/", dir, V2);
 }
 
 /* The mount through which the cgroup at path is seen: the first of the right kind whose root
@@ -412,13 +434,17 @@ static bool cgroup_path_of(char *line, void *arg)
 	return path[V1] && path[V2];
 }
 
-unsigned long cgroup_cpu_quota(const char *cgroup_file, const char *mountinfo_file)
+unsigned long cgroup_cpu_quota(const char *cgroup_file, const char *mountinfo_file,
+	const char *v2_default)
 {
 	char *path[2] = {NULL, NULL};
 	struct mounts ms = {NULL, 0, 0};
 	each_line(cgroup_file, cgroup_path_of, path);
 	if (path[V1] || path[V2])
 		each_line(mountinfo_file, add_mount, &ms);
+	/* Missing, unreadable or empty (a chroot with a made-up /proc, say): GNU's default. */
+	if (path[V2] && ms.n == 0 && v2_default)
+		assume_v2_mount(&ms, v2_default);
 	unsigned long best = ULONG_MAX;
 	for (int v = V1; v <= V2; v++) {
 		const struct mount *m = path[v] ? mount_for(&ms, v, path[v]) : NULL;

@@ -44,7 +44,11 @@ bool cgroup_path_ok(const char *path);
 
 /* The CPU quota of the process whose cgroup and mountinfo files are given, as a processor
  * count: the smallest of the v2 cpu.max and v1 CFS limits from its cgroup up to the top of
- * the mount.  ULONG_MAX when no quota applies or none can be read. */
-unsigned long cgroup_cpu_quota(const char *cgroup_file, const char *mountinfo_file);
+ * the mount.  Where mountinfo lists no mount at all (missing, unreadable or empty), the v2
+ * hierarchy is taken to be mounted whole at v2_default ("/sys/fs/cgroup", as GNU nproc
+ * does; NULL for no such guess) if that directory has a cgroup.controllers file; v1 is not
+ * guessed.  ULONG_MAX when no quota applies or none can be read. */
+unsigned long cgroup_cpu_quota(const char *cgroup_file, const char *mountinfo_file,
+	const char *v2_default);
 
 #endif

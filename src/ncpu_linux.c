@@ -115,5 +115,5 @@ unsigned long ncpu_quota(void)
 		policy &= ~SCHED_RESET_ON_FORK; /* a flag that sched_getscheduler may add */
 	if (policy == -1 || policy == SCHED_FIFO || policy == SCHED_RR || policy == SCHED_DEADLINE)
 		return ULONG_MAX;
-	return cgroup_cpu_quota("/proc/self/cgroup", "/proc/self/mountinfo");
+	return cgroup_cpu_quota("/proc/self/cgroup", "/proc/self/mountinfo", "/sys/fs/cgroup");
 }

@@ -31,10 +31,10 @@ gnu_nproc() {
 	"$GNU_NPROC" "$@"
 }
 
-# gnu_as_nproc ARGS...: GNU nproc with argv[0] "nproc", as our link sees it, so that both
-# print the same program name in their messages.
+# gnu_as_nproc ARGS...: GNU nproc with our link's path as argv[0], so that both print the
+# same program name in their messages (argv[0] as invoked, as GNU does).
 gnu_as_nproc() {
-	(exec -a nproc "$GNU_NPROC" "$@")
+	(exec -a "$ours_link" "$GNU_NPROC" "$@")
 }
 
 # quota_here: may a CPU quota apply to this process?  GNU 9.1 ignores quotas, so it can be
@@ -90,12 +90,12 @@ quota_here() {
 	run -0 "$ours_link"
 	[ "$output" = "$want" ]
 	run -1 --separate-stderr "$ours_link" extra
-	[ "$stderr" = "nproc: extra operand 'extra'
-Try 'nproc --help' for more information." ]
+	[ "$stderr" = "$ours_link: extra operand 'extra'
+Try '$ours_link --help' for more information." ]
 	run -0 "$ours_link" --version
 	[ "${lines[0]}" = "nproc (runlimit) 0.1.0" ]
 	run -0 "$ours_link" --help
-	[ "${lines[0]}" = "Usage: nproc [--all] [--ignore=N]" ]
+	[ "${lines[0]}" = "Usage: $ours_link [--all] [--ignore=N]" ]
 	[[ $output == *"--all"* ]] && [[ $output == *"--ignore=N"* ]]
 }
 
@@ -173,13 +173,13 @@ omp() {
 @test "a bad --ignore is 'invalid number', exit 1, as GNU nproc" {
 	for n in -1 -0 "" 1k 0x1 "1 " abc; do
 		run -1 --separate-stderr "$ours_link" --ignore="$n"
-		[ "$stderr" = "nproc: invalid number: '$n'" ] || { echo "[$n]: $stderr"; return 1; }
+		[ "$stderr" = "$ours_link: invalid number: '$n'" ] || { echo "[$n]: $stderr"; return 1; }
 		[ -z "$output" ]
 		run -1 --separate-stderr gnu_as_nproc --ignore="$n"
-		[ "$stderr" = "nproc: invalid number: '$n'" ] || { echo "GNU [$n]: $stderr"; return 1; }
+		[ "$stderr" = "$ours_link: invalid number: '$n'" ] || { echo "GNU [$n]: $stderr"; return 1; }
 	done
 	run -1 --separate-stderr "$RUNLIMIT" --nproc --ignore=-1
-	[ "$stderr" = "runlimit: invalid number: '-1'" ]
+	[ "$stderr" = "$RUNLIMIT: invalid number: '-1'" ]
 }
 
 @test "usage errors are GNU nproc's, byte for byte, with exit 1" {
@@ -211,22 +211,33 @@ omp() {
 
 @test "--nproc must come first, takes no argument; runlimit's own usage mentions it" {
 	run -125 --separate-stderr "$RUNLIMIT" -v --nproc
-	[ "$stderr" = "runlimit: option '--nproc' must come first
-Try 'runlimit --help' for more information." ]
+	[ "$stderr" = "$RUNLIMIT: option '--nproc' must come first
+Try '$RUNLIMIT --help' for more information." ]
 	run -125 --separate-stderr "$RUNLIMIT" --nproc=3
-	[ "${stderr%%$'\n'*}" = "runlimit: option '--nproc' doesn't allow an argument" ]
+	[ "${stderr%%$'\n'*}" = "$RUNLIMIT: option '--nproc' doesn't allow an argument" ]
 	run -0 "$RUNLIMIT" --help
-	[[ $output == *"runlimit --nproc [--all] [--ignore=N]"* ]]
+	[[ $output == *"$RUNLIMIT --nproc [--all] [--ignore=N]"* ]]
 	run -0 "$RUNLIMIT" --nproc --help
-	[ "${lines[0]}" = "Usage: runlimit --nproc [--all] [--ignore=N]" ]
+	[ "${lines[0]}" = "Usage: $RUNLIMIT --nproc [--all] [--ignore=N]" ]
+}
+
+@test "a usage error in --nproc mode points to the --nproc help, as runlimit and as timeout" {
+	run -1 --separate-stderr "$RUNLIMIT" --nproc --bogus
+	[ "$stderr" = "$RUNLIMIT: unrecognized option '--bogus'
+Try '$RUNLIMIT --nproc --help' for more information." ]
+	ln -s "$RUNLIMIT" "$BATS_TEST_TMPDIR/timeout"
+	run -1 --separate-stderr "$BATS_TEST_TMPDIR/timeout" --nproc --bogus
+	[ "${lines[1]:-${stderr##*$'\n'}}" = "Try '$BATS_TEST_TMPDIR/timeout --nproc --help' for more information." ]
+	run -0 "$BATS_TEST_TMPDIR/timeout" --nproc --help
+	[ "${lines[0]}" = "Usage: $BATS_TEST_TMPDIR/timeout --nproc [--all] [--ignore=N]" ]
 }
 
 @test "a write error on stdout is reported and fails, never a silent success" {
 	[ -w /dev/full ] || skip "no /dev/full"
 	run -1 --separate-stderr sh -c '"$1" --nproc >/dev/full' _ "$RUNLIMIT"
-	[[ $stderr == "runlimit: write error: "* ]]
+	[[ $stderr == "$RUNLIMIT: write error: "* ]]
 	run -1 --separate-stderr sh -c '"$1" >/dev/full' _ "$ours_link"
-	[[ $stderr == "nproc: write error: "* ]]
+	[[ $stderr == "$ours_link: write error: "* ]]
 }
 
 # cg_make: a fresh cgroup with the cpu controller in $cg (v2 if the cpu controller is there,
@@ -314,5 +325,107 @@ cg_run() {
 	run -0 cg_run "$cg" chrt -r 1 "$RUNLIMIT" --nproc
 	[ "$output" = "$avail" ]
 	run -0 cg_run "$cg" chrt -b 0 "$RUNLIMIT" --nproc
+	[ "$output" = 1 ]
+}
+
+# chroot_make: in $root, a directory to chroot into, as GNU's tests/nproc/nproc-quota.sh
+# builds one: the binary under test as /runlimit, the processors online, an empty
+# /sys/fs/cgroup and a /proc/self directory for a made-up cgroup file, but no mountinfo.
+chroot_make() {
+	[ "$(id -u)" = 0 ] || skip "chroot needs root"
+	command -v chroot >/dev/null || skip "no chroot"
+	local bin
+	bin=$(cd "$(dirname "$RUNLIMIT")" && pwd)/$(basename "$RUNLIMIT")
+	root=$BATS_TEST_TMPDIR/root
+	mkdir -p "$root/proc/self" "$root/sys/fs/cgroup" "$root/sys/devices/system/cpu"
+	cp /sys/devices/system/cpu/online "$root/sys/devices/system/cpu/" ||
+		skip "no /sys/devices/system/cpu/online to copy"
+	cp "$bin" "$root/runlimit"
+	if ! chroot "$root" /runlimit --version >/dev/null 2>&1; then
+		# A dynamic binary: its libraries too.
+		ldd "$bin" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
+			cp --parents "$lib" "$root" 2>/dev/null || true
+		done
+		chroot "$root" /runlimit --version >/dev/null 2>&1 ||
+			skip "$RUNLIMIT does not run in a chroot without /proc"
+	fi
+	ln -s runlimit "$root/nproc"
+}
+
+@test "no /proc/self/mountinfo (a chroot, as GNU's nproc-quota.sh): cgroup v2 at /sys/fs/cgroup" {
+	chroot_make
+	echo 0::/foo >"$root/proc/self/cgroup"
+	touch "$root/sys/fs/cgroup/cgroup.controllers"
+	mkdir "$root/sys/fs/cgroup/foo"
+	echo "max 100000" >"$root/sys/fs/cgroup/foo/cpu.max"
+	echo "max 100000" >"$root/sys/fs/cgroup/cpu.max"
+	run -0 chroot "$root" /runlimit --nproc
+	avail=$output
+	[ "$avail" -ge 2 ] || skip "needs 2 or more processors to tell 1 from the count"
+	# GNU's cases: the quota is the parent's, /sys/fs/cgroup's own cpu.max.
+	for pair in "40000 100000 1" "50000 100000 1" "100000 100000 1" "140000 100000 1" \
+		"1 1000000 1" "150000 100000 2" "1000000 1 $avail" "100000 0 $avail"; do
+		set -- $pair
+		echo "$1 $2" >"$root/sys/fs/cgroup/cpu.max"
+		run -0 chroot "$root" /runlimit --nproc
+		[ "$output" = "$3" ] || { echo "cpu.max $1 $2: got $output, want $3"; return 1; }
+		run -0 chroot "$root" /nproc
+		[ "$output" = "$3" ]
+	done
+	echo "150000 100000" >"$root/sys/fs/cgroup/cpu.max"
+	run -0 env OMP_THREAD_LIMIT=10 chroot "$root" /runlimit --nproc
+	[ "$output" = 2 ]
+	echo "100000 100000" >"$root/sys/fs/cgroup/cpu.max"
+	run -0 env OMP_NUM_THREADS="$avail" chroot "$root" /runlimit --nproc
+	[ "$output" = "$avail" ]
+	run -0 chroot "$root" /runlimit --nproc --all
+	[ "$output" -ge "$avail" ]
+	# The leaf's own quota counts as well.
+	echo "max 100000" >"$root/sys/fs/cgroup/cpu.max"
+	echo "50000 100000" >"$root/sys/fs/cgroup/foo/cpu.max"
+	run -0 chroot "$root" /runlimit --nproc
+	[ "$output" = 1 ]
+	# No cgroup.controllers: /sys/fs/cgroup is no cgroup2 file system, nothing is guessed.
+	rm "$root/sys/fs/cgroup/cgroup.controllers"
+	run -0 chroot "$root" /runlimit --nproc
+	[ "$output" = "$avail" ]
+}
+
+@test "no /proc/self/mountinfo, real cgroup v2 quota: the hierarchy taken at /sys/fs/cgroup" {
+	[ "$(id -u)" = 0 ] || skip "real cgroup tests need root"
+	command -v unshare >/dev/null || skip "no unshare"
+	local top
+	top=$(awk '$(NF-2) == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+	# v1 has no default mount point to guess, in GNU nproc or here.
+	[ -n "$top" ] && grep -qw cpu "$top/cgroup.controllers" 2>/dev/null ||
+		skip "no cgroup v2 hierarchy with the cpu controller"
+	cg_make
+	[ "$cg_kind" = v2 ] || skip "cannot make a cgroup v2 with the cpu controller"
+	chroot_make
+	unshare --mount true 2>/dev/null || skip "cannot make a mount namespace"
+	# Inside the chroot: the real hierarchy at /sys/fs/cgroup, and the cgroup's path as
+	# /proc/self/cgroup would give it, but no mountinfo.
+	echo "0::${cg#"${top%/}"}" >"$root/proc/self/cgroup"
+	in_root() {
+		cg_run "$cg" unshare --mount --propagation private sh -c \
+			'mount --rbind "$1" "$2/sys/fs/cgroup" && shift 2 && exec chroot "$@"' \
+			_ "$top" "$root" "$root" "$@"
+	}
+	cg_quota "$cg" max 100000
+	run -0 in_root /runlimit --nproc
+	avail=$output
+	[ "$avail" -ge 2 ] || skip "needs 2 or more processors to tell 1 from the count"
+	cg_quota "$cg" 100000 100000
+	run -0 in_root /runlimit --nproc
+	[ "$output" = 1 ]
+	run -0 in_root /nproc
+	[ "$output" = 1 ]
+	# A parent's quota, for a child without one.
+	mkdir "$cg/child"
+	cg_quota "$cg/child" max 100000
+	echo "0::${cg#"${top%/}"}/child" >"$root/proc/self/cgroup"
+	run -0 cg_run "$cg/child" unshare --mount --propagation private sh -c \
+		'mount --rbind "$1" "$2/sys/fs/cgroup" && exec chroot "$2" /runlimit --nproc' \
+		_ "$top" "$root"
 	[ "$output" = 1 ]
 }

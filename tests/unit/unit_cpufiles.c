@@ -113,17 +113,62 @@ static void gone(const char *rel)
 	unlink(path);
 }
 
-/* /proc/self/cgroup and mountinfo with the given lines ("%s" in mountinfo is the temp dir). */
+/* The made-up stand-in for /sys/fs/cgroup, the v2 mount assumed without a mountinfo. */
+static char sys_cgroup[96];
+
+/* /proc/self/cgroup and mountinfo with the given lines ("%s" in mountinfo is the temp dir);
+ * a NULL mountinfo is no mountinfo file at all. */
 static void quota_case(const char *what, const char *cgroup, const char *mountinfo,
 	unsigned long want)
 {
 	char mi[2048], cg_file[512], mi_file[512];
-	snprintf(mi, sizeof mi, mountinfo, tmp, tmp, tmp);
 	put("proc-cgroup", cgroup);
-	put("mountinfo", mi);
+	if (mountinfo) {
+		snprintf(mi, sizeof mi, mountinfo, tmp, tmp, tmp);
+		put("mountinfo", mi);
+	} else {
+		gone("mountinfo");
+	}
 	snprintf(cg_file, sizeof cg_file, "%s/proc-cgroup", tmp);
 	snprintf(mi_file, sizeof mi_file, "%s/mountinfo", tmp);
-	ulong_is(what, cgroup_cpu_quota(cg_file, mi_file), want);
+	ulong_is(what, cgroup_cpu_quota(cg_file, mi_file, sys_cgroup), want);
+}
+
+/* No mountinfo (a chroot with a made-up /proc, as GNU's tests/nproc/nproc-quota.sh builds):
+ * the v2 hierarchy is taken at the default mount point, as GNU nproc takes /sys/fs/cgroup. */
+static void test_no_mountinfo(void)
+{
+	put("sys-cgroup/cgroup.controllers", "cpu io memory pids\n");
+	put("sys-cgroup/a/b/cpu.max", "max 100000\n");
+	put("sys-cgroup/a/cpu.max", "150000 100000\n");
+	quota_case("no mountinfo: v2 at the default mount, the parent's 1.5 CPUs count",
+		"0::/a/b\n", NULL, 2);
+	put("sys-cgroup/cpu.max", "50000 100000\n");
+	quota_case("no mountinfo: the default mount's top directory counts too", "0::/a/b\n",
+		NULL, 1);
+	gone("sys-cgroup/a/cpu.max");
+	put("sys-cgroup/foo/cpu.max", "max 100000\n");
+	put("sys-cgroup/cpu.max", "150000 100000\n");
+	quota_case("no mountinfo: GNU's nproc-quota.sh layout, 0::/foo", "0::/foo\n", NULL, 2);
+	quota_case("empty mountinfo: the same default", "0::/foo\n", "", 2);
+	quota_case("unparsable mountinfo: the same default", "0::/foo\n", "garbage\n", 2);
+	quota_case("no mountinfo: v1 is not guessed", "4:cpu,cpuacct:/foo\n", NULL, ULONG_MAX);
+	quota_case("no mountinfo: a '..' path is not followed", "0::/foo/..\n", NULL, ULONG_MAX);
+	/* A mount table is believed over the default, even one without a cgroup2 mount. */
+	quota_case("mountinfo without cgroup2: the default is not guessed", "0::/foo\n",
+		"31 23 0:28 / %s/tmpfs rw - tmpfs tmpfs rw\n", ULONG_MAX);
+
+	char cg_file[512], mi_file[512];
+	snprintf(cg_file, sizeof cg_file, "%s/proc-cgroup", tmp);
+	snprintf(mi_file, sizeof mi_file, "%s/mountinfo", tmp);
+	gone("mountinfo");
+	ulong_is("no mountinfo and no default: no quota", cgroup_cpu_quota(cg_file, mi_file, NULL),
+		ULONG_MAX);
+	gone("sys-cgroup/cgroup.controllers");
+	quota_case("no mountinfo, no cgroup.controllers at the default: no cgroup2 there",
+		"0::/foo\n", NULL, ULONG_MAX);
+	put("sys-cgroup/cgroup.controllers", "\n");
+	put("sys-cgroup/cpu.max", "50000 100000\n");
 }
 
 static void test_quota_walk(void)
@@ -133,6 +178,11 @@ static void test_quota_walk(void)
 		check(0, "mkdtemp", tmp);
 		return;
 	}
+	snprintf(sys_cgroup, sizeof sys_cgroup, "%s/sys-cgroup", tmp);
+	test_no_mountinfo();
+
+	/* From here on every mountinfo lists mounts: the default mount (which still has a
+	 * cgroup.controllers and a quota at its top) must never be read. */
 	const char *v2 = "30 20 0:26 / %s/v2 rw,nosuid shared:4 - cgroup2 cgroup2 rw\n";
 	const char *cg_v2 = "0::/a/b\n";
 
@@ -217,7 +267,7 @@ static void test_quota_walk(void)
 	/* Missing files everywhere. */
 	char bad[512];
 	snprintf(bad, sizeof bad, "%s/no-such-file", tmp);
-	ulong_is("no cgroup file: no quota", cgroup_cpu_quota(bad, bad), ULONG_MAX);
+	ulong_is("no cgroup file: no quota", cgroup_cpu_quota(bad, bad, sys_cgroup), ULONG_MAX);
 
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
