@@ -50,8 +50,8 @@ else
 PLATFORM = src/clock_poll.c src/clock_pipe.c src/tree_other.c src/ncpu_other.c
 endif
 
-CORE = src/cli.c src/duration.c src/guard.c src/msg.c src/nproc.c src/signals.c src/spawn.c src/supervise.c \
-	src/tty.c
+CORE = src/cli.c src/duration.c src/guard.c src/msg.c src/nproc.c src/quote.c src/signals.c \
+	src/spawn.c src/supervise.c src/tty.c
 SRCS = src/main.c $(CORE) $(PLATFORM)
 DARWIN_SRCS = src/main.c $(CORE) src/clock_darwin.c src/clock_pipe.c src/tree_darwin.c src/tree_walk.c \
 	src/ncpu_darwin.c
@@ -71,8 +71,10 @@ $(BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 
 # The unit tests take the pure parts: parsers, the nproc policy (with made-up probes) and the
 # cgroup files (against made-up trees), on any OS.
-UNIT_SRCS = src/duration.c src/signals.c src/nproc.c src/msg.c src/cpufiles.c src/ncpu_other.c
-UNIT_TESTS = tests/unit/unit.c tests/unit/unit_nproc.c tests/unit/unit_cpufiles.c
+UNIT_SRCS = src/duration.c src/signals.c src/nproc.c src/msg.c src/cpufiles.c src/ncpu_other.c \
+	src/quote.c
+UNIT_TESTS = tests/unit/unit.c tests/unit/unit_nproc.c tests/unit/unit_cpufiles.c \
+	tests/unit/unit_quote.c
 tests/unit/run-unit: $(UNIT_TESTS) tests/unit/unit.h $(UNIT_SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc $(LDFLAGS) -o $@ $(UNIT_TESTS) \
 		$(UNIT_SRCS) $(LDLIBS)

@@ -7,6 +7,7 @@
 
 #include "duration.h"
 #include "msg.h"
+#include "quote.h"
 #include "signals.h"
 
 #define DEFAULT_KILL_AFTER ((int64_t)5 * 1000000000)
@@ -123,13 +124,13 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 	case OPT_SIGNAL:
 		cfg->signal = sig_parse(arg);
 		if (cfg->signal < 0) {
-			msg("'%s': invalid signal", arg);
+			msg("%s: invalid signal", quote(arg));
 			return bad_usage();
 		}
 		break;
 	case OPT_KILL:
 		if (!duration_parse(arg, &cfg->kill_after)) {
-			msg("invalid time interval '%s'", arg);
+			msg("invalid time interval %s", quote(arg));
 			return bad_usage();
 		}
 		cfg->kill_after_given = true;
@@ -274,15 +275,15 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 			if (argc - i == 0)
 				msg("missing operand");
 			else if (last_arg_option)
-				msg("missing command: '%s' was taken as the DURATION, and '%s' as the "
-				    "argument of %s", argv[i], last_arg_value, last_arg_option);
+				msg("missing command: %s was taken as the DURATION, and %s as the "
+				    "argument of %s", quote(argv[i]), quote(last_arg_value), last_arg_option);
 			else
-				msg("missing command after the DURATION '%s'", argv[i]);
+				msg("missing command after the DURATION %s", quote(argv[i]));
 		}
 		return bad_usage();
 	}
 	if (!duration_parse(argv[i], &cfg->duration)) {
-		msg("invalid time interval '%s'", argv[i]);
+		msg("invalid time interval %s", quote(argv[i]));
 		return bad_usage();
 	}
 	cfg->command = argv + i + 1;

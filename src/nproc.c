@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "msg.h"
+#include "quote.h"
 #include "ncpu.h"
 
 static bool is_space(char c)
@@ -185,7 +186,7 @@ int nproc_main(int argc, char **argv)
 			break;
 		case OPT_IGNORE:
 			if (!ignore_parse(value, &ignore)) {
-				msg("invalid number: '%s'", value); /* GNU adds no "Try" line */
+				msg("invalid number: %s", quote(value)); /* GNU adds no "Try" line */
 				return 1;
 			}
 			break;
@@ -198,7 +199,7 @@ int nproc_main(int argc, char **argv)
 		}
 	}
 	if (operand) {
-		msg("extra operand '%s'", operand);
+		msg("extra operand %s", quote(operand));
 		return bad_usage();
 	}
 	static const struct ncpu_probes system = {ncpu_available, ncpu_installed, ncpu_quota};

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "msg.h"
+#include "quote.h"
 #include "tree.h"
 
 int spawn_keep_off_stdio(int fd)
@@ -136,5 +137,5 @@ int spawn_exit_code(int err)
 
 void spawn_say_failed(const char *command, int err)
 {
-	msg("failed to run command '%s': %s", command, strerror(err));
+	msg("failed to run command %s: %s", quote(command), strerror(err));
 }

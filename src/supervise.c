@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "guard.h"
 #include "msg.h"
+#include "quote.h"
 #include "signals.h"
 #include "spawn.h"
 #include "tree.h"
@@ -242,8 +243,8 @@ static void send(struct run *r, int sig, bool whole_tree, bool then_continue)
 	struct tree_target t = target(r);
 	if (r->cfg->verbose) {
 		char name[16];
-		msg("sending signal %s to command '%s'", sig_name(sig, name, sizeof name),
-		    r->cfg->command[0]);
+		msg("sending signal %s to command %s", sig_name(sig, name, sizeof name),
+		    quote(r->cfg->command[0]));
 	}
 	if (!r->reaped)
 		kill(r->pid, sig);

@@ -239,3 +239,28 @@ same_as_gnu() {
 	run ours --kill-leftovers 5 true
 	[ "$status" -eq 0 ]
 }
+
+@test "messages quote values as GNU's quote() does, byte for byte: C and UTF-8 locales" {
+	[ -x "$GNU_TIMEOUT" ] || skip "no GNU timeout at $GNU_TIMEOUT"
+	local locales=C loc a
+	if locale -a 2>/dev/null | grep -qiE '^c\.utf-?8$'; then
+		locales="C C.UTF-8"
+	else
+		echo "# no C.UTF-8 locale here: the C locale only" >&3
+	fi
+	local values=("$(printf 'a\nb')" "$(printf '\033[31mred')" "$(printf '\377\376')" "it's"
+		1x "x’y" é "$(printf '\342\200')" "$(printf 'a\\b\t\177')")
+	for loc in $locales; do
+		for a in "${values[@]}"; do
+			LC_ALL=$loc same_as_gnu "$a" true
+			LC_ALL=$loc same_as_gnu -s "$a" 1 true
+			LC_ALL=$loc same_as_gnu 1 "$a"
+		done
+		LC_ALL=$loc same_as_gnu -v -s KILL 0.01 sh -c 'sleep 1'
+	done
+	# The examples of the issue, spelled out (C locale).
+	run --separate-stderr ours "$(printf 'a\nb')" true
+	[ "${stderr%%$'\n'*}" = "timeout: invalid time interval 'a\\nb'" ]
+	run --separate-stderr ours "it's" true
+	[ "${stderr%%$'\n'*}" = "timeout: invalid time interval 'it\\'s'" ]
+}

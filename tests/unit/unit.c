@@ -1,6 +1,7 @@
 /* Unit tests for the pure functions: duration_parse (duration.h) and the signal name table
- * (signals.h) here; the nproc policy and Linux's CPU files in unit_nproc.c and
- * unit_cpufiles.c.  No framework: each check prints a line on failure and is counted. */
+ * (signals.h) here; the nproc policy, Linux's CPU files and message quoting in unit_nproc.c,
+ * unit_cpufiles.c and unit_quote.c.  No framework: each check prints a line on failure and
+ * is counted. */
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -479,6 +480,8 @@ int main(void)
 	/* duration_parse consults the user's LC_NUMERIC: pin it so "1,5" is invalid. */
 	setenv("LC_ALL", "C", 1);
 	setbuf(stdout, NULL);
+	/* First: it checks the first quote_locale_init, which loads the locale only once. */
+	test_quote();
 	test_durations();
 	test_signals();
 	test_nproc();
