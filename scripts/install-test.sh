@@ -18,13 +18,15 @@ want="./usr/local/bin/runlimit ./usr/local/share/man/man1/runlimit.1 "
 make -s install-links DESTDIR="$dest" PREFIX=/usr/local
 [ -L "$dest/usr/local/bin/timeout" ] || fail "install-links made no timeout link"
 [ "$(readlink "$dest/usr/local/bin/timeout")" = runlimit ] || fail "timeout does not point at runlimit"
-msg=$("$dest/usr/local/bin/timeout" 1x true 2>&1) && fail "timeout 1x true succeeded"
-case $msg in "timeout: invalid time interval '1x'"*) ;; *) fail "timeout link says: $msg" ;; esac
+# Messages name the program as invoked (here by its path), quoted as in the C locale.
+msg=$(LC_ALL=C "$dest/usr/local/bin/timeout" 1x true 2>&1) && fail "timeout 1x true succeeded"
+case $msg in "$dest/usr/local/bin/timeout: invalid time interval '1x'"*) ;;
+*) fail "timeout link says: $msg" ;; esac
 [ "$(readlink "$dest/usr/local/bin/nproc")" = runlimit ] || fail "install-links made no nproc link"
 n=$("$dest/usr/local/bin/nproc") || fail "the nproc link fails"
 [ "$n" = "$("$dest/usr/local/bin/runlimit" --nproc)" ] || fail "nproc link says [$n]"
-msg=$("$dest/usr/local/bin/nproc" x 2>&1) && fail "nproc x succeeded"
-case $msg in "nproc: extra operand 'x'"*) ;; *) fail "nproc link says: $msg" ;; esac
+msg=$(LC_ALL=C "$dest/usr/local/bin/nproc" x 2>&1) && fail "nproc x succeeded"
+case $msg in "$dest/usr/local/bin/nproc: extra operand 'x'"*) ;; *) fail "nproc link says: $msg" ;; esac
 
 make -s uninstall DESTDIR="$dest" PREFIX=/usr/local
 got=$(listing)
