@@ -8,7 +8,14 @@ DESTDIR ?=
 CC      ?= cc
 WARN     = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS  ?= -O2 -g
-CSTD     = -std=c11 -D_POSIX_C_SOURCE=200809L
+# Feature macros, one policy: every file sees POSIX.1-2008 with its XSI option, and a file
+# that needs a system's own names asks for them at its top (_GNU_SOURCE or _DEFAULT_SOURCE
+# for glibc and musl, _DARWIN_C_SOURCE for macOS).  FreeBSD's headers cannot add BSD names
+# to a strict namespace (and hide u_int, ppoll and WCOREDUMP in one), so there nothing is
+# asked for: its default is everything.
+FEATURES = -D_XOPEN_SOURCE=700
+FEATURES_FreeBSD =
+CSTD     = -std=c11 $(if $(filter FreeBSD,$(OS)),$(FEATURES_FreeBSD),$(FEATURES))
 LDLIBS  += -lm
 
 ifeq ($(SANITIZE),1)
@@ -69,6 +76,13 @@ BUILD_FLAGS = $(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) $(LDLIBS)
 $(BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $(SRCS) $(LDLIBS)
 
+# A build with test hooks (RUNLIMIT_TEST_HOOKS: a real fault on demand), for the tests that
+# show a genuine fault still ends runlimit.  Never installed.
+HOOKS_BIN = runlimit-hooks
+$(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -DRUNLIMIT_TEST_HOOKS $(LDFLAGS) -o $@ $(SRCS) \
+		$(LDLIBS)
+
 # The unit tests take the pure parts: parsers, the nproc policy (with made-up probes) and the
 # cgroup files (against made-up trees), on any OS.
 UNIT_SRCS = src/duration.c src/signals.c src/nproc.c src/msg.c src/cpufiles.c src/ncpu_other.c \
@@ -82,22 +96,36 @@ tests/unit/run-unit: $(UNIT_TESTS) tests/unit/unit.h $(UNIT_SRCS) $(HDRS) Makefi
 # Tests run against $(RUNLIMIT) (default: the binary just built).  JOBS: bats files in parallel.
 RUNLIMIT ?= $(CURDIR)/$(BIN)
 JOBS ?= 4
-check: $(BIN) tests/unit/run-unit
+check: $(BIN) $(HOOKS_BIN) tests/unit/run-unit
 	./tests/unit/run-unit
 	@scripts/ensure-bats.sh
-	RUNLIMIT=$(RUNLIMIT) scripts/run-bats.sh $(JOBS)
+	RUNLIMIT=$(RUNLIMIT) RUNLIMIT_HOOKS=$(CURDIR)/$(HOOKS_BIN) scripts/run-bats.sh $(JOBS)
 
-# macOS cross-check: compile and link for arm64 and x86_64 with zig (scripts/zig.sh).
-CROSS_TARGETS = aarch64-macos x86_64-macos
-cross: $(DARWIN_SRCS) $(HDRS)
+# Cross-check: compile and link the program and the unit tests for macOS and FreeBSD, arm64
+# and x86_64, with zig (scripts/zig.sh), warnings as errors, and check each file's format.
+# Nothing can run them here: compiling everything is the check.
+CROSS_TARGETS = aarch64-macos x86_64-macos x86_64-freebsd aarch64-freebsd
+FREEBSD_SRCS = src/main.c $(CORE) src/clock_ppoll.c src/tree_freebsd.c src/ncpu_freebsd.c
+cross: $(DARWIN_SRCS) $(FREEBSD_SRCS) $(UNIT_TESTS) $(UNIT_SRCS) $(HDRS)
 	@zig=$$(scripts/zig.sh) || exit 1; \
 	for t in $(CROSS_TARGETS); do \
-		echo "zig cc -target $$t"; \
-		$$zig cc -target $$t $(CSTD) $(WARN) -O2 -o runlimit-$$t $(DARWIN_SRCS) || exit 1; \
-		arch=$${t%%-*}; [ "$$arch" = aarch64 ] && arch=arm64; \
-		file -b runlimit-$$t | grep -q "^Mach-O 64-bit $$arch executable" || \
-			{ echo "runlimit-$$t is not a Mach-O $$arch binary: $$(file -b runlimit-$$t)"; exit 1; }; \
-		echo "runlimit-$$t: $$(file -b runlimit-$$t)"; \
+		arch=$${t%%-*}; \
+		case $$t in \
+		*-macos) srcs="$(DARWIN_SRCS)"; feat="$(FEATURES)"; \
+			[ "$$arch" = aarch64 ] && arch=arm64; want="Mach-O 64-bit $$arch executable";; \
+		*-freebsd) srcs="$(FREEBSD_SRCS)"; feat="$(FEATURES_FreeBSD)"; \
+			[ "$$arch" = x86_64 ] && arch=x86-64; \
+			want="ELF 64-bit LSB .*$$arch.*FreeBSD";; \
+		esac; \
+		echo "zig cc -target $$t: runlimit-$$t tests/unit/run-unit-$$t"; \
+		$$zig cc -target $$t -std=c11 $$feat $(WARN) -O2 -o runlimit-$$t $$srcs -lm || exit 1; \
+		$$zig cc -target $$t -std=c11 $$feat $(WARN) -O2 -Isrc -o tests/unit/run-unit-$$t \
+			$(UNIT_TESTS) $(UNIT_SRCS) -lm || exit 1; \
+		for f in runlimit-$$t tests/unit/run-unit-$$t; do \
+			file -b $$f | grep -Eq "^$$want" || \
+				{ echo "$$f is not what $$t wants: $$(file -b $$f)"; exit 1; }; \
+			echo "$$f: $$(file -b $$f | cut -c1-60)"; \
+		done; \
 	done
 
 # A static musl build, and the whole bats suite against it.
@@ -141,7 +169,7 @@ uninstall:
 	done
 
 clean:
-	rm -f $(BIN) runlimit-* tests/unit/run-unit tests/unit/fuzz-* .build-flags-*
+	rm -f $(BIN) runlimit-* tests/unit/run-unit tests/unit/run-unit-* tests/unit/fuzz-* .build-flags-*
 
 FORCE:
 .PHONY: all check cross musl lint fuzz install install-links uninstall clean FORCE

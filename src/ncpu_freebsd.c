@@ -1,7 +1,5 @@
 /* FreeBSD: the process's cpuset, then hw.ncpu.  No CPU quotas counted here (rctl's pcpu
  * limit is a percentage of one CPU, not a share of the machine). */
-/* The Makefile's _POSIX_C_SOURCE would hide cpuset and sysctl: ask for the full namespace. */
-#undef _POSIX_C_SOURCE
 #include "ncpu.h"
 
 #include <limits.h>

@@ -1,4 +1,5 @@
 /* Other systems: what POSIX sysconf reports. */
+#define _DARWIN_C_SOURCE /* _SC_NPROCESSORS_* are not POSIX names: macOS hides them */
 #include "ncpu.h"
 
 #include <limits.h>

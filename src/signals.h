@@ -2,6 +2,7 @@
 #ifndef RUNLIMIT_SIGNALS_H
 #define RUNLIMIT_SIGNALS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Parse a -s operand: a name in any case, with or without "SIG" (TERM, sigterm), RTMIN+n,
@@ -12,6 +13,11 @@ int sig_parse(const char *s);
 /* The name for verbose messages, without "SIG": "TERM", "RTMIN+2", "0", or the decimal number
  * for an unnamed signal.  Writes into buf, returns buf. */
 const char *sig_name(int sig, char *buf, size_t size);
+
+/* Is this signal ignored by default, beyond POSIX's CHLD, CONT and URG?  WINCH and INFO
+ * where they exist, and IO (POLL) on macOS and the BSDs, where it is ignored by default
+ * (Linux ends the process).  Such signals are not runlimit's to catch and pass on. */
+bool sig_ignored_by_default(int sig);
 
 /* The largest valid signal number on this system. */
 int sig_max(void);

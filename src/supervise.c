@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -26,7 +27,6 @@
 static volatile sig_atomic_t arrived[SLOTS];
 /* ... and which of them some process sent (kill, a supervisor), not the terminal's keys. */
 static volatile sig_atomic_t sent_by_process[SLOTS];
-static pid_t self_pid;
 
 /* What runlimit inherited, so the command can get it back. */
 static struct sigaction inherited[SLOTS];
@@ -78,17 +78,17 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 {
 	(void)context;
 	int saved = errno;
-	bool from_process = info && (info->si_code <= 0 || info->si_code == SI_USER ||
-	                             info->si_code == SI_QUEUE);
-	if (is_fault(sig) && (!from_process || info->si_pid == self_pid)) {
-		/* A real fault in runlimit (or its own abort): crash, never loop. */
+	if (is_fault(sig)) {
+		/* A fault signal: runlimit's own (a bad access, its abort) or sent by another
+		 * process with kill().  No si_code tells them apart on every system (macOS fills
+		 * it in from the machine state whoever sent the signal), so the handler steps
+		 * aside: with the default action back, a real fault happens again as soon as
+		 * this returns and ends runlimit at once, and one sent from outside is simply
+		 * noted, passed on by the loop, and the handler put back (rearm). */
 		struct sigaction dfl;
 		memset(&dfl, 0, sizeof dfl);
 		dfl.sa_handler = SIG_DFL;
 		sigaction(sig, &dfl, NULL);
-		raise(sig);
-		errno = saved;
-		return;
 	}
 	if (sig > 0 && sig < SLOTS) {
 		arrived[sig] = 1;
@@ -107,8 +107,7 @@ static bool is_forwarded(int sig)
 	case SIGTTIN: case SIGTTOU: case SIGURG:
 		return false;
 	default:
-		/* WINCH and (BSD) INFO are ignored by default too; not POSIX 2008 names. */
-		return sig != resize_signal && sig != info_signal;
+		return !sig_ignored_by_default(sig);
 	}
 }
 
@@ -164,7 +163,6 @@ static void child_setup(void)
 static void setup_signals(const struct config *cfg)
 {
 	clock_init();
-	self_pid = getpid();
 	timeout_signal = cfg->signal;
 	resize_signal = sig_parse("WINCH"); /* not POSIX 2008 names: -1 where unknown */
 	info_signal = sig_parse("INFO");
@@ -315,6 +313,22 @@ static void handle_arrivals(struct run *r)
 				time_out(r);
 			continue;
 		}
+		if (is_fault(sig))
+			catch(sig); /* it came from outside: see on_signal */
+#ifdef RUNLIMIT_TEST_HOOKS
+		/* Test builds only (runlimit-hooks): a genuine fault inside runlimit, on demand, to
+		 * show that it still ends runlimit rather than being taken for one sent to it. */
+		if (sig == SIGUSR2 && getenv("RUNLIMIT_TEST_FAULT")) {
+			/* With SIGSEGV let through, so that the handler sees the fault: the loop
+			 * otherwise keeps it blocked, and the kernel would end runlimit by itself. */
+			sigset_t segv;
+			sigemptyset(&segv);
+			sigaddset(&segv, SIGSEGV);
+			sigprocmask(SIG_UNBLOCK, &segv, NULL);
+			volatile int *nowhere = NULL;
+			*nowhere = 1;
+		}
+#endif
 		/* A request to end (kill, a supervisor) goes to the whole tree and starts the grace.
 		 * Ctrl-C or Ctrl-\ typed at the terminal is interaction, not a request: it goes
 		 * where the terminal would have sent it, the command's group, and a program that

@@ -1,8 +1,6 @@
 /* Other systems: no subreaper, no parent-death signal and no process table; containment is
  * the command's process group, which the caller signals and asks. */
-#if defined(__APPLE__)
-#define _DARWIN_C_SOURCE /* WCOREDUMP */
-#endif
+#define _DARWIN_C_SOURCE /* WCOREDUMP, on macOS */
 #include "tree.h"
 
 #include <sys/wait.h>

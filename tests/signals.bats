@@ -105,6 +105,48 @@ forwarded() {
 @test "USR2 sent to runlimit reaches the command" { forwarded USR2 46; }
 @test "PIPE sent to runlimit reaches the command" { forwarded PIPE 47; }
 
+# Fault signals sent by another process are passed on like any other, and the handler is put
+# back each time; a real fault inside runlimit still ends it at once (see the next tests).
+faults_forwarded() {
+	local sig=$1 d=$BATS_TEST_TMPDIR
+	start_rl 30 sh -c "trap 'echo $sig >> \"$d/marker\"' $sig
+		echo \$\$ > '$d/ready'; while :; do sleep 0.05; done"
+	ready "$d/ready"
+	kill -"$sig" "$RL_PID"
+	wait_for_file "$d/marker"
+	kill -"$sig" "$RL_PID" # again: the handler must be back
+	local i=0
+	while [ "$(wc -l <"$d/marker")" -lt 2 ]; do
+		i=$((i + 1))
+		[ "$i" -le 1000 ] || { echo "second $sig never arrived" >&2; return 1; }
+		sleep 0.01
+	done
+	kill -TERM "$RL_PID"
+	finish_rl
+	[ "$RL_STATUS" -eq 143 ]
+	[ "$(sort -u "$d/marker")" = "$sig" ]
+}
+
+@test "SEGV sent to runlimit twice reaches the command twice; runlimit lives on" { faults_forwarded SEGV; }
+@test "BUS sent to runlimit twice reaches the command twice; runlimit lives on" { faults_forwarded BUS; }
+@test "ILL sent to runlimit twice reaches the command twice; runlimit lives on" { faults_forwarded ILL; }
+@test "FPE sent to runlimit twice reaches the command twice; runlimit lives on" { faults_forwarded FPE; }
+
+@test "a genuine fault inside runlimit ends it at once (SIGSEGV), and the command with it" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	[ -z "${ASAN_OPTIONS:-}" ] || skip "the sanitizers report faults themselves"
+	local d=$BATS_TEST_TMPDIR ps
+	ps=$(private_sleep "sg-sleep-$BATS_TEST_NUMBER")
+	RUNLIMIT_TEST_FAULT=1 "$PY" "$BATS_FILE_TMPDIR/dfl.py" "$RUNLIMIT_HOOKS" 30 sh -c \
+		"echo \$\$ > '$d/ready'; exec '$ps' 30" >"$d/out" 2>"$d/err" 3>&- &
+	RL_PID=$!
+	ready "$d/ready"
+	kill -USR2 "$RL_PID" # the hook: runlimit writes through a null pointer
+	finish_rl 10
+	[ "$RL_STATUS" -eq $((128 + $(signum SEGV))) ]
+	no_survivors "sg-sleep-$BATS_TEST_NUMBER" 5 # the parent-death signal ends the command
+}
+
 @test "a forwarded signal reaches the whole process group (a background grandchild)" {
 	local d=$BATS_TEST_TMPDIR
 	start_rl 30 sh -c "

@@ -2,6 +2,8 @@
  * (signals.h) here; the nproc policy, Linux's CPU files and message quoting in unit_nproc.c,
  * unit_cpufiles.c and unit_quote.c.  No framework: each check prints a line on failure and
  * is counted. */
+/* The same view of <signal.h> as signals.c's (on macOS, 7 is SIGEMT there, not SIGPOLL). */
+#define _DARWIN_C_SOURCE
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>

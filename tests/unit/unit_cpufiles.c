@@ -1,5 +1,6 @@
 /* Linux's CPU files (cpufiles.h): the parsers, and the quota walk over made-up cgroup trees
  * in a temporary directory. */
+#define _DARWIN_C_SOURCE /* mkdtemp, which macOS declares only in its full namespace */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
