@@ -47,21 +47,30 @@ else ifeq ($(STATIC),pie)
 LDFLAGS += -static-pie
 endif
 
-ifeq ($(OS),Linux)
-PLATFORM = src/clock_ppoll.c src/tree_linux.c src/tree_walk.c src/ncpu_linux.c src/cpufiles.c
+# The platform back ends, by OS; PLATFORM=portable picks the POSIX-only ones on any system
+# (poll, the process group only, sysconf), which is how the paths of systems without a
+# reaper or a process table are tested here (make check PLATFORM=portable).
+LINUX_SRCS   = src/clock_ppoll.c src/tree_linux.c src/tree_walk.c src/ncpu_linux.c src/cpufiles.c
+FREEBSD_PLAT = src/clock_ppoll.c src/tree_freebsd.c src/ncpu_freebsd.c
+DARWIN_PLAT  = src/clock_darwin.c src/clock_pipe.c src/tree_darwin.c src/tree_walk.c \
+	src/ncpu_darwin.c
+PORTABLE     = src/clock_poll.c src/clock_pipe.c src/tree_other.c src/ncpu_other.c
+ifeq ($(PLATFORM),portable)
+PLATFORM_SRCS = $(PORTABLE)
+else ifeq ($(OS),Linux)
+PLATFORM_SRCS = $(LINUX_SRCS)
 else ifeq ($(OS),FreeBSD)
-PLATFORM = src/clock_ppoll.c src/tree_freebsd.c src/ncpu_freebsd.c
+PLATFORM_SRCS = $(FREEBSD_PLAT)
 else ifeq ($(OS),Darwin)
-PLATFORM = src/clock_darwin.c src/clock_pipe.c src/tree_darwin.c src/tree_walk.c src/ncpu_darwin.c
+PLATFORM_SRCS = $(DARWIN_PLAT)
 else
-PLATFORM = src/clock_poll.c src/clock_pipe.c src/tree_other.c src/ncpu_other.c
+PLATFORM_SRCS = $(PORTABLE)
 endif
 
 CORE = src/cli.c src/duration.c src/guard.c src/msg.c src/nproc.c src/quote.c src/signals.c \
 	src/spawn.c src/supervise.c src/tty.c
-SRCS = src/main.c $(CORE) $(PLATFORM)
-DARWIN_SRCS = src/main.c $(CORE) src/clock_darwin.c src/clock_pipe.c src/tree_darwin.c src/tree_walk.c \
-	src/ncpu_darwin.c
+SRCS = src/main.c $(CORE) $(PLATFORM_SRCS)
+DARWIN_SRCS = src/main.c $(CORE) $(DARWIN_PLAT)
 HDRS = $(wildcard src/*.h)
 
 BIN ?= runlimit
@@ -69,7 +78,7 @@ BIN ?= runlimit
 all: $(BIN)
 
 # Rebuild when the compiler or flags change (SANITIZE=1, STATIC=1, CC=clang ...).
-BUILD_FLAGS = $(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) $(LDLIBS)
+BUILD_FLAGS = $(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) $(LDLIBS) $(PLATFORM_SRCS)
 .build-flags-$(BIN): FORCE
 	@echo '$(BUILD_FLAGS)' | cmp -s - $@ || echo '$(BUILD_FLAGS)' > $@
 
@@ -105,7 +114,7 @@ check: $(BIN) $(HOOKS_BIN) tests/unit/run-unit
 # and x86_64, with zig (scripts/zig.sh), warnings as errors, and check each file's format.
 # Nothing can run them here: compiling everything is the check.
 CROSS_TARGETS = aarch64-macos x86_64-macos x86_64-freebsd aarch64-freebsd
-FREEBSD_SRCS = src/main.c $(CORE) src/clock_ppoll.c src/tree_freebsd.c src/ncpu_freebsd.c
+FREEBSD_SRCS = src/main.c $(CORE) $(FREEBSD_PLAT)
 cross: $(DARWIN_SRCS) $(FREEBSD_SRCS) $(UNIT_TESTS) $(UNIT_SRCS) $(HDRS)
 	@zig=$$(scripts/zig.sh) || exit 1; \
 	for t in $(CROSS_TARGETS); do \

@@ -8,8 +8,9 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 files=${BATS_FILES:-$(ls tests/*.bats)}
 # shellcheck disable=SC2086,SC2016
+# Each file runs under scripts/reaper.py, which reaps whatever its tests orphan at once.
 printf '%s\n' $files | xargs -P "$jobs" -I{} sh -c 'f=$1; o=$2/$(basename "$f").tap
-	bats --tap "$f" >"$o" 2>&1; echo $? >"$o.rc"' _ {} "$out"
+	scripts/reaper.py bats --tap "$f" >"$o" 2>&1; echo $? >"$o.rc"' _ {} "$out"
 pass=0 fail=0 skip=0 bad=0
 for f in $files; do
 	tap=$out/$(basename "$f").tap

@@ -12,7 +12,9 @@
 #define RUNLIMIT_CLOCK_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define CLOCK_NEVER INT64_MAX
 
@@ -34,6 +36,10 @@ void clock_wait(int64_t deadline, const sigset_t *waitmask);
 /* With every signal blocked (a helper child): sleep until fd is readable (or at EOF), or
  * clock_now() reaches deadline. */
 void clock_wait_fd(int fd, int64_t deadline);
+
+/* Make the waits end when process pid exits (once), where the wait can watch processes
+ * (macOS's kevent); false where it cannot, or pid is gone already. */
+bool clock_watch_exit(pid_t pid);
 
 /* Ask the kernel to end waits at the deadline itself, not within its usual slack (Linux
  * timer slack: 50 us).  Called after the command is forked, which must not inherit it. */

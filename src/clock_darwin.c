@@ -28,13 +28,29 @@ void clock_wake(void)
 	clock_pipe_wake();
 }
 
-/* Wait for fd (or just the deadline, fd -1) with kevent, or poll where no kqueue can be had
- * (descriptor limit): the fd is a pipe, which poll handles. */
-static void wait_on(int fd, int64_t deadline)
+static int kq = -1;
+
+static int queue(void)
 {
-	static int kq = -1;
 	if (kq < 0)
 		kq = kqueue();
+	return kq;
+}
+
+bool clock_watch_exit(pid_t pid)
+{
+	/* NOTE_EXIT without NOTE_EXITSTATUS: allowed for any process runlimit can see. */
+	struct kevent change;
+	EV_SET(&change, (uintptr_t)pid, EVFILT_PROC, EV_ADD | EV_ONESHOT, NOTE_EXIT, 0, NULL);
+	return queue() >= 0 && kevent(kq, &change, 1, NULL, 0, NULL) == 0;
+}
+
+/* Wait for fd (or just the deadline, fd -1), or a watched process's exit, with kevent; or
+ * with poll where no kqueue can be had (descriptor limit): the fd is a pipe, which poll
+ * handles. */
+static void wait_on(int fd, int64_t deadline)
+{
+	queue();
 	struct kevent change, event;
 	EV_SET(&change, (uintptr_t)fd, EVFILT_READ, EV_ADD, 0, 0, NULL);
 	struct timespec ts, *tsp = NULL;

@@ -50,6 +50,12 @@ void clock_wait_fd(int fd, int64_t deadline)
 	poll(&p, 1, ms_until(deadline));
 }
 
+bool clock_watch_exit(pid_t pid)
+{
+	(void)pid;
+	return false;
+}
+
 void clock_sharpen(void)
 {
 }

@@ -52,6 +52,12 @@ void clock_wait_fd(int fd, int64_t deadline)
 	ppoll(&p, 1, until(deadline, &ts), NULL);
 }
 
+bool clock_watch_exit(pid_t pid)
+{
+	(void)pid;
+	return false;
+}
+
 void clock_sharpen(void)
 {
 #ifdef PR_SET_TIMERSLACK

@@ -53,6 +53,7 @@ struct run {
 	bool received[SLOTS];      /* signals that came from outside and were passed on */
 	bool keyboard_death;       /* died of INT or QUIT while its group had the terminal */
 	int stopped_by;            /* the command is stopped, by this signal (0: running) */
+	bool polling;              /* the leftovers' exits wake nothing: look again soon */
 	bool continued;            /* runlimit got SIGCONT since this was last cleared */
 };
 
@@ -395,9 +396,17 @@ static bool finished(struct run *r)
 	if (!r->signalled || r->killed || cfg->foreground || r->kill_deadline == CLOCK_NEVER)
 		return true;
 	/* The command was told to end: give the rest of its tree the grace period too, and
-	 * return as soon as it is gone. */
-	return !leftovers_alive(r);
+	 * return as soon as it is gone: woken by the exits where the OS tells of them, else
+	 * by looking again every few milliseconds, during the grace only. */
+	if (!leftovers_alive(r))
+		return true;
+	struct tree_target t = target(r);
+	r->polling = !tree_watch_exits(&t);
+	return false;
 }
+
+/* How often runlimit looks at the leftovers when their exits wake nothing. */
+#define LEFTOVER_POLL ((int64_t)10 * 1000000)
 
 /* When runlimit next has something to do on its own: the deadline, or the final KILL. */
 static int64_t next_wake(const struct run *r)
@@ -405,6 +414,11 @@ static int64_t next_wake(const struct run *r)
 	int64_t wake = r->killed ? CLOCK_NEVER : r->kill_deadline;
 	if (!r->timed_out && r->deadline < wake)
 		wake = r->deadline;
+	if (r->polling && !r->killed) {
+		int64_t soon = clock_now() + LEFTOVER_POLL;
+		if (soon < wake)
+			wake = soon;
+	}
 	return wake;
 }
 

@@ -43,6 +43,12 @@ void tree_signal(const struct tree_target *t, int sig, int flags);
  * group. */
 int tree_alive(const struct tree_target *t);
 
+/* While runlimit waits for the leftovers of a finished command: arrange to be woken when
+ * they exit.  True where their exits wake runlimit's wait (Linux and FreeBSD, where it
+ * reaps every orphan of the tree; macOS, by watching each pid); false where nothing will,
+ * and runlimit must look again now and then. */
+bool tree_watch_exits(const struct tree_target *t);
+
 /* Did the wait status of a process killed by a signal come with a core dump?  (WCOREDUMP is
  * not POSIX, so it lives with the platform code.) */
 bool tree_dumped_core(int status);

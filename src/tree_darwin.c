@@ -7,6 +7,7 @@
 #include "tree.h"
 #include "tree_walk.h"
 #include "guard.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <libproc.h>
@@ -135,6 +136,22 @@ void tree_send(const struct tree_proc *p, int sig)
 	struct tree_proc now;
 	if (info(p->pid, &now) && now.start == p->start)
 		kill(p->pid, sig);
+}
+
+bool tree_watch_exits(const struct tree_target *t)
+{
+	/* Orphans go to launchd, so no SIGCHLD tells runlimit of their exits: watch each one
+	 * left with EVFILT_PROC in the wait's own kqueue. */
+	struct tree_proc *procs;
+	long n = tree_scan(t, &procs);
+	if (n < 0)
+		return false;
+	bool all = true;
+	for (long i = 0; i < n; i++)
+		if (procs[i].in_tree && !clock_watch_exit(procs[i].pid))
+			all = false; /* gone already, or not to be watched: look again soon */
+	free(procs);
+	return all;
 }
 
 bool tree_dumped_core(int status)

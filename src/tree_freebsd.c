@@ -79,6 +79,12 @@ int tree_alive(const struct tree_target *t)
 	return alive;
 }
 
+bool tree_watch_exits(const struct tree_target *t)
+{
+	(void)t;
+	return true; /* the reaper is told of every exit in its subtree (SIGCHLD) */
+}
+
 bool tree_dumped_core(int status)
 {
 	return WCOREDUMP(status) != 0;

@@ -439,6 +439,14 @@ void tree_send(const struct tree_proc *p, int sig)
 		kill(p->pid, sig);
 }
 
+bool tree_watch_exits(const struct tree_target *t)
+{
+	/* As a subreaper runlimit is the parent, or becomes it, of whatever of the tree dies
+	 * last: SIGCHLD tells it, with or without /proc. */
+	(void)t;
+	return true;
+}
+
 bool tree_dumped_core(int status)
 {
 	return WCOREDUMP(status) != 0;

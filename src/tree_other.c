@@ -1,6 +1,7 @@
 /* Other systems: no subreaper, no parent-death signal and no process table; containment is
  * the command's process group, which the caller signals and asks. */
-#define _DARWIN_C_SOURCE /* WCOREDUMP, on macOS */
+#define _DARWIN_C_SOURCE /* WCOREDUMP is not POSIX: macOS, glibc and musl hide it */
+#define _DEFAULT_SOURCE
 #include "tree.h"
 
 #include <sys/wait.h>
@@ -32,6 +33,12 @@ int tree_alive(const struct tree_target *t)
 {
 	(void)t;
 	return -1;
+}
+
+bool tree_watch_exits(const struct tree_target *t)
+{
+	(void)t;
+	return false; /* orphans go to init: nothing tells runlimit they exited */
 }
 
 bool tree_dumped_core(int status)
