@@ -19,6 +19,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* xnu marks a process stopped (p_stat = SSTOP) when the stop is posted, before its threads
+ * park, so one inside fork() may still create a child: two settled scans, a pause apart. */
+const int tree_settle_scans = 2;
+
 static struct tree_proc *seen;
 static size_t nseen;
 
@@ -63,17 +67,57 @@ static bool has(const struct tree_proc *set, size_t n, pid_t pid, uint64_t start
 	return false;
 }
 
-static bool add(struct tree_proc **set, size_t *n, pid_t pid)
+/* pids to expand (children listed) during a scan: those in the set, and those that could
+ * not be read (another user's, such as sudo's), whose children may still be ours to see. */
+struct queue {
+	pid_t *pids;
+	size_t n, cap;
+};
+
+static bool queued(const struct queue *q, pid_t pid)
+{
+	for (size_t k = 0; k < q->n; k++)
+		if (q->pids[k] == pid)
+			return true;
+	return false;
+}
+
+static void enqueue(struct queue *q, pid_t pid)
+{
+	if (queued(q, pid))
+		return;
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? q->cap * 2 : 64;
+		pid_t *grown = realloc(q->pids, cap * sizeof *grown);
+		if (!grown)
+			return;
+		q->pids = grown;
+		q->cap = cap;
+	}
+	q->pids[q->n++] = pid;
+}
+
+/* Take pid into the set if it can be read (and queue it to be expanded either way). */
+static bool add(struct tree_proc **set, size_t *n, struct queue *q, pid_t pid)
 {
 	struct tree_proc p;
-	if (pid <= 0 || pid == getpid() || pid == guard_pid() || !info(pid, &p) ||
-	    has(*set, *n, p.pid, p.start))
+	if (pid <= 0 || pid == getpid() || pid == guard_pid())
+		return true;
+	if (!info(pid, &p)) {
+		/* Gone, a zombie, or another user's (PROC_PIDTBSDINFO shows only one's own):
+		 * it is not signalled (nothing can say it is still the one listed), but its
+		 * children are looked for. */
+		enqueue(q, pid);
+		return true;
+	}
+	if (has(*set, *n, p.pid, p.start))
 		return true;
 	struct tree_proc *grown = realloc(*set, (*n + 1) * sizeof *grown);
 	if (!grown)
 		return false;
 	*set = grown;
 	(*set)[(*n)++] = p;
+	enqueue(q, pid);
 	return true;
 }
 
@@ -102,23 +146,28 @@ long tree_scan(const struct tree_target *t, struct tree_proc **out)
 	struct tree_proc *set = NULL;
 	size_t n = 0;
 	pid_t *pids = NULL;
+	struct queue q = {NULL, 0, 0};
 	if (!t->reaped)
-		add(&set, &n, t->command);
+		add(&set, &n, &q, t->command);
 	int ng = t->group > 0 ? list_pids(proc_listpgrppids, t->group, &pids) : 0;
 	for (int k = 0; k < ng; k++)
-		add(&set, &n, pids[k]);
+		add(&set, &n, &q, pids[k]);
 	for (size_t k = 0; k < nseen; k++) {
 		struct tree_proc p;
 		if (info(seen[k].pid, &p) && p.start == seen[k].start)
-			add(&set, &n, p.pid);
+			add(&set, &n, &q, p.pid);
 	}
-	/* Breadth first: children of everything in the set, which grows as it is walked. */
-	for (size_t i = 0; i < n; i++) {
-		int nc = list_pids(proc_listchildpids, set[i].pid, &pids);
+	/* Breadth first: children of everything queued, which grows as it is walked.  A child
+	 * of another user's process (below sudo) is listed but, being that user's, usually
+	 * unreadable too: it is queued, not signalled.  What stays out of reach is said in the
+	 * manual. */
+	for (size_t i = 0; i < q.n; i++) {
+		int nc = list_pids(proc_listchildpids, q.pids[i], &pids);
 		for (int k = 0; k < nc; k++)
-			add(&set, &n, pids[k]);
+			add(&set, &n, &q, pids[k]);
 	}
 	free(pids);
+	free(q.pids);
 	for (size_t i = 0; i < n; i++)
 		if (!has(seen, nseen, set[i].pid, set[i].start)) {
 			struct tree_proc *grown = realloc(seen, (nseen + 1) * sizeof *grown);

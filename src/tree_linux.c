@@ -21,6 +21,10 @@
 
 
 static pid_t self;
+
+/* A process with a signal pending cannot finish fork() (copy_process starts it over), and
+ * 'T' in /proc is set once the task has parked: one settled scan is enough. */
+const int tree_settle_scans = 1;
 /* runlimit's children from before it started (its exec'ing parent's): never the command's.
  * Their start times too, since once reaped their pids can be reused inside the tree. */
 static pid_t *preexisting;

@@ -52,12 +52,15 @@ static int64_t now_ns(void)
  * seen running again (another process of the tree sent it SIGCONT) is stopped again.  A
  * process that cannot stop (uninterruptible sleep, a vfork parent) is waited for at most
  * about 20 ms, and the whole freeze at most 10 s: then what was found is signalled.
+ * Where "seen stopped" can come before the process has really parked (macOS marks it
+ * stopped when the stop is posted, so a fork in progress may still complete), the freeze
+ * needs tree_settle_scans settled scans in a row, a pause apart, that find nothing new.
  * Returns the stopped set. */
 static size_t freeze(const struct tree_target *t, struct tree_proc **out)
 {
 	struct tree_proc *frozen = NULL;
 	size_t nfrozen = 0;
-	int waits = 0;
+	int waits = 0, settled_scans = 0;
 	int64_t give_up = now_ns() + (int64_t)10 * 1000000000;
 	for (int round = 0; round < 1000 && now_ns() < give_up; round++) {
 		struct tree_proc *procs;
@@ -86,9 +89,12 @@ static size_t freeze(const struct tree_target *t, struct tree_proc **out)
 			fresh++;
 		}
 		free(procs);
-		if (fresh > 0)
+		if (fresh > 0) {
+			settled_scans = 0;
 			continue;
-		if (settled || ++waits > 100)
+		}
+		settled_scans = settled ? settled_scans + 1 : 0;
+		if (settled_scans >= tree_settle_scans || ++waits > 100)
 			break;
 		pause_briefly();
 	}

@@ -28,6 +28,11 @@ long tree_scan(const struct tree_target *t, struct tree_proc **out);
 /* Send sig to p, if the pid still belongs to the process that was scanned. */
 void tree_send(const struct tree_proc *p, int sig);
 
+/* How many settled scans in a row end a freeze (see tree_walk.c): 1 where a process seen
+ * stopped cannot be inside fork() (Linux: a pending signal makes fork start over), 2 where
+ * it can (macOS). */
+extern const int tree_settle_scans;
+
 /* Mark every process whose parent is marked, until nothing changes. */
 void tree_close_over_parents(struct tree_proc *procs, size_t n);
 
