@@ -1,22 +1,45 @@
 #!/bin/sh
-# Install what the tests need if it is missing: bats-core (Debian's package first, else the
-# npm package "bats") and tmux (the terminal tests make their own pseudo-terminals with it).
+# Install what the tests need if it is missing: bats-core, and tmux (the terminal tests make
+# their own pseudo-terminals with it).  The installer is whichever is there, tried in turn:
+# apt (Debian's package "bats"), Homebrew ("bats-core"), pkg ("bats-core", FreeBSD), and for
+# bats, last, npm (the package "bats").
 set -eu
+as_root() {
+	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
 apt_install() {
 	command -v apt-get >/dev/null 2>&1 || return 1
-	if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
-	$SUDO apt-get install -y -qq "$@" >/dev/null 2>&1 ||
-		{ $SUDO apt-get update -qq >/dev/null 2>&1 && $SUDO apt-get install -y -qq "$@" >/dev/null 2>&1; }
+	as_root apt-get install -y -qq "$@" >/dev/null 2>&1 ||
+		{ as_root apt-get update -qq >/dev/null 2>&1 && as_root apt-get install -y -qq "$@" >/dev/null 2>&1; }
+}
+# Homebrew installs as the user (it refuses to run as root).
+brew_install() {
+	command -v brew >/dev/null 2>&1 || return 1
+	brew install "$@" >/dev/null 2>&1
+}
+# ASSUME_ALWAYS_YES also answers pkg's offer to bootstrap itself on a fresh system.
+pkg_install() {
+	command -v pkg >/dev/null 2>&1 || return 1
+	as_root env ASSUME_ALWAYS_YES=yes pkg install -y "$@" >/dev/null 2>&1
+}
+# install_any APT-NAME BREW-NAME PKG-NAME: the package, by the first installer that works.
+install_any() {
+	apt_install "$1" || brew_install "$2" || pkg_install "$3"
 }
 if ! command -v bats >/dev/null 2>&1; then
 	echo "bats not found: installing it" >&2
-	apt_install bats || { command -v npm >/dev/null 2>&1 && npm install -g bats >/dev/null 2>&1; } || {
-		echo "could not install bats: install bats-core (Debian package 'bats' or 'npm install -g bats')" >&2
+	install_any bats bats-core bats-core ||
+		{ command -v npm >/dev/null 2>&1 && npm install -g bats >/dev/null 2>&1; } || {
+		echo "could not install bats: install bats-core (apt-get install bats, brew install bats-core," \
+			"pkg install bats-core or npm install -g bats)" >&2
 		exit 1
 	}
 fi
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "tmux not found: installing it" >&2
-	apt_install tmux || { echo "could not install tmux (needed by tests/tty.bats)" >&2; exit 1; }
+	install_any tmux tmux tmux || {
+		echo "could not install tmux (needed by tests/tty.bats): apt-get, brew or pkg install tmux" >&2
+		exit 1
+	}
 fi
 exit 0

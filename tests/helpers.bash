@@ -1,12 +1,33 @@
 # Shared by every tests/*.bats file.  Waits are bounded loops on files or pids, never a bare
 # sleep; bounds are generous enough for a loaded 2-core machine.
+#
+# The suite runs on Linux, on macOS (its /bin/bash 3.2, BSD ps and date, no /proc, timeout or
+# setsid) and on FreeBSD (its own timeout and nproc, ps -e meaning "environment").  So: no
+# bash-4 constructs (scripts/check-bash3.sh); ps with -A and one -o per field (BSD ps takes
+# all of an -o argument after "=" as the header), ucomm for the name (macOS's comm is
+# argv[0]); and whatever only some systems have (/proc, GNU timeout and nproc, taskset,
+# unshare, strace...) or only some builds of runlimit do (a tree walk, a subreaper, the
+# cgroup quota) is checked for, by what it does, where a test needs it: the test then skips
+# and says what is missing.
 # shellcheck shell=bash
 
 RUNLIMIT=${RUNLIMIT:-$BATS_TEST_DIRNAME/../runlimit}
 export LC_ALL=C
 
-# Seconds (fractional) on a monotonic-enough clock, for elapsed-time assertions.
-now() { date +%s.%N; }
+# now: seconds since the epoch, with a fraction, for elapsed-time assertions.  date +%N is
+# GNU's (and recent macOS's); other dates print N or nothing, and then perl or python3 tell.
+case $(date +%N 2>/dev/null) in
+'' | *[!0-9]*)
+	if command -v perl >/dev/null 2>&1; then
+		now() { perl -MTime::HiRes=time -e 'printf "%.6f\n", time'; }
+	else
+		# The interpreter itself, not a wrapper script (pyenv's shims are slow).
+		NOW_PY=$(python3 -c 'import sys; print(sys.executable)')
+		now() { "$NOW_PY" -c 'import time; print("%.6f" % time.time())'; }
+	fi
+	;;
+*) now() { date +%s.%N; } ;;
+esac
 
 # elapsed START: seconds since START (from now), printed with 3 decimals.
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
@@ -35,6 +56,24 @@ wait_for_gone() {
 	done
 }
 
+# bounded SECONDS PROGRAM [ARG]...: PROGRAM, KILLed if it runs longer than SECONDS, so that a
+# hung runlimit fails its test instead of hanging the suite (GNU timeout is not everywhere,
+# and FreeBSD's makes itself a reaper).  PROGRAM replaces a subshell of this shell, so it
+# keeps this shell's signal dispositions, mask, process group and descriptors; the watchdog
+# is a detached shell polling its pid, and KILLs it only if it is still there at the end.
+bounded() {
+	local limit=$1
+	shift
+	(
+		me=$(exec sh -c 'echo "$PPID"')
+		(sh -c 'n=$(($1 * 10))
+			while [ "$n" -gt 0 ] && kill -0 "$2" 2>/dev/null; do sleep 0.1; n=$((n - 1)); done
+			[ "$n" -gt 0 ] || kill -KILL "$2" 2>/dev/null' _ "$limit" "$me" \
+			</dev/null >/dev/null 2>&1 3>&- &)
+		exec "$@"
+	)
+}
+
 # private_sleep NAME: a copy of sleep under a unique name, to find survivors by name.
 private_sleep() {
 	local path=$BATS_TEST_TMPDIR/$1
@@ -42,9 +81,10 @@ private_sleep() {
 	printf '%s\n' "$path"
 }
 
-# survivors NAME: pids of live (non-zombie) processes whose command name is NAME.
+# survivors NAME: pids of live (non-zombie) processes whose command name is NAME (ucomm: the
+# executable's name, which macOS's comm is not).
 survivors() {
-	ps -eo pid=,stat=,comm= | awk -v n="$1" '$3 == n && $2 !~ /^Z/ { print $1 }'
+	ps -A -o pid= -o stat= -o ucomm= | awk -v n="$1" '$3 == n && $2 !~ /^Z/ { print $1 }'
 }
 
 # no_survivors NAME [SECONDS]: wait until no live process is called NAME.  The bound is in
@@ -67,6 +107,39 @@ kill_named() {
 	for p in $(survivors "$1"); do kill -KILL "$p" 2>/dev/null || true; done
 }
 
+# exe_pids PATTERN: live processes running an executable whose path matches PATTERN (a glob).
+# Where /proc has PID/exe (Linux), its link; elsewhere the process's argv[0] as ps shows it
+# (the tests start their private executables by path).  Zombies have no executable.
+exe_pids() {
+	if [ -e "/proc/$$/exe" ]; then
+		find /proc/[0-9]*/exe -maxdepth 0 -lname "$1" 2>/dev/null | cut -d/ -f3
+		return 0
+	fi
+	local pid stat args
+	ps -A -ww -o pid= -o stat= -o args= 2>/dev/null | while read -r pid stat args; do
+		case $stat in Z*) continue ;; esac
+		# shellcheck disable=SC2053 # a glob, on purpose
+		if [[ $args == $1 || $args == $1" "* ]]; then echo "$pid"; fi
+	done
+	return 0
+}
+
+# has_exe PID PATH: PID runs the executable PATH (it has exec'd it).
+has_exe() {
+	if [ -e "/proc/$$/exe" ]; then
+		[ "$(readlink "/proc/$1/exe" 2>/dev/null)" = "$2" ]
+		return
+	fi
+	local args
+	args=$(ps -ww -o args= -p "$1" 2>/dev/null) || return 1
+	[ "$(ps -o stat= -p "$1" 2>/dev/null | cut -c1)" != Z ] || return 1
+	[[ $args == "$2" || $args == "$2 "* ]]
+}
+
+# is_child_of PID PPID, is_stopped PID: from ps.
+is_child_of() { [ "$(ps -o ppid= -p "$1" 2>/dev/null | tr -d ' ')" = "$2" ]; }
+is_stopped() { [ "$(ps -o stat= -p "$1" 2>/dev/null | cut -c1)" = T ]; }
+
 # make_dfl_wrapper: in a setup_file, write $BATS_FILE_TMPDIR/dfl.py (dfl.py PROG ARG...: exec
 # PROG with INT, QUIT and PIPE at their defaults; a background job of a non-interactive shell
 # starts with INT and QUIT ignored, which runlimit would rightly honour, and python ignores
@@ -81,3 +154,243 @@ EOF
 	PY=$(python3 -c 'import sys; print(sys.executable)')
 	export PY
 }
+
+# ---- what this system has -----------------------------------------------------------------
+
+# setsid(1) is util-linux's.  Where it is missing (macOS, FreeBSD), a stand-in put first on
+# PATH does the same: setsid(), after a fork if the caller leads a process group, then exec.
+# A perl (else python3) script of its own, not a shell script, which would need more file
+# descriptors than a test may leave (dash moves the script's above 9).
+if ! command -v setsid >/dev/null 2>&1 && [ -n "${BATS_FILE_TMPDIR:-}" ]; then
+	mkdir -p "$BATS_FILE_TMPDIR/bin"
+	if command -v perl >/dev/null 2>&1; then
+		{
+			printf '#!%s\n' "$(command -v perl)"
+			cat <<'EOF'
+# setsid PROGRAM [ARG]...: a stand-in for util-linux's, written by tests/helpers.bash.
+use POSIX ();
+if (!defined POSIX::setsid()) {
+	my $pid = fork;
+	die "setsid: fork: $!\n" unless defined $pid;
+	exit 0 if $pid;
+	defined POSIX::setsid() or die "setsid: $!\n";
+}
+exec { $ARGV[0] } @ARGV or die "setsid: $ARGV[0]: $!\n";
+EOF
+		} >"$BATS_FILE_TMPDIR/bin/setsid"
+	else
+		{
+			printf '#!%s\n' "$(python3 -c 'import sys; print(sys.executable)')"
+			cat <<'EOF'
+# setsid PROGRAM [ARG]...: a stand-in for util-linux's, written by tests/helpers.bash
+# (python ignores PIPE and XFSZ itself: back to their defaults before the exec).
+import os, signal, sys
+for s in (signal.SIGPIPE, signal.SIGXFSZ):
+    signal.signal(s, signal.SIG_DFL)
+try:
+    os.setsid()
+except OSError:
+    if os.fork():
+        os._exit(0)
+    os.setsid()
+os.execvp(sys.argv[1], sys.argv[1:])
+EOF
+		} >"$BATS_FILE_TMPDIR/bin/setsid"
+	fi
+	chmod +x "$BATS_FILE_TMPDIR/bin/setsid"
+	PATH=$BATS_FILE_TMPDIR/bin:$PATH
+	export PATH
+fi
+
+# gnu_coreutils PATH: PATH runs and is GNU coreutils' program (FreeBSD's timeout and nproc
+# are its own, with other options and messages; macOS has neither).
+gnu_coreutils() {
+	[ -x "$1" ] && "$1" --version 2>/dev/null | head -n 1 | grep -q '(GNU coreutils)'
+}
+
+# pin_to_one_cpu PROGRAM [ARG]...: PROGRAM with its affinity set to CPU 0, with taskset
+# (Linux) or cpuset (FreeBSD); fails with status 127 where neither exists.
+pin_to_one_cpu() {
+	if command -v taskset >/dev/null 2>&1; then
+		taskset -c 0 "$@"
+	elif command -v cpuset >/dev/null 2>&1; then
+		cpuset -l 0 "$@"
+	else
+		return 127
+	fi
+}
+
+# private_shell_binary: a shell executable whose copy runs under the copy's name (macOS's
+# /bin/sh is a trampoline that execs another shell, whose name the copy would then show).
+private_shell_binary() {
+	local cand name=shprobe$(($$ % 100000)) copy
+	copy=$BATS_FILE_TMPDIR/$name
+	for cand in /bin/sh "$(command -v dash 2>/dev/null)" "$(command -v bash 2>/dev/null)"; do
+		if [ -z "$cand" ] || [ ! -x "$cand" ]; then continue; fi
+		cp "$cand" "$copy" 2>/dev/null || continue
+		# "; :" keeps the shell from exec'ing ps in its own place.
+		if [ "$("$copy" -c 'ps -o ucomm= -p $$; :' 2>/dev/null | tr -d ' ')" = "$name" ]; then
+			rm -f "$copy"
+			printf '%s\n' "$cand"
+			return 0
+		fi
+		rm -f "$copy"
+	done
+	return 1
+}
+
+# needs_procs N: skip unless this user may run N more processes than now run (ulimit -u,
+# counted against every process, which is generous; macOS's default is a few thousand).
+needs_procs() {
+	local max
+	max=$(ulimit -u 2>/dev/null) || return 0
+	case $max in '' | *[!0-9]*) return 0 ;; esac
+	[ "$max" -ge $(($1 + $(ps -A -o pid= | wc -l))) ] ||
+		skip "needs $1 more processes than ulimit -u ($max) allows"
+}
+
+# ---- what the runlimit under test does ----------------------------------------------------
+
+# probe_tree_reach: in a setup_file, find out whether the runlimit under test reaches what
+# left the command's process group, and export the answers (yes, no, or unknown where the
+# probe could not tell):
+#   RL_REACHES_SESSIONS  a setsid'd child of the command is KILLed at a time-out (a walk of
+#                        the process tree; not with the process group alone);
+#   RL_ADOPTS_ORPHANS    an orphaned descendant is re-parented to runlimit (a subreaper or
+#                        reaper; macOS has none).
+# The answers are printed as a TAP comment, so that a build that lost one shows it.
+probe_tree_reach() {
+	local dir=$BATS_FILE_TMPDIR/probe-tree n rl esc orphan i=0
+	n=pr$(($$ % 100000))
+	RL_REACHES_SESSIONS=unknown RL_ADOPTS_ORPHANS=unknown
+	export RL_REACHES_SESSIONS RL_ADOPTS_ORPHANS
+	command -v setsid >/dev/null 2>&1 || return 0
+	mkdir -p "$dir"
+	cp "$(command -v sleep)" "$dir/$n-e"
+	cp "$(command -v sleep)" "$dir/$n-o"
+	cp "$(command -v sleep)" "$dir/$n-c"
+	# The command: a setsid'd sleep, an orphaned sleep (its parent, a shell, exits at once),
+	# then the command becomes a sleep itself.
+	cat >"$dir/cmd.sh" <<'EOF'
+d=$1 n=$2
+setsid "$d/$n-e" 30 &
+echo $! >"$d/esc"
+sh -c '"$1" 30 & echo $! >"$2"' _ "$d/$n-o" "$d/orphan"
+exec "$d/$n-c" 30
+EOF
+	"$RUNLIMIT" -s KILL 30 sh "$dir/cmd.sh" "$dir" "$n" </dev/null >/dev/null 2>&1 3>&- &
+	rl=$!
+	# Ready: the command runs its sleep (so the orphan's parent is gone) and the escapee
+	# runs its own (so it has its own session).
+	until [ -n "$(survivors "$n-c")" ] && [ -s "$dir/esc" ] && [ -s "$dir/orphan" ] &&
+		[ "$(ps -o ucomm= -p "$(cat "$dir/esc")" 2>/dev/null | tr -d ' ')" = "$n-e" ]; do
+		i=$((i + 1))
+		if [ "$i" -gt 1000 ]; then
+			kill -KILL "$rl" 2>/dev/null || true
+			kill_named "$n-e"; kill_named "$n-o"; kill_named "$n-c"
+			echo "# probe: the probe's tree did not come up; capabilities unknown" >&3
+			return 0
+		fi
+		sleep 0.01
+	done
+	esc=$(cat "$dir/esc") orphan=$(cat "$dir/orphan")
+	if is_child_of "$orphan" "$rl"; then RL_ADOPTS_ORPHANS=yes; else RL_ADOPTS_ORPHANS=no; fi
+	kill -ALRM "$rl"
+	if wait_for_gone "$rl" 10 2>/dev/null; then
+		wait "$rl" 2>/dev/null || true
+		# A build that reaches it has KILLed it before returning; 2 s for a slow reaper.
+		if wait_for_gone "$esc" 2 2>/dev/null; then
+			RL_REACHES_SESSIONS=yes
+		else
+			RL_REACHES_SESSIONS=no
+		fi
+	fi
+	kill -KILL "$rl" 2>/dev/null || true
+	kill_named "$n-e"
+	kill_named "$n-o"
+	kill_named "$n-c"
+	echo "# runlimit under test: reaches setsid'd descendants: $RL_REACHES_SESSIONS;" \
+		"adopts orphans: $RL_ADOPTS_ORPHANS" >&3
+}
+
+# reaches_sessions: runlimit reaches a descendant that left for a session of its own, or the
+# probe could not tell (probe_tree_reach).
+reaches_sessions() { [ "${RL_REACHES_SESSIONS:-unknown}" != no ]; }
+
+# needs_session_reach [DONE]: skip unless reaches_sessions; DONE says what the test checked
+# before it came to this.
+needs_session_reach() {
+	reaches_sessions ||
+		skip "${1:+$1; }runlimit does not reach a setsid'd descendant at a time-out (no tree walk: the process group only)"
+}
+
+# needs_orphan_adoption: skip unless runlimit also adopts orphaned descendants, which a walk
+# alone cannot find once their parent is gone (probe_tree_reach).
+needs_orphan_adoption() {
+	needs_session_reach ""
+	[ "${RL_ADOPTS_ORPHANS:-unknown}" != no ] ||
+		skip "runlimit does not adopt orphaned descendants (no subreaper or reaper)"
+}
+
+# make_sigsnap: in a setup_file (after make_dfl_wrapper), write $BATS_FILE_TMPDIR/sigsnap and
+# export SIGSNAP.  sigsnap [FILE [SECONDS]]: the ignored and blocked signals of the process
+# itself, so of whoever exec'd it (ignores and the mask survive exec), as Linux's
+# /proc/PID/status shows them ("SigIgn:" and "SigBlk:" lines, hex masks, bit N-1 for signal
+# N), to FILE (default: stdout); then a sleep of SECONDS.  A python script run directly, not a
+# shell script (a shell may clear the mask at start-up: dash does); python ignores PIPE and
+# XFSZ itself, so their two bits are left clear.
+make_sigsnap() {
+	{
+		printf '#!%s\n' "$PY"
+		cat <<'EOF'
+import signal, sys, time
+ign = blk = 0
+for n in range(1, signal.NSIG):
+    if n in (signal.SIGPIPE, signal.SIGXFSZ):
+        continue
+    try:
+        if signal.getsignal(n) == signal.SIG_IGN:
+            ign |= 1 << (n - 1)
+    except (ValueError, OSError):
+        pass
+for s in signal.pthread_sigmask(signal.SIG_BLOCK, []):
+    blk |= 1 << (int(s) - 1)
+text = "SigIgn:\t%016x\nSigBlk:\t%016x\n" % (ign, blk)
+if len(sys.argv) > 1:
+    open(sys.argv[1], "w").write(text)
+else:
+    sys.stdout.write(text)
+if len(sys.argv) > 2:
+    time.sleep(float(sys.argv[2]))
+EOF
+	} >"$BATS_FILE_TMPDIR/sigsnap"
+	chmod +x "$BATS_FILE_TMPDIR/sigsnap"
+	SIGSNAP=$BATS_FILE_TMPDIR/sigsnap
+	export SIGSNAP
+}
+
+# sigsnap_of PID: another process's ignored, blocked and caught signals, as sigsnap prints
+# them with a "SigCgt:" line more: from /proc/PID/status where it has them (Linux), else from
+# ps where it knows sigignore, sigmask and sigcatch (FreeBSD; macOS's ps lacks the first and
+# the last).  Fails where neither can tell.
+sigsnap_of() {
+	if grep -q '^SigBlk:' "/proc/$1/status" 2>/dev/null; then
+		grep -E '^Sig(Ign|Blk|Cgt):' "/proc/$1/status"
+		return
+	fi
+	local ign blk cgt
+	ign=$(ps -o sigignore= -p "$1" 2>/dev/null | tr -d ' ')
+	blk=$(ps -o sigmask= -p "$1" 2>/dev/null | tr -d ' ')
+	cgt=$(ps -o sigcatch= -p "$1" 2>/dev/null | tr -d ' ')
+	case $ign:$blk:$cgt in
+	*[!0-9a-fA-F:]* | :* | *::* | *:) return 1 ;;
+	esac
+	printf 'SigIgn:\t%s\nSigBlk:\t%s\nSigCgt:\t%s\n' "$ign" "$blk" "$cgt"
+}
+
+# in_mask HEX SIGNUM: is SIGNUM set in a mask as sigsnap prints it?
+in_mask() { (((0x$1 >> ($2 - 1)) & 1)); }
+not_in_mask() { ! in_mask "$@"; }
+
+# mask_of FIELD FILE: the hex value of SigIgn/SigBlk/SigCgt in a saved sigsnap output.
+mask_of() { awk -v f="$1:" '$1 == f { print $2 }' "$2"; }

@@ -13,6 +13,18 @@ bats_require_minimum_version 1.5.0
 GNU_TIMEOUT=${GNU_TIMEOUT:-/usr/bin/timeout}
 TRY="Try 'timeout --help' for more information."
 
+setup_file() {
+	# Only GNU's own timeout is the reference (FreeBSD's /usr/bin/timeout is another).
+	if gnu_coreutils "$GNU_TIMEOUT"; then GNU_TIMEOUT_OK=yes; else GNU_TIMEOUT_OK=no; fi
+	export GNU_TIMEOUT_OK
+}
+
+# needs_gnu: skip unless GNU timeout is there to compare with.  Not from inside $(...),
+# where a skip would only end the subshell.
+needs_gnu() {
+	[ "$GNU_TIMEOUT_OK" = yes ] || skip "no GNU timeout at $GNU_TIMEOUT"
+}
+
 setup() {
 	local bin
 	bin=$(cd "$(dirname "$RUNLIMIT")" && pwd)/$(basename "$RUNLIMIT")
@@ -35,14 +47,14 @@ ours() {
 	)
 }
 
-# gnu ARGS...: GNU timeout, found through PATH as "timeout".
+# gnu ARGS...: GNU timeout, found through PATH as "timeout" (after needs_gnu).
 gnu() {
-	[ -x "$GNU_TIMEOUT" ] || skip "no GNU timeout at $GNU_TIMEOUT"
 	(PATH="$BATS_TEST_TMPDIR/gnu:$PATH" && exec timeout "$@")
 }
 
 # same_as_gnu ARGS...: identical stderr and exit status (stdout discarded).
 same_as_gnu() {
+	needs_gnu
 	local o g o_rc=0 g_rc=0
 	o=$(ours "$@" 2>&1 >/dev/null) || o_rc=$?
 	g=$(gnu "$@" 2>&1 >/dev/null) || g_rc=$?
@@ -173,6 +185,7 @@ same_as_gnu() {
 }
 
 @test "missing operands: 125, ending with the Try line as GNU's does" {
+	needs_gnu
 	local g
 	g=$(gnu 5 2>&1) || true
 	run --separate-stderr ours
@@ -186,6 +199,7 @@ same_as_gnu() {
 
 @test "--help to a full device: the same write error as GNU timeout" {
 	[ -w /dev/full ] || skip "no /dev/full"
+	needs_gnu
 	local o g o_rc=0 g_rc=0
 	o=$(ours --help 2>&1 >/dev/full) || o_rc=$?
 	g=$(gnu --help 2>&1 >/dev/full) || g_rc=$?
@@ -206,7 +220,7 @@ same_as_gnu() {
 }
 
 @test "the program name is argv[0] as invoked, as GNU prints it: a full path stays a path" {
-	[ -x "$GNU_TIMEOUT" ] || skip "no GNU timeout at $GNU_TIMEOUT"
+	needs_gnu
 	local args o g o_rc g_rc
 	for args in "1x true" "-s FOO 1 true" "--bogus" "1 /nonexistent/cmd"; do
 		o_rc=0 g_rc=0
@@ -241,7 +255,7 @@ same_as_gnu() {
 }
 
 @test "messages quote values as GNU's quote() does, byte for byte: C and UTF-8 locales" {
-	[ -x "$GNU_TIMEOUT" ] || skip "no GNU timeout at $GNU_TIMEOUT"
+	needs_gnu
 	local locales=C loc a
 	if locale -a 2>/dev/null | grep -qiE '^c\.utf-?8$'; then
 		locales="C C.UTF-8"

@@ -8,6 +8,14 @@ bats_require_minimum_version 1.5.0
 
 GNU_NPROC=${GNU_NPROC:-/usr/bin/nproc}
 
+setup_file() {
+	# Only GNU's own nproc is the reference (FreeBSD's /usr/bin/nproc is another).
+	if gnu_coreutils "$GNU_NPROC"; then GNU_NPROC_OK=yes; else GNU_NPROC_OK=no; fi
+	export GNU_NPROC_OK
+	probe_affinity
+	probe_quota
+}
+
 setup() {
 	local bin
 	bin=$(cd "$(dirname "$RUNLIMIT")" && pwd)/$(basename "$RUNLIMIT")
@@ -26,9 +34,37 @@ teardown() {
 	fi
 }
 
+# needs_gnu: skip unless GNU nproc is there to compare with.  Not from inside $(...), where
+# a skip would only end the subshell.
+needs_gnu() {
+	[ "$GNU_NPROC_OK" = yes ] || skip "no GNU nproc at $GNU_NPROC"
+}
+
+# gnu_nproc ARGS...: GNU nproc (after needs_gnu).
 gnu_nproc() {
-	[ -x "$GNU_NPROC" ] || skip "no GNU nproc at $GNU_NPROC"
 	"$GNU_NPROC" "$@"
+}
+
+# probe_affinity: in setup_file, export RL_AFFINITY: does runlimit --nproc count only the
+# processors its affinity allows (yes), or all online ones (no: sysconf alone)?  "unknown"
+# with one processor, or nothing to pin a process with.  Printed as a TAP comment.
+probe_affinity() {
+	local all pinned
+	RL_AFFINITY=unknown
+	all=$("$RUNLIMIT" --nproc --all 2>/dev/null) || all=0
+	if [ "$all" -ge 2 ] 2>/dev/null && pinned=$(pin_to_one_cpu "$RUNLIMIT" --nproc 2>/dev/null); then
+		if [ "$pinned" = 1 ]; then RL_AFFINITY=yes; else RL_AFFINITY=no; fi
+	fi
+	export RL_AFFINITY
+	echo "# runlimit under test: --nproc follows the affinity mask: $RL_AFFINITY" >&3
+}
+
+# needs_affinity: skip unless a process can be pinned to one processor here and runlimit
+# --nproc counts the processors its affinity allows.
+needs_affinity() {
+	pin_to_one_cpu true 2>/dev/null || skip "no taskset or cpuset to pin a process to one processor"
+	[ "$RL_AFFINITY" != no ] ||
+		skip "runlimit --nproc does not follow the affinity mask (this build counts the processors online)"
 }
 
 # gnu_as_nproc ARGS...: GNU nproc with our link's path as argv[0], so that both print the
@@ -42,6 +78,7 @@ gnu_as_nproc() {
 # the top of each mount showing it is read; a cgroup that cannot be found counts as a quota.
 quota_here() {
 	local ctl path kind file root mp rel dir v
+	[ -r /proc/self/cgroup ] && [ -r /proc/self/mountinfo ] || return 1
 	while IFS=: read -r _ ctl path; do
 		case ",$ctl," in
 		*,cpu,*) kind=cgroup file=cpu.cfs_quota_us ;;
@@ -69,6 +106,7 @@ quota_here() {
 }
 
 @test "runlimit --nproc prints what GNU nproc prints where no quota applies" {
+	needs_gnu
 	quota_here && skip "a CPU quota applies here, which GNU nproc 9.1 ignores"
 	want=$(gnu_nproc)
 	run -0 "$RUNLIMIT" --nproc
@@ -77,6 +115,7 @@ quota_here() {
 }
 
 @test "--all prints the processors installed, as GNU nproc --all" {
+	needs_gnu
 	want=$(gnu_nproc --all)
 	run -0 "$RUNLIMIT" --nproc --all
 	[ "$output" = "$want" ]
@@ -100,12 +139,14 @@ Try '$ours_link --help' for more information." ]
 }
 
 @test "taskset -c 0: 1 processor available, --all still counts them all" {
-	command -v taskset >/dev/null || skip "no taskset"
-	run -0 taskset -c 0 "$RUNLIMIT" --nproc
+	needs_affinity
+	run -0 pin_to_one_cpu "$RUNLIMIT" --nproc
 	[ "$output" = 1 ]
-	want=$(gnu_nproc --all)
-	run -0 taskset -c 0 "$RUNLIMIT" --nproc --all
+	want=$("$RUNLIMIT" --nproc --all)
+	run -0 pin_to_one_cpu "$RUNLIMIT" --nproc --all
 	[ "$output" = "$want" ]
+	needs_gnu
+	[ "$want" = "$(gnu_nproc --all)" ]
 }
 
 # omp THREADS LIMIT WANT: ours with the OpenMP variables ("-" leaves one unset) prints WANT,
@@ -121,7 +162,7 @@ omp() {
 }
 
 @test "OMP_NUM_THREADS and OMP_THREAD_LIMIT: GNU nproc's table" {
-	[ -x "$GNU_NPROC" ] || skip "no GNU nproc"
+	needs_gnu
 	quota_here && skip "a CPU quota applies here, which GNU nproc 9.1 ignores"
 	avail=$("$GNU_NPROC")
 	omp 2,2,1 - 2
@@ -146,12 +187,14 @@ omp() {
 }
 
 @test "OMP_NUM_THREADS overrides the affinity mask; --all ignores both variables" {
-	command -v taskset >/dev/null || skip "no taskset"
-	run -0 env OMP_NUM_THREADS=1000 taskset -c 0 "$RUNLIMIT" --nproc
+	pin_to_one_cpu true 2>/dev/null || skip "no taskset or cpuset to pin a process to one processor"
+	run -0 pin_to_one_cpu env OMP_NUM_THREADS=1000 "$RUNLIMIT" --nproc
 	[ "$output" = 1000 ]
-	want=$(gnu_nproc --all)
+	want=$("$RUNLIMIT" --nproc --all)
 	run -0 env OMP_NUM_THREADS=7 OMP_THREAD_LIMIT=1 "$RUNLIMIT" --nproc --all
 	[ "$output" = "$want" ]
+	needs_gnu
+	[ "$want" = "$(gnu_nproc --all)" ]
 }
 
 @test "--ignore=N subtracts, never below 1; huge N clamps; it also applies to --all" {
@@ -171,6 +214,7 @@ omp() {
 }
 
 @test "a bad --ignore is 'invalid number', exit 1, as GNU nproc" {
+	needs_gnu
 	for n in -1 -0 "" 1k 0x1 "1 " abc; do
 		run -1 --separate-stderr "$ours_link" --ignore="$n"
 		[ "$stderr" = "$ours_link: invalid number: '$n'" ] || { echo "[$n]: $stderr"; return 1; }
@@ -183,7 +227,7 @@ omp() {
 }
 
 @test "usage errors are GNU nproc's, byte for byte, with exit 1" {
-	[ -x "$GNU_NPROC" ] || skip "no GNU nproc"
+	needs_gnu
 	for args in "x" "-- x" "x --all" "-a" "--bogus" "--all=3" "--ignore" "--help=1" "--=3"; do
 		# shellcheck disable=SC2086
 		run --separate-stderr "$ours_link" $args
@@ -240,23 +284,33 @@ Try '$RUNLIMIT --nproc --help' for more information." ]
 	[[ $stderr == "$ours_link: write error: "* ]]
 }
 
-# cg_make: a fresh cgroup with the cpu controller in $cg (v2 if the cpu controller is there,
-# else v1 cpu), and $cg_kind; skips with a reason where none is writable.
-cg_make() {
-	[ "$(id -u)" = 0 ] || skip "real cgroup tests need root"
-	local top name=runlimit-nproc-$BATS_TEST_NUMBER-$$
+# cg_create NAME: a fresh cgroup NAME with the cpu controller in $cg (v2 if the cpu
+# controller is there, else v1 cpu), and $cg_kind; else fails, the reason in $cg_why.
+cg_create() {
+	local top name=$1
+	cg="" cg_why=""
+	[ "$(id -u)" = 0 ] || { cg_why="real cgroup tests need root"; return 1; }
+	[ -r /proc/self/mountinfo ] || { cg_why="no /proc/self/mountinfo (no cgroups here)"; return 1; }
 	top=$(awk '$(NF-2) == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 	if [ -n "$top" ] && grep -qw cpu "$top/cgroup.controllers" 2>/dev/null; then
 		if grep -qw cpu "$top/cgroup.subtree_control" 2>/dev/null ||
 			echo +cpu >"$top/cgroup.subtree_control" 2>/dev/null; then
 			cg=$top/$name cg_kind=v2
-			mkdir "$cg" && return 0
+			mkdir "$cg" 2>/dev/null && return 0
 		fi
 	fi
 	top=$(awk '$(NF-2) == "cgroup" && $NF ~ /(^|,)cpu(,|$)/ { print $5; exit }' /proc/self/mountinfo)
-	[ -n "$top" ] && [ -w "$top" ] || skip "no writable cgroup with the cpu controller (v2 or v1)"
+	[ -n "$top" ] && [ -w "$top" ] ||
+		{ cg="" cg_why="no writable cgroup with the cpu controller (v2 or v1)"; return 1; }
 	cg=$top/$name cg_kind=v1
-	mkdir "$cg" || skip "cannot create a cgroup under $top"
+	mkdir "$cg" 2>/dev/null || { cg="" cg_why="cannot create a cgroup under $top"; return 1; }
+}
+
+# cg_make: cg_create for a test, which skips with the reason where it fails; and then skips
+# unless runlimit applies CPU quotas (probe_quota).
+cg_make() {
+	cg_create "runlimit-nproc-$BATS_TEST_NUMBER-$$" || skip "$cg_why"
+	needs_quota
 }
 
 # cg_quota DIR QUOTA PERIOD: QUOTA (µs, or "max") per PERIOD on the cgroup at DIR.
@@ -328,18 +382,19 @@ cg_run() {
 	[ "$output" = 1 ]
 }
 
-# chroot_make: in $root, a directory to chroot into, as GNU's tests/nproc/nproc-quota.sh
+# chroot_build DIR: in DIR, a directory to chroot into, as GNU's tests/nproc/nproc-quota.sh
 # builds one: the binary under test as /runlimit, the processors online, an empty
-# /sys/fs/cgroup and a /proc/self directory for a made-up cgroup file, but no mountinfo.
-chroot_make() {
-	[ "$(id -u)" = 0 ] || skip "chroot needs root"
-	command -v chroot >/dev/null || skip "no chroot"
-	local bin
+# /sys/fs/cgroup and a /proc/self directory for a made-up cgroup file, but no mountinfo;
+# else fails, the reason in $chroot_why.
+chroot_build() {
+	local bin root=$1
+	chroot_why=""
+	[ "$(id -u)" = 0 ] || { chroot_why="chroot needs root"; return 1; }
+	command -v chroot >/dev/null || { chroot_why="no chroot"; return 1; }
 	bin=$(cd "$(dirname "$RUNLIMIT")" && pwd)/$(basename "$RUNLIMIT")
-	root=$BATS_TEST_TMPDIR/root
 	mkdir -p "$root/proc/self" "$root/sys/fs/cgroup" "$root/sys/devices/system/cpu"
-	cp /sys/devices/system/cpu/online "$root/sys/devices/system/cpu/" ||
-		skip "no /sys/devices/system/cpu/online to copy"
+	cp /sys/devices/system/cpu/online "$root/sys/devices/system/cpu/" 2>/dev/null ||
+		{ chroot_why="no /sys/devices/system/cpu/online to copy"; return 1; }
 	cp "$bin" "$root/runlimit"
 	if ! chroot "$root" /runlimit --version >/dev/null 2>&1; then
 		# A dynamic binary: its libraries too.
@@ -347,9 +402,55 @@ chroot_make() {
 			cp --parents "$lib" "$root" 2>/dev/null || true
 		done
 		chroot "$root" /runlimit --version >/dev/null 2>&1 ||
-			skip "$RUNLIMIT does not run in a chroot without /proc"
+			{ chroot_why="$RUNLIMIT does not run in a chroot without /proc"; return 1; }
 	fi
 	ln -s runlimit "$root/nproc"
+}
+
+# chroot_make: chroot_build in $root for a test, which skips with the reason where it fails;
+# and then skips unless runlimit applies CPU quotas (probe_quota).
+chroot_make() {
+	root=$BATS_TEST_TMPDIR/root
+	chroot_build "$root" || skip "$chroot_why"
+	needs_quota
+}
+
+# probe_quota: in setup_file, export RL_QUOTA: does runlimit --nproc apply a CPU quota of half
+# a processor (yes), or count the processors regardless (no)?  Two ways are tried, the
+# cgroup v2 files of a chroot without /proc and a real cgroup: "no" only if every way that
+# could be tried said no; "unknown" without root, with one processor, or with neither way.
+# Printed as a TAP comment.
+probe_quota() {
+	local avail got root=$BATS_FILE_TMPDIR/quota-root tried=no
+	RL_QUOTA=unknown
+	export RL_QUOTA
+	avail=$("$RUNLIMIT" --nproc 2>/dev/null) || avail=0
+	if [ "$(id -u)" = 0 ] && [ "$avail" -ge 2 ] 2>/dev/null; then
+		if chroot_build "$root"; then
+			# As in the test of it below: the quota is the parent's.
+			echo 0::/foo >"$root/proc/self/cgroup"
+			touch "$root/sys/fs/cgroup/cgroup.controllers"
+			mkdir -p "$root/sys/fs/cgroup/foo"
+			echo "max 100000" >"$root/sys/fs/cgroup/foo/cpu.max"
+			echo "50000 100000" >"$root/sys/fs/cgroup/cpu.max"
+			got=$(chroot "$root" /runlimit --nproc 2>/dev/null) && tried=yes
+			[ "$got" != 1 ] || RL_QUOTA=yes
+		fi
+		if [ "$RL_QUOTA" != yes ] && cg_create "runlimit-nproc-probe-$$"; then
+			cg_quota "$cg" 50000 100000
+			got=$(cg_run "$cg" "$RUNLIMIT" --nproc 2>/dev/null) && tried=yes
+			[ "$got" != 1 ] || RL_QUOTA=yes
+			rmdir "$cg" 2>/dev/null || true
+		fi
+		[ "$RL_QUOTA" = yes ] || [ "$tried" = no ] || RL_QUOTA=no
+	fi
+	echo "# runlimit under test: --nproc applies cgroup CPU quotas: $RL_QUOTA" >&3
+}
+
+# needs_quota: skip unless runlimit --nproc applies CPU quotas (probe_quota).
+needs_quota() {
+	[ "$RL_QUOTA" != no ] ||
+		skip "runlimit --nproc does not apply cgroup CPU quotas (this build counts the processors online)"
 }
 
 @test "no /proc/self/mountinfo (a chroot, as GNU's nproc-quota.sh): cgroup v2 at /sys/fs/cgroup" {
@@ -394,6 +495,7 @@ chroot_make() {
 @test "no /proc/self/mountinfo, real cgroup v2 quota: the hierarchy taken at /sys/fs/cgroup" {
 	[ "$(id -u)" = 0 ] || skip "real cgroup tests need root"
 	command -v unshare >/dev/null || skip "no unshare"
+	[ -r /proc/self/mountinfo ] || skip "no /proc/self/mountinfo (no cgroups here)"
 	local top
 	top=$(awk '$(NF-2) == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 	# v1 has no default mount point to guess, in GNU nproc or here.

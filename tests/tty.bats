@@ -30,6 +30,13 @@ setup() {
 	mkdir -p "$D/bin" "$D/home"
 	ln -s "$rl" "$D/bin/runlimit"
 	cp "$(command -v sleep)" "$D/bin/$SL"
+	# The pane's PATH is $D/bin, /usr/bin and /bin: bash and python3 are linked in where they
+	# live elsewhere (FreeBSD's ports, Homebrew); python3 as the interpreter itself.
+	local py
+	[ -x /usr/bin/bash ] || [ -x /bin/bash ] || ln -s "$(command -v bash)" "$D/bin/bash"
+	if [ ! -x /usr/bin/python3 ] && [ ! -x /bin/python3 ]; then
+		py=$(python3 -c 'import sys; print(sys.executable)') && ln -s "$py" "$D/bin/python3"
+	fi
 	# ttymodes: the terminal's icanon and echo flags, e.g. "modes: icanon echo".
 	cat >"$D/bin/ttymodes" <<'EOF'
 #!/bin/sh
@@ -298,7 +305,7 @@ shell_works() {
 	# Only this test's processes: their arguments name its private sleep.  (Whoever adopts
 	# them: init, or the test runner's reaper.)
 	orphans() {
-		ps -eo ppid=,stat=,args= |
+		ps -A -o ppid= -o stat= -o args= |
 			awk -v sl="$SL" '$2 !~ /^Z/ && $3 ~ /runlimit$/ && index($0, sl)'
 	}
 	for t in $(seq 100); do
@@ -484,14 +491,16 @@ EOF
 @test "13: one Ctrl-C at a REPL is interaction, not a cancel: no KILL after the grace" {
 	# -f: the REPL shares runlimit's group, so both get the key; -k 1 would KILL the REPL a
 	# second later if the key started the grace (as a kill -INT does).
-	# python3 -i on an empty script of this test's own name: a REPL that can be told apart
-	# from any other python3 (the test runner's reaper is one).
-	: >"$D/$SL.py"
+	# python3 -i on a script that writes the REPL's pid, to tell it from any other python3
+	# (the test runner's reaper is one).
+	printf 'import os\nopen(%s, "w").write(str(os.getpid()))\n' "'$D/pypid'" >"$D/$SL.py"
 	type_line "bash -c 'runlimit -v -f -k 1 60 python3 -q -i $D/$SL.py'; echo rc=\$?"
 	wait_screen '^>>>'
 	local pp t0
-	pp=$(pgrep -f "^python3 .*$SL.py")
-	[ -n "$pp" ]
+	wait_for_file "$D/pypid"
+	pp=$(cat "$D/pypid")
+	# Asleep in its read of the terminal, where a Ctrl-C is a KeyboardInterrupt at once.
+	wait_state "$pp" S
 	key C-c
 	wait_screen 'KeyboardInterrupt'
 	t0=$(now)
@@ -501,6 +510,10 @@ EOF
 		sleep 0.1
 	done
 	no_screen 'sending signal KILL'
+	# runlimit passes the key on to the REPL as well (as GNU's --foreground does): where
+	# that second INT came in just before the REPL went back to reading, it is raised at
+	# the next line run; a first line takes it.
+	type_line 'pass'
 	type_line 'print(6*7)'
 	wait_screen '^42$'
 	key C-d
