@@ -50,9 +50,9 @@ endif
 # The platform back ends, by OS; PLATFORM=portable picks the POSIX-only ones on any system
 # (poll, the process group only, sysconf), which is how the paths of systems without a
 # reaper or a process table are tested here (make check PLATFORM=portable).
-LINUX_SRCS   = src/clock_ppoll.c src/tree_linux.c src/tree_walk.c src/ncpu_linux.c src/cpufiles.c
+LINUX_SRCS   = src/clock_ppoll.c src/tree_linux.c src/tree_walk.c src/pidmap.c src/ncpu_linux.c src/cpufiles.c
 FREEBSD_PLAT = src/clock_ppoll.c src/tree_freebsd.c src/ncpu_freebsd.c
-DARWIN_PLAT  = src/clock_darwin.c src/clock_pipe.c src/tree_darwin.c src/tree_walk.c \
+DARWIN_PLAT  = src/clock_darwin.c src/clock_pipe.c src/tree_darwin.c src/tree_walk.c src/pidmap.c \
 	src/ncpu_darwin.c
 PORTABLE     = src/clock_poll.c src/clock_pipe.c src/tree_other.c src/ncpu_other.c
 ifeq ($(PLATFORM),portable)
@@ -95,9 +95,9 @@ $(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 # The unit tests take the pure parts: parsers, the nproc policy (with made-up probes) and the
 # cgroup files (against made-up trees), on any OS.
 UNIT_SRCS = src/duration.c src/signals.c src/nproc.c src/msg.c src/cpufiles.c src/ncpu_other.c \
-	src/quote.c
+	src/quote.c src/pidmap.c
 UNIT_TESTS = tests/unit/unit.c tests/unit/unit_nproc.c tests/unit/unit_cpufiles.c \
-	tests/unit/unit_quote.c
+	tests/unit/unit_quote.c tests/unit/unit_pidmap.c
 tests/unit/run-unit: $(UNIT_TESTS) tests/unit/unit.h $(UNIT_SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc $(LDFLAGS) -o $@ $(UNIT_TESTS) \
 		$(UNIT_SRCS) $(LDLIBS)

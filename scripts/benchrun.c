@@ -13,6 +13,9 @@
  *       exits.  Prints the median microseconds from that exit to the tool's being reaped.
  *   benchrun floor D CMD...
  *       A minimal supervisor for reference: fork, exec CMD, sleep D, SIGTERM, wait.
+ *   benchrun supervise D CMD...
+ *       The floor of a time-out tool's overhead: fork, setpgid, execvp, alarm, waitpid, and
+ *       nothing else (at the alarm, TERM to the group); exits with CMD's status.
  *   benchrun rss N CMD...
  *       The peak resident set (VmHWM, kB) of the process started, read 150 ms into the run
  *       while it waits for its command; the median of N runs.  Linux only.
@@ -373,6 +376,31 @@ static int floor_run(double d, char **argv)
 	return 124;
 }
 
+static pid_t supervised;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	kill(-supervised, SIGTERM);
+}
+
+static int supervise_run(double d, char **argv)
+{
+	supervised = fork();
+	if (supervised == 0) {
+		setpgid(0, 0);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	setpgid(supervised, supervised);
+	signal(SIGALRM, on_alarm);
+	alarm((unsigned)d);
+	int status;
+	while (waitpid(supervised, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && strcmp(argv[1], "victim") == 0) {
@@ -386,7 +414,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 4) {
-		fprintf(stderr, "usage: benchrun runs|signal|exit|floor|rss|tree N CMD...\n");
+		fprintf(stderr, "usage: benchrun runs|signal|exit|floor|supervise|rss|tree N CMD...\n");
 		return 2;
 	}
 	/* The victim and the stamp are this program, found by its absolute path. */
@@ -403,6 +431,8 @@ int main(int argc, char **argv)
 		return runs(n, argc - 3, argv + 3);
 	if (strcmp(argv[1], "floor") == 0)
 		return floor_run(atof(argv[2]), argv + 3);
+	if (strcmp(argv[1], "supervise") == 0)
+		return supervise_run(atof(argv[2]), argv + 3);
 	if (strcmp(argv[1], "signal") == 0 && argc > 4)
 		return stamped(true, n, atof(argv[3]), argc - 4, argv + 4, self_path);
 	if (strcmp(argv[1], "exit") == 0)

@@ -47,6 +47,14 @@ static void guard_main(int sig, pid_t parent, int tie_read)
 
 pid_t guard_start(int sig)
 {
+	pid_t cloned = tree_guard_clone(sig);
+	if (cloned != 0) {
+		if (cloned > 0) {
+			setpgid(cloned, cloned);
+			guard = cloned;
+		}
+		return cloned;
+	}
 	int link[2] = {-1, -1};
 	if (!tree_has_death_signal() && pipe(link) == 0)
 		fcntl(link[1], F_SETFD, FD_CLOEXEC);

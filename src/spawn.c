@@ -35,47 +35,49 @@ struct exec_report {
 };
 static struct exec_report *report;
 
-/* The file execvp tried for name: name itself if it has a slash, else the first executable
- * regular file of that name on PATH. */
-static char *resolve(const char *name)
+/* The file execvp tried for name, into buf (size bytes): name itself if it has a slash, else
+ * the first executable regular file of that name on PATH.  False if there is none. */
+static bool resolve(const char *name, char *buf, size_t size)
 {
-	if (strchr(name, '/'))
-		return strdup(name);
+	size_t nlen = strlen(name);
+	if (strchr(name, '/')) {
+		if (nlen >= size)
+			return false;
+		memcpy(buf, name, nlen + 1);
+		return true;
+	}
 	const char *path = getenv("PATH");
 	if (!path)
 		path = "/bin:/usr/bin";
-	size_t nlen = strlen(name);
 	for (const char *dir = path;; dir++) {
 		const char *colon = strchr(dir, ':');
 		size_t dlen = colon ? (size_t)(colon - dir) : strlen(dir);
-		char *file = malloc(dlen + nlen + 3);
-		if (!file)
-			return NULL;
-		memcpy(file, dlen ? dir : ".", dlen ? dlen : 1);
 		size_t at = dlen ? dlen : 1;
-		file[at] = '/';
-		memcpy(file + at + 1, name, nlen + 1);
-		struct stat st;
-		if (stat(file, &st) == 0 && S_ISREG(st.st_mode) && access(file, X_OK) == 0)
-			return file;
-		free(file);
+		if (at + 1 + nlen < size) {
+			memcpy(buf, dlen ? dir : ".", at);
+			buf[at] = '/';
+			memcpy(buf + at + 1, name, nlen + 1);
+			struct stat st;
+			if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+				return true;
+		}
 		if (!colon)
-			return NULL;
+			return false;
 		dir = colon;
 	}
 }
 
 /* glibc's execvp runs an executable without "#!" through /bin/sh, and GNU timeout relies
- * on it; musl's does not.  Do the same on every libc. */
-static void exec_through_shell(char **argv)
+ * on it; musl's does not.  Do the same on every libc, on the stack: the child of a fork
+ * should not call malloc. */
+static void exec_through_shell(char **argv, size_t argc)
 {
-	size_t argc = 0;
-	while (argv[argc])
-		argc++;
-	char **sh = malloc((argc + 2) * sizeof *sh);
-	char *file = resolve(argv[0]);
-	if (!sh || !file)
+	char file[4096];
+	if (!resolve(argv[0], file, sizeof file)) {
+		errno = ENOEXEC;
 		return;
+	}
+	char *sh[argc + 2];
 	sh[0] = "sh";
 	sh[1] = file;
 	for (size_t k = 1; k <= argc; k++)
@@ -84,17 +86,24 @@ static void exec_through_shell(char **argv)
 	errno = ENOEXEC;
 }
 
-static void child(const struct spawn_req *req, pid_t parent)
+struct child_args {
+	const struct spawn_req *req;
+	pid_t parent;
+	size_t argc;
+};
+
+static void child(const struct child_args *a)
 {
+	const struct spawn_req *req = a->req;
 	if (req->group > 0)
 		setpgid(0, req->group);
 	req->child_setup();
-	if (tree_child_prepare(req->death_signal, parent) < 0)
+	if (tree_child_prepare(req->death_signal, a->parent) < 0)
 		_exit(EXIT_RUNLIMIT_FAILED); /* runlimit died before we could be tied to it */
 	sigprocmask(SIG_SETMASK, req->mask, NULL);
 	execvp(req->argv[0], req->argv);
 	if (errno == ENOEXEC)
-		exec_through_shell(req->argv);
+		exec_through_shell(req->argv, a->argc);
 	int err = errno;
 	if (report) {
 		report->err = err;
@@ -112,10 +121,12 @@ pid_t spawn(const struct spawn_req *req)
 		                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 		report = page == MAP_FAILED ? NULL : page;
 	}
-	pid_t parent = getpid();
+	struct child_args a = {.req = req, .parent = getpid()};
+	while (req->argv[a.argc])
+		a.argc++;
 	pid_t pid = fork();
 	if (pid == 0)
-		child(req, parent);
+		child(&a);
 	if (pid < 0)
 		return -1;
 	/* Both sides set the group, so the command is in it before either relies on it.

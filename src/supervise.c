@@ -25,6 +25,7 @@
 
 /* Written by handlers, read by the loop: which signals arrived since the loop last looked. */
 static volatile sig_atomic_t arrived[SLOTS];
+static pid_t self; /* runlimit's pid: its handlers may also run in the command, see on_signal */
 /* ... and which of them some process sent (kill, a supervisor), not the terminal's keys. */
 static volatile sig_atomic_t sent_by_process[SLOTS];
 
@@ -79,6 +80,17 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 {
 	(void)context;
 	int saved = errno;
+	if (getpid() != self) {
+		/* In the command between its last unblock and exec (it keeps runlimit's handlers,
+		 * which exec resets): the signal was sent to it, so act as its default would. */
+		struct sigaction dfl;
+		memset(&dfl, 0, sizeof dfl);
+		dfl.sa_handler = SIG_DFL;
+		sigaction(sig, &dfl, NULL);
+		raise(sig);
+		errno = saved;
+		return;
+	}
 	if (is_fault(sig)) {
 		/* A fault signal: runlimit's own (a bad access, its abort) or sent by another
 		 * process with kill().  No si_code tells them apart on every system (macOS fills
@@ -120,6 +132,7 @@ static void set_disposition(int sig, void (*handler)(int))
 	sigaction(sig, &sa, NULL);
 }
 
+/* Catch sig, noting in inherited[sig] what was there before (one system call). */
 static void catch(int sig)
 {
 	struct sigaction sa;
@@ -127,10 +140,21 @@ static void catch(int sig)
 	sa.sa_sigaction = on_signal;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigfillset(&sa.sa_mask);
-	if (sigaction(sig, &sa, NULL) == 0) {
+	struct sigaction before;
+	if (sigaction(sig, &sa, &before) == 0) {
+		if (!changed[sig])
+			inherited[sig] = before;
 		changed[sig] = true;
 		sigaddset(&caught, sig);
 	}
+}
+
+/* Put back what sig had when runlimit started (it was caught by catch()). */
+static void uncatch(int sig)
+{
+	sigaction(sig, &inherited[sig], NULL);
+	changed[sig] = false;
+	sigdelset(&caught, sig);
 }
 
 /* The signals a supervisor must always be able to end the command with, and that the
@@ -142,17 +166,16 @@ static bool always_forwarded(int sig)
 
 /* In the child, before exec: the command starts with what runlimit inherited, except that
  * SIGCHLD, SIGALRM, the time-out signal and TERM, INT and HUP are left at their defaults (as
- * GNU does), so the time-out and a cancel can always reach it. */
+ * GNU does), so the time-out and a cancel can always reach it.  exec itself puts every
+ * caught signal back to its default, which is what each of them needs (runlimit catches a
+ * signal only if it was at its default, or is one of those exceptions): only what runlimit
+ * set to be ignored needs putting back. */
 static void reset_signals_in_child(void)
 {
-	for (int sig = 1; sig < SLOTS; sig++) {
-		if (!changed[sig])
-			continue;
-		if (sig == SIGCHLD || sig == SIGALRM || sig == timeout_signal || always_forwarded(sig))
-			set_disposition(sig, SIG_DFL);
-		else
-			sigaction(sig, &inherited[sig], NULL);
-	}
+	static const int ignored[] = {SIGTTIN, SIGTTOU};
+	for (size_t k = 0; k < sizeof ignored / sizeof ignored[0]; k++)
+		if (changed[ignored[k]])
+			sigaction(ignored[k], &inherited[ignored[k]], NULL);
 }
 
 static void child_setup(void)
@@ -164,16 +187,21 @@ static void child_setup(void)
 static void setup_signals(const struct config *cfg)
 {
 	clock_init();
+	self = getpid();
 	timeout_signal = cfg->signal;
 	resize_signal = sig_parse("WINCH"); /* not POSIX 2008 names: -1 where unknown */
 	info_signal = sig_parse("INFO");
-	sigprocmask(SIG_SETMASK, NULL, &inherited_mask);
+	/* Everything blocked while the handlers go in: a signal that was ignored and is caught
+	 * for a moment (below) stays pending, and is dropped when the ignore is put back. */
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &inherited_mask);
 
 	sigemptyset(&caught);
 	for (int sig = sig_next(0); sig > 0 && sig < SLOTS; sig = sig_next(sig)) {
 		if (!is_forwarded(sig))
 			continue;
-		sigaction(sig, NULL, &inherited[sig]);
+		catch(sig);
 		/* An inherited ignore (nohup, a shell's background job) is honoured: not caught,
 		 * not passed on, and the command inherits it.  The exceptions must always work:
 		 * SIGALRM and the time-out signal, and TERM, INT and HUP, with which a supervisor
@@ -181,12 +209,10 @@ static void setup_signals(const struct config *cfg)
 		 * nohup HUP).  "runlimit 1h nohup cmd" keeps a command immune to hangups. */
 		if (inherited[sig].sa_handler == SIG_IGN && sig != SIGALRM && sig != cfg->signal &&
 		    !always_forwarded(sig))
-			continue;
-		catch(sig);
+			uncatch(sig);
 	}
 	/* An inherited SIGCHLD ignore would make the kernel reap the command behind runlimit's
 	 * back; an inherited block would hide its exit.  Neither is kept. */
-	sigaction(SIGCHLD, NULL, &inherited[SIGCHLD]);
 	catch(SIGCHLD);
 	/* Job control: SIGTSTP (Ctrl-Z) is passed to the command, whose stop then stops
 	 * runlimit; SIGCONT tells runlimit it was resumed; SIGWINCH (a resize) is passed on to
@@ -198,26 +224,32 @@ static void setup_signals(const struct config *cfg)
 			int sig = job_signals[k];
 			if (sig <= 0)
 				continue;
-			sigaction(sig, NULL, &inherited[sig]);
-			if (inherited[sig].sa_handler != SIG_IGN)
-				catch(sig);
+			catch(sig);
+			if (inherited[sig].sa_handler == SIG_IGN)
+				uncatch(sig);
 		}
 	}
 	/* runlimit never stops for touching the terminal from the background. */
 	static const int tty_signals[] = {SIGTTIN, SIGTTOU};
 	for (size_t k = 0; k < sizeof tty_signals / sizeof tty_signals[0]; k++) {
 		int sig = tty_signals[k];
-		sigaction(sig, NULL, &inherited[sig]);
-		set_disposition(sig, SIG_IGN);
+		struct sigaction ign;
+		memset(&ign, 0, sizeof ign);
+		ign.sa_handler = SIG_IGN;
+		sigaction(sig, &ign, &inherited[sig]);
 		changed[sig] = true;
 	}
 	/* From here on the caught signals wait, blocked, until runlimit sleeps in clock_wait:
 	 * nothing that arrives is lost, and the loop never races with a handler. */
 	waitmask = inherited_mask;
-	for (int sig = 1; sig < SLOTS; sig++)
-		if (sigismember(&caught, sig))
+	sigset_t working = inherited_mask;
+	for (int sig = 1; sig < SLOTS; sig++) {
+		if (sigismember(&caught, sig)) {
 			sigdelset(&waitmask, sig);
-	sigprocmask(SIG_BLOCK, &caught, NULL);
+			sigaddset(&working, sig);
+		}
+	}
+	sigprocmask(SIG_SETMASK, &working, NULL);
 }
 
 /* The command's process group may be signalled while its id cannot have been reused: the

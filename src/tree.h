@@ -20,6 +20,12 @@ bool tree_has_death_signal(void);
  * thing (or sig is 0), -1 if runlimit is already gone. */
 int tree_child_prepare(int sig, pid_t parent_pid);
 
+/* Start the guard (guard.h) in the cheapest way the OS allows, where that is not a plain
+ * fork: Linux clones it sharing runlimit's memory (no page tables copied, a third of a
+ * fork's cost).  Returns its pid, 0 where there is no such way (guard.c then forks), or -1
+ * with errno.  All signals must be blocked. */
+pid_t tree_guard_clone(int sig);
+
 /* Who the tree belongs to.  group is the command's process group (led by the guard, see
  * guard.h), or 0 if the command shares runlimit's group (--foreground). */
 struct tree_target {

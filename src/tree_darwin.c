@@ -203,6 +203,12 @@ bool tree_watch_exits(const struct tree_target *t)
 	return all;
 }
 
+pid_t tree_guard_clone(int sig)
+{
+	(void)sig;
+	return 0; /* a plain fork */
+}
+
 bool tree_dumped_core(int status)
 {
 	return WCOREDUMP(status) != 0;

@@ -6,10 +6,12 @@
 #include "tree.h"
 #include "tree_walk.h"
 #include "guard.h"
+#include "pidmap.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +100,11 @@ static bool is_preexisting(pid_t pid, unsigned long long start)
  * /proc is enough to find that out. */
 static void note_preexisting_children(void)
 {
+	/* No child at all (the usual case) is one system call away, without /proc. */
+	siginfo_t si;
+	if (waitid(P_ALL, 0, &si, WEXITED | WSTOPPED | WCONTINUED | WNOHANG | WNOWAIT) < 0 &&
+	    errno == ECHILD)
+		return;
 	if (!proc_self_is_self())
 		return;
 	char path[64];
@@ -284,17 +291,15 @@ static bool has_children_files(void)
 	return known;
 }
 
-/* Append to queue[*n...] the pids of list[0..m) it does not hold yet, each with the parent
- * it was listed under; how many were new. */
+/* Append to queue[*n...] the pids of list[0..m) it does not hold yet (seen: those it
+ * holds), each with the parent it was listed under; how many were new. */
 static size_t add_unseen(pid_t **queue, pid_t **parents, size_t *n, size_t *cap,
-                         const pid_t *list, size_t m, pid_t parent)
+                         struct pidmap *seen, const pid_t *list, size_t m, pid_t parent)
 {
 	size_t added = 0;
 	for (size_t i = 0; i < m; i++) {
-		bool seen = false; /* re-parented between two reads, a pid can be listed twice */
-		for (size_t k = 0; k < *n && !seen; k++)
-			seen = (*queue)[k] == list[i];
-		if (seen)
+		/* Re-parented between two reads, a pid can be listed twice. */
+		if (pidmap_get(seen, list[i]) >= 0 || !pidmap_put(seen, list[i], 1))
 			continue;
 		if (*n == *cap) {
 			size_t bigger = *cap ? *cap * 2 : 64;
@@ -336,6 +341,7 @@ static long scan_children(const struct tree_target *t, struct tree_proc **out)
 {
 	pid_t *queue = NULL, *parents = NULL, *list = NULL;
 	size_t n = 0, cap = 0, nlist = 0, list_cap = 0;
+	struct pidmap seen = {NULL, 0, 0};
 	char self_children[64];
 	snprintf(self_children, sizeof self_children, "/proc/self/task/%d/children", (int)self);
 	struct tree_proc *procs = NULL;
@@ -344,7 +350,7 @@ static long scan_children(const struct tree_target *t, struct tree_proc **out)
 	for (int pass = 0; pass < 100; pass++) {
 		nlist = 0;
 		read_children(self_children, &list, &nlist, &list_cap);
-		if (add_unseen(&queue, &parents, &n, &cap, list, nlist, self) == 0 && pass > 0)
+		if (add_unseen(&queue, &parents, &n, &cap, &seen, list, nlist, self) == 0 && pass > 0)
 			break;
 		for (; i < n; i++) {
 			pid_t pid = queue[i];
@@ -365,12 +371,13 @@ static long scan_children(const struct tree_target *t, struct tree_proc **out)
 				break;
 			nlist = 0;
 			children_of(pid, threads, &list, &nlist, &list_cap);
-			add_unseen(&queue, &parents, &n, &cap, list, nlist, pid);
+			add_unseen(&queue, &parents, &n, &cap, &seen, list, nlist, pid);
 		}
 	}
 	free(queue);
 	free(parents);
 	free(list);
+	pidmap_free(&seen);
 	*out = procs;
 	return (long)nprocs;
 }
@@ -449,6 +456,57 @@ bool tree_watch_exits(const struct tree_target *t)
 	 * last: SIGCHLD tells it, with or without /proc. */
 	(void)t;
 	return true;
+}
+
+/* The guard, cloned with CLONE_VM: it runs on a stack of its own but shares runlimit's
+ * memory and even its thread data (errno), so it makes raw system calls only, none of which
+ * fails while runlimit lives, and touches nothing of runlimit's but its own arguments. */
+#define KERNEL_SIGSET_SIZE (_NSIG / 8)
+static _Alignas(16) char guard_stack[16384];
+static struct {
+	int sig;
+	pid_t parent;
+} guard_args;
+
+static int guard_body(void *arg)
+{
+	(void)arg;
+	int sig = guard_args.sig;
+	pid_t parent = guard_args.parent;
+	sigset_t all, wake;
+	sigfillset(&all);
+	sigemptyset(&wake);
+	sigaddset(&wake, SIGUSR1);
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, NULL, KERNEL_SIGSET_SIZE);
+	syscall(SYS_setpgid, 0, 0);
+#ifdef SYS_close_range
+	syscall(SYS_close_range, 0U, 2U, 0U); /* never hold the caller's terminal or pipes */
+#endif
+	syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGUSR1, 0, 0, 0);
+	/* SIGUSR1 forwarded to the group reaches the guard too: only a new parent counts. */
+	while (syscall(SYS_getppid) == parent)
+		syscall(SYS_rt_sigtimedwait, &wake, NULL, NULL, KERNEL_SIGSET_SIZE);
+	long group = syscall(SYS_getpid);
+	if (sig > 0)
+		syscall(SYS_kill, -group, sig);
+	syscall(SYS_kill, -group, SIGCONT);
+	syscall(SYS_exit, 0);
+	return 0;
+}
+
+pid_t tree_guard_clone(int sig)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	(void)sig;
+	return 0; /* the sanitizers cannot follow a child that shares memory on its own stack */
+#elif !defined(SYS_close_range)
+	(void)sig;
+	return 0; /* the guard could not give up the standard descriptors without libc */
+#else
+	guard_args.sig = sig;
+	guard_args.parent = self;
+	return clone(guard_body, guard_stack + sizeof guard_stack, CLONE_VM | SIGCHLD, NULL);
+#endif
 }
 
 bool tree_dumped_core(int status)

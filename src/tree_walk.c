@@ -1,5 +1,6 @@
 #include "tree.h"
 #include "tree_walk.h"
+#include "pidmap.h"
 
 #include <signal.h>
 #include <stdint.h>
@@ -9,27 +10,26 @@
 
 void tree_close_over_parents(struct tree_proc *procs, size_t n)
 {
+	struct pidmap index = {NULL, 0, 0};
+	for (size_t i = 0; i < n; i++)
+		pidmap_put(&index, procs[i].pid, (long)i);
 	for (bool grew = true; grew;) {
 		grew = false;
 		for (size_t i = 0; i < n; i++) {
-			if (procs[i].in_tree)
-				continue;
-			for (size_t j = 0; j < n; j++) {
-				if (procs[j].in_tree && procs[j].pid == procs[i].ppid) {
-					procs[i].in_tree = grew = true;
-					break;
-				}
-			}
+			long j = procs[i].in_tree ? -1 : pidmap_get(&index, procs[i].ppid);
+			if (j >= 0 && procs[j].in_tree)
+				procs[i].in_tree = grew = true;
 		}
 	}
+	pidmap_free(&index);
 }
 
-static bool known(const struct tree_proc *set, size_t n, const struct tree_proc *p)
+/* Is p (the same process: pid and start time) in set, indexed by pid in index? */
+static bool known(const struct tree_proc *set, const struct pidmap *index,
+                  const struct tree_proc *p)
 {
-	for (size_t k = 0; k < n; k++)
-		if (set[k].pid == p->pid && set[k].start == p->start)
-			return true;
-	return false;
+	long k = pidmap_get(index, p->pid);
+	return k >= 0 && set[k].start == p->start;
 }
 
 static void pause_briefly(void)
@@ -59,7 +59,8 @@ static int64_t now_ns(void)
 static size_t freeze(const struct tree_target *t, struct tree_proc **out)
 {
 	struct tree_proc *frozen = NULL;
-	size_t nfrozen = 0;
+	size_t nfrozen = 0, frozen_cap = 0;
+	struct pidmap index = {NULL, 0, 0};
 	int waits = 0, settled_scans = 0;
 	int64_t give_up = now_ns() + (int64_t)10 * 1000000000;
 	for (int round = 0; round < 1000 && now_ns() < give_up; round++) {
@@ -72,7 +73,7 @@ static size_t freeze(const struct tree_target *t, struct tree_proc **out)
 		for (long i = 0; i < n; i++) {
 			if (!procs[i].in_tree)
 				continue;
-			if (known(frozen, nfrozen, &procs[i])) {
+			if (known(frozen, &index, &procs[i])) {
 				if (!procs[i].stopped) {
 					settled = false;
 					tree_send(&procs[i], SIGSTOP); /* again: it was continued */
@@ -80,10 +81,16 @@ static size_t freeze(const struct tree_target *t, struct tree_proc **out)
 				continue;
 			}
 			settled = false;
-			struct tree_proc *grown = realloc(frozen, (nfrozen + 1) * sizeof *grown);
-			if (!grown)
-				break;
-			frozen = grown;
+			if (nfrozen == frozen_cap) {
+				size_t bigger = frozen_cap ? frozen_cap * 2 : 64;
+				struct tree_proc *grown = realloc(frozen, bigger * sizeof *grown);
+				if (!grown)
+					break;
+				frozen = grown;
+				frozen_cap = bigger;
+			}
+			/* A reused pid replaces the index entry of the process it belonged to. */
+			pidmap_put(&index, procs[i].pid, (long)nfrozen);
 			frozen[nfrozen++] = procs[i];
 			tree_send(&procs[i], SIGSTOP);
 			fresh++;
@@ -98,6 +105,7 @@ static size_t freeze(const struct tree_target *t, struct tree_proc **out)
 			break;
 		pause_briefly();
 	}
+	pidmap_free(&index);
 	*out = frozen;
 	return nfrozen;
 }

@@ -487,6 +487,7 @@ int main(void)
 	test_durations();
 	test_signals();
 	test_nproc();
+	test_pidmap();
 	test_cpufiles();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

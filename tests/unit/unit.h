@@ -8,5 +8,6 @@ void check(int ok, const char *what, const char *detail);
 void test_nproc(void);     /* unit_nproc.c */
 void test_cpufiles(void);  /* unit_cpufiles.c */
 void test_quote(void);     /* unit_quote.c */
+void test_pidmap(void);    /* unit_pidmap.c */
 
 #endif
