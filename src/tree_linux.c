@@ -27,6 +27,8 @@ static pid_t self;
 /* A process with a signal pending cannot finish fork() (copy_process starts it over), and
  * 'T' in /proc is set once the task has parked: one settled scan is enough. */
 const int tree_settle_scans = 1;
+/* copy_process fails when a fatal signal is pending: SIGKILL stops a fork in its tracks. */
+const bool tree_fork_survives_kill = false;
 /* runlimit's children from before it started (its exec'ing parent's): never the command's.
  * Their start times too, since once reaped their pids can be reused inside the tree. */
 static pid_t *preexisting;
@@ -460,7 +462,13 @@ bool tree_watch_exits(const struct tree_target *t)
 
 /* The guard, cloned with CLONE_VM: it runs on a stack of its own but shares runlimit's
  * memory and even its thread data (errno), so it makes raw system calls only, none of which
- * fails while runlimit lives, and touches nothing of runlimit's but its own arguments. */
+ * fails while runlimit lives, and touches nothing of runlimit's but its own arguments.
+ * The sanitizers cannot follow such a child, and without close_range the guard could not
+ * give up the standard descriptors without libc: those builds fork it (guard.c). */
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && defined(SYS_close_range)
+#define GUARD_CLONE 1
+#endif
+#ifdef GUARD_CLONE
 #define KERNEL_SIGSET_SIZE (_NSIG / 8)
 static _Alignas(16) char guard_stack[16384];
 static struct {
@@ -479,9 +487,7 @@ static int guard_body(void *arg)
 	sigaddset(&wake, SIGUSR1);
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, NULL, KERNEL_SIGSET_SIZE);
 	syscall(SYS_setpgid, 0, 0);
-#ifdef SYS_close_range
 	syscall(SYS_close_range, 0U, 2U, 0U); /* never hold the caller's terminal or pipes */
-#endif
 	syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGUSR1, 0, 0, 0);
 	/* SIGUSR1 forwarded to the group reaches the guard too: only a new parent counts. */
 	while (syscall(SYS_getppid) == parent)
@@ -493,19 +499,17 @@ static int guard_body(void *arg)
 	syscall(SYS_exit, 0);
 	return 0;
 }
+#endif
 
 pid_t tree_guard_clone(int sig)
 {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-	(void)sig;
-	return 0; /* the sanitizers cannot follow a child that shares memory on its own stack */
-#elif !defined(SYS_close_range)
-	(void)sig;
-	return 0; /* the guard could not give up the standard descriptors without libc */
-#else
+#ifdef GUARD_CLONE
 	guard_args.sig = sig;
 	guard_args.parent = self;
 	return clone(guard_body, guard_stack + sizeof guard_stack, CLONE_VM | SIGCHLD, NULL);
+#else
+	(void)sig;
+	return 0;
 #endif
 }
 
