@@ -13,6 +13,15 @@
  *       exits.  Prints the median microseconds from that exit to the tool's being reaped.
  *   benchrun floor D CMD...
  *       A minimal supervisor for reference: fork, exec CMD, sleep D, SIGTERM, wait.
+ *   benchrun series N SIZE CMD...
+ *       Tree kill at scale: CMD (a tool with its options for a KILL at the deadline, and its
+ *       duration, which must be BENCH_DEADLINE seconds) is given "benchrun build SIZE ...",
+ *       a tree of SIZE processes that ignore TERM: half in the command's group, half setsid
+ *       escapees, and 50 of them (a quarter of a small tree) loops that fork a short-lived
+ *       child every 50 ms.  Prints "median-ms worst-survivors": from the deadline to the
+ *       tool's return, and how many of the tree were alive 100 ms after it (then killed).
+ *   benchrun build SIZE NAME READY
+ *       The tree of "series", named NAME (the process name), READY written once it stands.
  *   benchrun supervise D CMD...
  *       The floor of a time-out tool's overhead: fork, setpgid, execvp, alarm, waitpid, and
  *       nothing else (at the alarm, TERM to the group); exits with CMD's status.
@@ -36,10 +45,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+static char *self_exe; /* this program, for the commands that run it again */
 
 static double now_us(void)
 {
@@ -376,6 +388,99 @@ static int floor_run(double d, char **argv)
 	return 124;
 }
 
+/* A process of the tree: TERM ignored, named, then idle; a looper forks a short-lived
+ * child (of the same name) every 50 ms. */
+static void tree_member(const char *name, bool escape, bool looper)
+{
+	signal(SIGTERM, SIG_IGN);
+	prctl(PR_SET_NAME, name, 0, 0, 0);
+	if (escape)
+		setsid();
+	for (;;) {
+		if (!looper) {
+			pause();
+			continue;
+		}
+		pid_t c = fork();
+		if (c == 0)
+			_exit(0);
+		if (c > 0)
+			waitpid(c, NULL, 0);
+		sleep_us(50000);
+	}
+}
+
+static _Noreturn void build(int size, const char *name, const char *ready)
+{
+	int loops = size / 4 < 50 ? size / 4 : 50;
+	signal(SIGTERM, SIG_IGN);
+	prctl(PR_SET_NAME, name, 0, 0, 0);
+	for (int k = 1; k < size; k++) { /* this process is the first of the tree */
+		pid_t pid = fork();
+		if (pid == 0)
+			tree_member(name, k % 2 == 1, k <= loops);
+		if (pid < 0) {
+			perror("benchrun build: fork");
+			break;
+		}
+	}
+	FILE *f = fopen(ready, "w");
+	if (f)
+		fclose(f);
+	for (;;)
+		pause();
+}
+
+static int series(int n, int size, int argc, char **argv)
+{
+	const char *deadline_env = getenv("BENCH_DEADLINE");
+	double deadline_s = deadline_env ? atof(deadline_env) : 0;
+	if (deadline_s <= 0) {
+		fprintf(stderr, "benchrun series: set BENCH_DEADLINE to the tool's duration\n");
+		return 2;
+	}
+	double ms[64];
+	int worst = 0;
+	if (n > 64)
+		n = 64;
+	for (int r = 0; r < n; r++) {
+		char name[16], ready[64], sizes[16];
+		snprintf(name, sizeof name, "bs%dr%d", (int)(getpid() % 10000), r);
+		snprintf(ready, sizeof ready, "/tmp/benchrun-ready-%d-%d", (int)getpid(), r);
+		snprintf(sizes, sizeof sizes, "%d", size);
+		char **cmd = calloc((size_t)argc + 6, sizeof *cmd);
+		memcpy(cmd, argv, (size_t)argc * sizeof *cmd);
+		cmd[argc] = self_exe;
+		cmd[argc + 1] = "build";
+		cmd[argc + 2] = sizes;
+		cmd[argc + 3] = name;
+		cmd[argc + 4] = ready;
+		double start = now_us();
+		pid_t pid = spawn(cmd, true);
+		double deadline = start + deadline_s * 1e6;
+		struct stat st;
+		while (stat(ready, &st) != 0 && now_us() < deadline)
+			sleep_us(1000);
+		if (stat(ready, &st) != 0)
+			fprintf(stderr, "benchrun series: the tree was not ready by the deadline\n");
+		reap(pid);
+		double back = now_us();
+		sleep_us(100000);
+		int left = count_named(name);
+		ms[r] = back > deadline ? (back - deadline) / 1e3 : 0;
+		if (left > worst)
+			worst = left;
+		for (int k = 0; k < 3 && count_named(name) > 0; k++) {
+			kill_named(name);
+			sleep_us(100000);
+		}
+		unlink(ready);
+		free(cmd);
+	}
+	printf("%.1f %d\n", median(ms, n), worst);
+	return 0;
+}
+
 static pid_t supervised;
 
 static void on_alarm(int sig)
@@ -418,11 +523,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* The victim and the stamp are this program, found by its absolute path. */
-	static char self_path[4096];
-	ssize_t len = readlink("/proc/self/exe", self_path, sizeof self_path - 1);
+	static char self_path_buf[4096];
+	char *self_path = self_path_buf;
+	ssize_t len = readlink("/proc/self/exe", self_path_buf, sizeof self_path_buf - 1);
 	if (len <= 0)
 		return 2;
-	self_path[len] = '\0';
+	self_path_buf[len] = '\0';
+	self_exe = self_path_buf;
 	int n = atoi(argv[2]);
 	if (n < 1)
 		n = 1;
@@ -431,6 +538,10 @@ int main(int argc, char **argv)
 		return runs(n, argc - 3, argv + 3);
 	if (strcmp(argv[1], "floor") == 0)
 		return floor_run(atof(argv[2]), argv + 3);
+	if (strcmp(argv[1], "build") == 0 && argc == 5)
+		build(atoi(argv[2]), argv[3], argv[4]);
+	if (strcmp(argv[1], "series") == 0 && argc > 4)
+		return series(n, atoi(argv[3]), argc - 4, argv + 4);
 	if (strcmp(argv[1], "supervise") == 0)
 		return supervise_run(atof(argv[2]), argv + 3);
 	if (strcmp(argv[1], "signal") == 0 && argc > 4)

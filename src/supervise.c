@@ -383,7 +383,11 @@ static void reap(struct run *r)
 {
 	int status;
 	pid_t pid;
-	while ((pid = waitpid(-1, &status, WNOHANG | WUNTRACED)) > 0) {
+	/* After the final KILL only the command's status matters: whatever else of the tree
+	 * lies dead is left to init, however many, rather than reaped one by one before
+	 * runlimit may return. */
+	pid_t which = r->killed && !r->reaped ? r->pid : -1;
+	while ((pid = waitpid(which, &status, WNOHANG | WUNTRACED)) > 0) {
 		if (pid != r->pid) {
 			guard_reaped(pid);
 			continue;
@@ -567,7 +571,8 @@ static void loop(struct run *r)
 			continue;
 		}
 		if (r->reaped && finished(r)) {
-			reap(r); /* leave no zombie of the tree to init */
+			if (!r->killed)
+				reap(r); /* leave no zombie of the tree to init */
 			return;
 		}
 		clock_wait(next_wake(r), &waitmask);

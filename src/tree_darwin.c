@@ -22,6 +22,8 @@
 /* xnu marks a process stopped (p_stat = SSTOP) when the stop is posted, before its threads
  * park, so one inside fork() may still create a child: two settled scans, a pause apart. */
 const int tree_settle_scans = 2;
+/* Not known to be otherwise on macOS: freeze first. */
+const bool tree_fork_survives_kill = true;
 
 static struct tree_proc *seen;
 static size_t nseen;

@@ -143,10 +143,57 @@ static void leave_inner_groups(const struct tree_target *t, struct tree_proc *pr
 	free(tree);
 }
 
+/* The final SIGKILL where a fork cannot complete once SIGKILL is pending (Linux:
+ * copy_process gives up on a fatal signal): kill everything found, and scan again until a
+ * scan finds nothing new, so children forked meanwhile die too.  No stopping first, so a
+ * round costs one signal per process, not three.  Bounded like the freeze. */
+static void kill_rounds(const struct tree_target *t)
+{
+	struct pidmap sent = {NULL, 0, 0};
+	uint64_t *starts = NULL;
+	size_t nsent = 0, cap = 0;
+	int64_t give_up = now_ns() + (int64_t)10 * 1000000000;
+	for (int round = 0; round < 1000 && now_ns() < give_up; round++) {
+		struct tree_proc *procs;
+		long n = tree_scan(t, &procs);
+		if (n < 0)
+			break;
+		size_t fresh = 0;
+		for (long i = 0; i < n; i++) {
+			if (!procs[i].in_tree)
+				continue;
+			long k = pidmap_get(&sent, procs[i].pid);
+			if (k >= 0 && starts[k] == procs[i].start)
+				continue; /* killed already, not dead yet */
+			if (nsent == cap) {
+				size_t bigger = cap ? cap * 2 : 64;
+				uint64_t *grown = realloc(starts, bigger * sizeof *grown);
+				if (!grown)
+					break;
+				starts = grown;
+				cap = bigger;
+			}
+			starts[nsent] = procs[i].start;
+			pidmap_put(&sent, procs[i].pid, (long)nsent++);
+			tree_send(&procs[i], SIGKILL);
+			fresh++;
+		}
+		free(procs);
+		if (fresh == 0)
+			break;
+	}
+	free(starts);
+	pidmap_free(&sent);
+}
+
 void tree_signal(const struct tree_target *t, int sig, int flags)
 {
 	struct tree_proc *procs;
 	long n;
+	if ((flags & TREE_FREEZE) && sig == SIGKILL && !tree_fork_survives_kill) {
+		kill_rounds(t);
+		return;
+	}
 	if (flags & TREE_FREEZE) {
 		n = (long)freeze(t, &procs);
 		for (long i = 0; i < n; i++)

@@ -33,6 +33,10 @@ void tree_send(const struct tree_proc *p, int sig);
  * it can (macOS). */
 extern const int tree_settle_scans;
 
+/* Can a fork in progress complete although SIGKILL is pending for the forking process?  Not
+ * on Linux: there the final KILL needs no freeze, only rounds of kill and rescan. */
+extern const bool tree_fork_survives_kill;
+
 /* Mark every process whose parent is marked, until nothing changes. */
 void tree_close_over_parents(struct tree_proc *procs, size_t n);
 

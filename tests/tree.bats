@@ -31,7 +31,7 @@ teardown() {
 	if [ -s "$D/groups" ]; then
 		for group in $(cat "$D/groups"); do kill -KILL -- "-$group" 2>/dev/null || true; done
 	fi
-	for name in "$N-s" "$N-t" "$N-sh" "$N-loop" "$N-cmd" "$N-gnu" "$N-other"; do
+	for name in "$N-s" "$N-t" "$N-sh" "$N-loop" "$N-cmd" "$N-gnu" "$N-other" "$N-b"; do
 		kill_named "$name"
 	done
 	kill_private
@@ -554,4 +554,46 @@ os.execv(sys.argv[3], sys.argv[3:])' "$other" "$D/other" "$RUNLIMIT" -k 1 0.3 \
 	lt "$RL_ELAPSED" 10
 	no_survivors "$N-s" 5
 	no_survivors "$N-loop" 5
+}
+
+@test "2,000 TERM-ignoring processes, half setsid'd, 50 of them forking: none left after the KILL" {
+	needs_session_reach
+	local maxu pidmax
+	maxu=$(ulimit -u)
+	[ "$maxu" = unlimited ] || [ "$maxu" -ge 4000 ] || skip "a process limit of $maxu is too low for 2,000"
+	pidmax=$(cat /proc/sys/kernel/pid_max 2>/dev/null || echo 99999)
+	[ "$pidmax" -ge 8000 ] || skip "a pid_max of $pidmax is too low for 2,000"
+	cat >"$D/build.py" <<'PYEOF'
+import ctypes, os, signal, sys, time
+n, name, ready = int(sys.argv[1]), sys.argv[2].encode(), sys.argv[3]
+libc = ctypes.CDLL(None)
+def named():
+    if sys.platform.startswith("linux"):
+        libc.prctl(15, ctypes.c_char_p(name), 0, 0, 0)  # PR_SET_NAME
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+named()
+for k in range(1, n):
+    if os.fork() == 0:
+        if k % 2:
+            os.setsid()
+        if k <= 50:  # loops forking a short-lived child every 50 ms
+            while True:
+                c = os.fork()
+                if c == 0:
+                    os._exit(0)
+                os.waitpid(c, 0)
+                time.sleep(0.05)
+        while True:
+            signal.pause()
+with open(ready, "w") as f:
+    f.write("ok\n")
+while True:
+    signal.pause()
+PYEOF
+	start_rl -s KILL -k 0 60 "$PY" "$D/build.py" 2000 "$N-b" "$D/ready"
+	wait_for_file "$D/ready" 60
+	time_out_now
+	finish_rl 60
+	[ "$RL_STATUS" -eq 137 ]
+	gone_within 10 "$N-b"
 }
