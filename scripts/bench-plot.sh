@@ -12,8 +12,8 @@ function ly(v) { if (v < 1) v = 1; return 330 - (log(v) / log(10)) / 4 * 300 } #
 }
 END {
 	split("#1f77b4 #d62728 #2ca02c #9467bd #ff7f0e", colour, " ")
-	print "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"380\" font-family=\"sans-serif\" font-size=\"12\">"
-	print "<rect width=\"640\" height=\"380\" fill=\"white\"/>"
+	print "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"720\" height=\"380\" font-family=\"sans-serif\" font-size=\"12\">"
+	print "<rect width=\"720\" height=\"380\" fill=\"white\"/>"
 	print "<text x=\"320\" y=\"18\" text-anchor=\"middle\">Tree kill: deadline to return (ms), by tree size</text>"
 	for (e = 1; e <= 4; e++) {
 		v = 10 ^ e; gx = lx(v)

@@ -24,12 +24,35 @@ void tree_close_over_parents(struct tree_proc *procs, size_t n)
 	pidmap_free(&index);
 }
 
-/* Is p (the same process: pid and start time) in set, indexed by pid in index? */
-static bool known(const struct tree_proc *set, const struct pidmap *index,
-                  const struct tree_proc *p)
+/* Processes already dealt with (stopped, or killed), by pid and start time. */
+struct seen {
+	struct tree_proc *procs;
+	size_t n, cap;
+	struct pidmap index;
+};
+
+/* Is p (the same process: pid and start time) in s? */
+static bool known(const struct seen *s, const struct tree_proc *p)
 {
-	long k = pidmap_get(index, p->pid);
-	return k >= 0 && set[k].start == p->start;
+	long k = pidmap_get(&s->index, p->pid);
+	return k >= 0 && s->procs[k].start == p->start;
+}
+
+/* Add p to s (a reused pid takes over the index entry of the process it belonged to). */
+static bool remember(struct seen *s, const struct tree_proc *p)
+{
+	if (s->n == s->cap) {
+		size_t bigger = s->cap ? s->cap * 2 : 64;
+		struct tree_proc *grown = realloc(s->procs, bigger * sizeof *grown);
+		if (!grown)
+			return false;
+		s->procs = grown;
+		s->cap = bigger;
+	}
+	if (!pidmap_put(&s->index, p->pid, (long)s->n))
+		return false;
+	s->procs[s->n++] = *p;
+	return true;
 }
 
 static void pause_briefly(void)
@@ -58,9 +81,7 @@ static int64_t now_ns(void)
  * Returns the stopped set. */
 static size_t freeze(const struct tree_target *t, struct tree_proc **out)
 {
-	struct tree_proc *frozen = NULL;
-	size_t nfrozen = 0, frozen_cap = 0;
-	struct pidmap index = {NULL, 0, 0};
+	struct seen frozen = {NULL, 0, 0, {NULL, 0, 0}};
 	int waits = 0, settled_scans = 0;
 	int64_t give_up = now_ns() + (int64_t)10 * 1000000000;
 	for (int round = 0; round < 1000 && now_ns() < give_up; round++) {
@@ -73,7 +94,7 @@ static size_t freeze(const struct tree_target *t, struct tree_proc **out)
 		for (long i = 0; i < n; i++) {
 			if (!procs[i].in_tree)
 				continue;
-			if (known(frozen, &index, &procs[i])) {
+			if (known(&frozen, &procs[i])) {
 				if (!procs[i].stopped) {
 					settled = false;
 					tree_send(&procs[i], SIGSTOP); /* again: it was continued */
@@ -81,17 +102,8 @@ static size_t freeze(const struct tree_target *t, struct tree_proc **out)
 				continue;
 			}
 			settled = false;
-			if (nfrozen == frozen_cap) {
-				size_t bigger = frozen_cap ? frozen_cap * 2 : 64;
-				struct tree_proc *grown = realloc(frozen, bigger * sizeof *grown);
-				if (!grown)
-					break;
-				frozen = grown;
-				frozen_cap = bigger;
-			}
-			/* A reused pid replaces the index entry of the process it belonged to. */
-			pidmap_put(&index, procs[i].pid, (long)nfrozen);
-			frozen[nfrozen++] = procs[i];
+			if (!remember(&frozen, &procs[i]))
+				break;
 			tree_send(&procs[i], SIGSTOP);
 			fresh++;
 		}
@@ -105,9 +117,9 @@ static size_t freeze(const struct tree_target *t, struct tree_proc **out)
 			break;
 		pause_briefly();
 	}
-	pidmap_free(&index);
-	*out = frozen;
-	return nfrozen;
+	pidmap_free(&frozen.index);
+	*out = frozen.procs;
+	return frozen.n;
 }
 
 static int by_pid(const void *a, const void *b)
@@ -149,9 +161,7 @@ static void leave_inner_groups(const struct tree_target *t, struct tree_proc *pr
  * round costs one signal per process, not three.  Bounded like the freeze. */
 static void kill_rounds(const struct tree_target *t)
 {
-	struct pidmap sent = {NULL, 0, 0};
-	uint64_t *starts = NULL;
-	size_t nsent = 0, cap = 0;
+	struct seen sent = {NULL, 0, 0, {NULL, 0, 0}};
 	int64_t give_up = now_ns() + (int64_t)10 * 1000000000;
 	for (int round = 0; round < 1000 && now_ns() < give_up; round++) {
 		struct tree_proc *procs;
@@ -162,19 +172,10 @@ static void kill_rounds(const struct tree_target *t)
 		for (long i = 0; i < n; i++) {
 			if (!procs[i].in_tree)
 				continue;
-			long k = pidmap_get(&sent, procs[i].pid);
-			if (k >= 0 && starts[k] == procs[i].start)
+			if (known(&sent, &procs[i]))
 				continue; /* killed already, not dead yet */
-			if (nsent == cap) {
-				size_t bigger = cap ? cap * 2 : 64;
-				uint64_t *grown = realloc(starts, bigger * sizeof *grown);
-				if (!grown)
-					break;
-				starts = grown;
-				cap = bigger;
-			}
-			starts[nsent] = procs[i].start;
-			pidmap_put(&sent, procs[i].pid, (long)nsent++);
+			if (!remember(&sent, &procs[i]))
+				break;
 			tree_send(&procs[i], SIGKILL);
 			fresh++;
 		}
@@ -182,8 +183,8 @@ static void kill_rounds(const struct tree_target *t)
 		if (fresh == 0)
 			break;
 	}
-	free(starts);
-	pidmap_free(&sent);
+	free(sent.procs);
+	pidmap_free(&sent.index);
 }
 
 void tree_signal(const struct tree_target *t, int sig, int flags)
