@@ -239,14 +239,22 @@ static int copy_file(const char *from, const char *to)
 	return system(cmd);
 }
 
+/* The tool's duration, which the tree modes must be told (BENCH_DEADLINE seconds); 0 after
+ * saying so if it is missing. */
+static double deadline_from_env(const char *mode)
+{
+	const char *env = getenv("BENCH_DEADLINE");
+	double d = env ? atof(env) : 0;
+	if (d <= 0)
+		fprintf(stderr, "benchrun %s: set BENCH_DEADLINE to the tool's duration\n", mode);
+	return d;
+}
+
 static int tree(int n, int argc, char **argv)
 {
-	const char *deadline_env = getenv("BENCH_DEADLINE");
-	double deadline_s = deadline_env ? atof(deadline_env) : 0;
-	if (deadline_s <= 0) {
-		fprintf(stderr, "benchrun tree: set BENCH_DEADLINE to the tool's duration\n");
+	double deadline_s = deadline_from_env("tree");
+	if (deadline_s <= 0)
 		return 2;
-	}
 	char dir[] = "/tmp/benchrun-XXXXXX";
 	if (!mkdtemp(dir))
 		return 2;
@@ -433,12 +441,9 @@ static _Noreturn void build(int size, const char *name, const char *ready)
 
 static int series(int n, int size, int argc, char **argv)
 {
-	const char *deadline_env = getenv("BENCH_DEADLINE");
-	double deadline_s = deadline_env ? atof(deadline_env) : 0;
-	if (deadline_s <= 0) {
-		fprintf(stderr, "benchrun series: set BENCH_DEADLINE to the tool's duration\n");
+	double deadline_s = deadline_from_env("series");
+	if (deadline_s <= 0)
 		return 2;
-	}
 	double ms[64];
 	int worst = 0;
 	if (n > 64)
