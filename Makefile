@@ -50,11 +50,11 @@ endif
 # The platform back ends, by OS; PLATFORM=portable picks the POSIX-only ones on any system
 # (poll, the process group only, sysconf), which is how the paths of systems without a
 # reaper or a process table are tested here (make check PLATFORM=portable).
-LINUX_SRCS   = src/clock_ppoll.c src/tree_linux.c src/tree_walk.c src/pidmap.c src/ncpu_linux.c src/cpufiles.c
-FREEBSD_PLAT = src/clock_ppoll.c src/tree_freebsd.c src/ncpu_freebsd.c
-DARWIN_PLAT  = src/clock_darwin.c src/clock_pipe.c src/tree_darwin.c src/tree_walk.c src/pidmap.c \
+LINUX_SRCS   = src/clock_ppoll.c src/spawn_linux.c src/tree_linux.c src/tree_walk.c src/pidmap.c src/ncpu_linux.c src/cpufiles.c
+FREEBSD_PLAT = src/clock_ppoll.c src/spawn_other.c src/tree_freebsd.c src/ncpu_freebsd.c
+DARWIN_PLAT  = src/clock_darwin.c src/clock_pipe.c src/spawn_other.c src/tree_darwin.c src/tree_walk.c src/pidmap.c \
 	src/ncpu_darwin.c
-PORTABLE     = src/clock_poll.c src/clock_pipe.c src/tree_other.c src/ncpu_other.c
+PORTABLE     = src/clock_poll.c src/clock_pipe.c src/spawn_other.c src/tree_other.c src/ncpu_other.c
 ifeq ($(PLATFORM),portable)
 PLATFORM_SRCS = $(PORTABLE)
 else ifeq ($(OS),Linux)
@@ -140,10 +140,12 @@ cross: $(DARWIN_SRCS) $(FREEBSD_SRCS) $(UNIT_TESTS) $(UNIT_SRCS) $(HDRS)
 # A static musl build, and the whole bats suite against it.
 musl:
 	@command -v musl-gcc >/dev/null || { echo "musl-gcc missing: apt-get install musl-tools"; exit 1; }
-	$(MAKE) BIN=runlimit-musl CC=musl-gcc STATIC=1 runlimit-musl
+	$(MAKE) BIN=runlimit-musl CC=musl-gcc STATIC=1 HOOKS_BIN=runlimit-musl-hooks \
+		runlimit-musl runlimit-musl-hooks
 	file runlimit-musl | grep -q 'statically linked'
 	@scripts/ensure-bats.sh
-	RUNLIMIT=$(CURDIR)/runlimit-musl RUNLIMIT_LIBC=musl scripts/run-bats.sh $(JOBS)
+	RUNLIMIT=$(CURDIR)/runlimit-musl RUNLIMIT_HOOKS=$(CURDIR)/runlimit-musl-hooks \
+		RUNLIMIT_LIBC=musl scripts/run-bats.sh $(JOBS)
 
 # The POSIX-only back ends (PLATFORM=portable) built beside ./runlimit, with a test-hooks build
 # of their own, and the whole bats suite against them: what the tree walk, the subreaper or

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -14,6 +15,7 @@
 #include "cli.h"
 #include "msg.h"
 #include "quote.h"
+#include "spawn_os.h"
 #include "tree.h"
 
 int spawn_keep_off_stdio(int fd)
@@ -69,7 +71,7 @@ static bool resolve(const char *name, char *buf, size_t size)
 
 /* glibc's execvp runs an executable without "#!" through /bin/sh, and GNU timeout relies
  * on it; musl's does not.  Do the same on every libc, on the stack: the child of a fork
- * should not call malloc. */
+ * should not call malloc, and one that shares runlimit's memory must not. */
 static void exec_through_shell(char **argv, size_t argc)
 {
 	char file[4096];
@@ -92,6 +94,8 @@ struct child_args {
 	size_t argc;
 };
 
+/* In the child, which may share runlimit's memory (spawn_os_vfork): system calls and the
+ * exec family only; it writes nothing of runlimit's but the report page and errno. */
 static void child(const struct child_args *a)
 {
 	const struct spawn_req *req = a->req;
@@ -101,6 +105,11 @@ static void child(const struct child_args *a)
 	if (tree_child_prepare(req->death_signal, a->parent) < 0)
 		_exit(EXIT_RUNLIMIT_FAILED); /* runlimit died before we could be tied to it */
 	sigprocmask(SIG_SETMASK, req->mask, NULL);
+#ifdef RUNLIMIT_TEST_HOOKS
+	/* Test builds only: a signal that reaches the child after its unblock, before exec. */
+	if (getenv("RUNLIMIT_TEST_CHILD_SIGNAL"))
+		kill(getpid(), SIGUSR1);
+#endif
 	execvp(req->argv[0], req->argv);
 	if (errno == ENOEXEC)
 		exec_through_shell(req->argv, a->argc);
@@ -114,6 +123,12 @@ static void child(const struct child_args *a)
 	_exit(spawn_exit_code(err));
 }
 
+static int start_child(void *a)
+{
+	child(a);
+	return 0;
+}
+
 pid_t spawn(const struct spawn_req *req)
 {
 	if (!report) {
@@ -124,9 +139,15 @@ pid_t spawn(const struct spawn_req *req)
 	struct child_args a = {.req = req, .parent = getpid()};
 	while (req->argv[a.argc])
 		a.argc++;
-	pid_t pid = fork();
-	if (pid == 0)
-		child(&a);
+	/* The child's stack holds execvp's path buffer and two copies of the argument vector
+	 * (execvp's and exec_through_shell's, for a script without "#!"). */
+	size_t stack_bytes = 32 * 1024 + 2 * (a.argc + 2) * sizeof(char *);
+	pid_t pid = spawn_os_vfork(start_child, &a, stack_bytes);
+	if (pid == 0) {
+		pid = fork();
+		if (pid == 0)
+			child(&a);
+	}
 	if (pid < 0)
 		return -1;
 	/* Both sides set the group, so the command is in it before either relies on it.

@@ -82,12 +82,14 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 	int saved = errno;
 	if (getpid() != self) {
 		/* In the command between its last unblock and exec (it keeps runlimit's handlers,
-		 * which exec resets): the signal was sent to it, so act as its default would. */
+		 * which exec resets): the signal was sent to it, so act as its default would.
+		 * kill, not raise: in a child that shares runlimit's memory (spawn_os_vfork),
+		 * musl's raise would read runlimit's thread id. */
 		struct sigaction dfl;
 		memset(&dfl, 0, sizeof dfl);
 		dfl.sa_handler = SIG_DFL;
 		sigaction(sig, &dfl, NULL);
-		raise(sig);
+		kill(getpid(), sig);
 		errno = saved;
 		return;
 	}

@@ -278,6 +278,17 @@ raise SystemExit(0 if os.WCOREDUMP(st) else 1)')
 	[ -z "$stderr" ]
 }
 
+@test "a script without #! runs through the shell with a long argument list" {
+	# 20,000 arguments: the child's stack must hold the argument vector twice over (this
+	# with a fixed 64 KB stack, the child dies of SIGSEGV); each argument arrives whole.
+	local f=$BATS_TEST_TMPDIR/noshebang-args
+	printf 'echo "$# $1 $20000"\n' >"$f"
+	chmod 755 "$f"
+	run -0 --separate-stderr "$RUNLIMIT" 30 "$f" $(seq 20000)
+	[ "$output" = "20000 1 20000" ]
+	[ -z "$stderr" ]
+}
+
 # ---- leftovers ----------------------------------------------------------------------------
 
 @test "the status is the command's, not a leftover background child's; returns promptly" {

@@ -167,6 +167,20 @@ faults_forwarded() {
 	no_survivors "sg-sleep-$BATS_TEST_NUMBER" 5 # the parent-death signal ends the command
 }
 
+@test "a signal that reaches the child between its unblock and exec ends the child, not runlimit" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	local d=$BATS_TEST_TMPDIR code
+	# The hook: the child sends itself USR1 after its last unblock, where runlimit's handler
+	# still runs; it must act as the default would, in the child (which may share runlimit's
+	# memory), so the command never runs and runlimit reports a death by USR1 without dying.
+	code=$(RUNLIMIT_TEST_CHILD_SIGNAL=1 bounded30 "$PY" -c '
+import subprocess, sys
+print(subprocess.run(sys.argv[1:]).returncode)' "$RUNLIMIT_HOOKS" 30 sh -c "echo ran > '$d/ran'")
+	echo "runlimit: $code" >&2
+	[ "$code" -eq $((128 + $(signum USR1))) ]
+	[ ! -e "$d/ran" ]
+}
+
 @test "a forwarded signal reaches the whole process group (a background grandchild)" {
 	local d=$BATS_TEST_TMPDIR
 	start_rl 30 sh -c "
