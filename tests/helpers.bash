@@ -317,19 +317,35 @@ EOF
 # probe could not tell (probe_tree_reach).
 reaches_sessions() { [ "${RL_REACHES_SESSIONS:-unknown}" != no ]; }
 
+# expected WHAT: the build under test is known to have WHAT (sessions, orphans): make check
+# says so in RUNLIMIT_EXPECT for the back end it built.  Then a probe that finds it missing
+# is a failure, not a reason to skip.
+expected() {
+	case " ${RUNLIMIT_EXPECT:-} " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
 # needs_session_reach [DONE]: skip unless reaches_sessions; DONE says what the test checked
-# before it came to this.
+# before it came to this.  Fails if the build should reach them (expected sessions).
 needs_session_reach() {
-	reaches_sessions ||
-		skip "${1:+$1; }runlimit does not reach a setsid'd descendant at a time-out (no tree walk: the process group only)"
+	reaches_sessions && return 0
+	if expected sessions; then
+		echo "this build should reach setsid'd descendants, but the probe found it does not" >&2
+		return 1
+	fi
+	skip "${1:+$1; }runlimit does not reach a setsid'd descendant at a time-out (no tree walk: the process group only)"
 }
 
 # needs_orphan_adoption: skip unless runlimit also adopts orphaned descendants, which a walk
 # alone cannot find once their parent is gone (probe_tree_reach).
 needs_orphan_adoption() {
-	needs_session_reach ""
-	[ "${RL_ADOPTS_ORPHANS:-unknown}" != no ] ||
-		skip "runlimit does not adopt orphaned descendants (no subreaper or reaper)"
+	needs_session_reach "" || return 1
+	[ "${RL_ADOPTS_ORPHANS:-unknown}" != no ] && return 0
+	if expected orphans; then
+		echo "this build should adopt orphaned descendants, but the probe found it does not" >&2
+		return 1
+	fi
+	skip "runlimit does not adopt orphaned descendants (no subreaper or reaper)"
 }
 
 # make_sigsnap: in a setup_file (after make_dfl_wrapper), write $BATS_FILE_TMPDIR/sigsnap and

@@ -505,6 +505,7 @@ finish_rl() {
 	[ "$RL_STATUS" -eq 124 ]
 	lt "$RL_ELAPSED" 3
 	no_survivors "$N-s" 5
+	needs_session_reach "the group is gone at once"
 }
 
 @test "a child runlimit inherited from its parent (not the command's) is not killed" {
