@@ -189,6 +189,12 @@ void tree_send(const struct tree_proc *p, int sig)
 		kill(p->pid, sig);
 }
 
+long tree_scan_each(const struct tree_target *t, struct tree_proc **out, tree_pick pick,
+                    void *ctx)
+{
+	return tree_scan_then_send(t, out, pick, ctx);
+}
+
 bool tree_watch_exits(const struct tree_target *t)
 {
 	/* Orphans go to launchd, so no SIGCHLD tells runlimit of their exits: watch each one

@@ -333,13 +333,53 @@ static bool adopted_is_commands(const struct tree_target *t, const struct tree_p
 	return npreexisting == 0 || (t->group > 0 && p->pgid == t->group);
 }
 
+/* Is pid a child of runlimit's that has died (a zombie, not reaped)?  One system call,
+ * against three and a /proc lookup for reading its stat: after a kill, runlimit's list
+ * holds every orphan of the tree, dead, until runlimit exits. */
+static bool child_is_dead(pid_t pid)
+{
+	siginfo_t info;
+	info.si_pid = 0;
+	return waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	       info.si_pid == pid;
+}
+
+/* A pidfd for pid, taken before the process is read (see scan_children); HANDLE_GONE if
+ * the process is gone, -1 if there is none to be had (no pidfds, or no descriptor left):
+ * then the signal goes through tree_send's re-check. */
+#define HANDLE_GONE (-2)
+static int open_handle(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd < 0 && errno == ESRCH)
+		return HANDLE_GONE;
+	return fd;
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+static void send_by_handle(int handle, const struct tree_proc *p, int sig)
+{
+#ifdef SYS_pidfd_open
+	if (handle >= 0) {
+		syscall(SYS_pidfd_send_signal, handle, sig, NULL, 0);
+		return;
+	}
+#endif
+	tree_send(p, sig);
+}
+
 /* The tree as the kernel links it: runlimit's children (not the guard, not those it was
  * born with) and their descendants, breadth first.  As a subreaper runlimit inherits every
  * orphan, so nothing of the tree hangs anywhere else, and only the tree is read: a handful
  * of files for a small command, however many processes the system runs.  A process whose
  * parent dies during the walk moves to runlimit's own list, which is therefore read again
  * at the end, until it holds nothing new. */
-static long scan_children(const struct tree_target *t, struct tree_proc **out)
+static long scan_children(const struct tree_target *t, struct tree_proc **out, tree_pick pick,
+                          void *ctx)
 {
 	pid_t *queue = NULL, *parents = NULL, *list = NULL;
 	size_t n = 0, cap = 0, nlist = 0, list_cap = 0;
@@ -358,22 +398,35 @@ static long scan_children(const struct tree_target *t, struct tree_proc **out)
 			pid_t pid = queue[i];
 			if (pid == self || pid == guard)
 				continue;
+			if (parents[i] == self && child_is_dead(pid))
+				continue; /* a zombie of runlimit's: no /proc read needed to know it */
+			/* With a signal to send, the handle first: what is read next is then the
+			 * process the handle holds, and the signal needs no second read. */
+			int handle = pick ? open_handle(pid) : -1;
+			if (handle == HANDLE_GONE)
+				continue;
 			struct tree_proc p = {.in_tree = true};
 			long threads;
-			if (!read_live(pid, &p, &threads))
-				continue;
+			bool ours = read_live(pid, &p, &threads);
 			/* Still the process that was listed, not a later one given its pid: its parent
 			 * is the one it was listed under, or runlimit, which adopts orphans. */
-			if (p.ppid != parents[i] && p.ppid != self)
-				continue;
-			if (p.ppid == self && !(pid == t->command && !t->reaped) &&
+			if (ours && p.ppid != parents[i] && p.ppid != self)
+				ours = false;
+			if (ours && p.ppid == self && !(pid == t->command && !t->reaped) &&
 			    !adopted_is_commands(t, &p))
-				continue;
-			if (!push(&procs, &nprocs, &procs_cap, &p))
-				break;
-			nlist = 0;
-			children_of(pid, threads, &list, &nlist, &list_cap);
-			add_unseen(&queue, &parents, &n, &cap, &seen, list, nlist, pid);
+				ours = false;
+			if (ours && !push(&procs, &nprocs, &procs_cap, &p))
+				ours = false;
+			if (ours) {
+				nlist = 0;
+				children_of(pid, threads, &list, &nlist, &list_cap);
+				add_unseen(&queue, &parents, &n, &cap, &seen, list, nlist, pid);
+				int sig = pick ? pick(&p, ctx) : 0;
+				if (sig > 0)
+					send_by_handle(handle, &p, sig);
+			}
+			if (handle >= 0)
+				close(handle);
 		}
 	}
 	free(queue);
@@ -389,7 +442,7 @@ long tree_scan(const struct tree_target *t, struct tree_proc **out)
 	if (!proc_is_ours())
 		return -1; /* no /proc, or another namespace's: the group is all there is */
 	if (has_children_files())
-		return scan_children(t, out);
+		return scan_children(t, out, NULL, NULL);
 	/* No children files (a kernel without CONFIG_PROC_CHILDREN): every process is read. */
 	DIR *dir = opendir("/proc");
 	if (!dir)
@@ -450,6 +503,14 @@ void tree_send(const struct tree_proc *p, int sig)
 #endif
 	if (read_stat(p->pid, &f) && f.start == p->start)
 		kill(p->pid, sig);
+}
+
+long tree_scan_each(const struct tree_target *t, struct tree_proc **out, tree_pick pick,
+                    void *ctx)
+{
+	if (proc_is_ours() && has_children_files())
+		return scan_children(t, out, pick, ctx);
+	return tree_scan_then_send(t, out, pick, ctx); /* the tree is known only at the end */
 }
 
 bool tree_watch_exits(const struct tree_target *t)

@@ -155,36 +155,54 @@ static void leave_inner_groups(const struct tree_target *t, struct tree_proc *pr
 	free(tree);
 }
 
+long tree_scan_then_send(const struct tree_target *t, struct tree_proc **out, tree_pick pick,
+                         void *ctx)
+{
+	long n = tree_scan(t, out);
+	for (long i = 0; i < n; i++) {
+		int sig = (*out)[i].in_tree ? pick(&(*out)[i], ctx) : 0;
+		if (sig > 0)
+			tree_send(&(*out)[i], sig);
+	}
+	return n;
+}
+
+struct kill_round {
+	struct seen sent;
+	size_t fresh;
+};
+
+/* SIGKILL for a process not killed yet. */
+static int pick_unkilled(const struct tree_proc *p, void *ctx)
+{
+	struct kill_round *k = ctx;
+	if (known(&k->sent, p))
+		return 0; /* killed already, not dead yet */
+	remember(&k->sent, p); /* short of memory it is killed again next round: no harm */
+	k->fresh++;
+	return SIGKILL;
+}
+
 /* The final SIGKILL where a fork cannot complete once SIGKILL is pending (Linux:
- * copy_process gives up on a fatal signal): kill everything found, and scan again until a
- * scan finds nothing new, so children forked meanwhile die too.  No stopping first, so a
- * round costs one signal per process, not three.  Bounded like the freeze. */
+ * copy_process gives up on a fatal signal): kill everything as the scan finds it, and scan
+ * again until a scan finds nothing new, so children forked meanwhile die too.  No stopping
+ * first, so a round costs one signal per process, not three.  Bounded like the freeze. */
 static void kill_rounds(const struct tree_target *t)
 {
-	struct seen sent = {NULL, 0, 0, {NULL, 0, 0}};
+	struct kill_round k = {{NULL, 0, 0, {NULL, 0, 0}}, 0};
 	int64_t give_up = now_ns() + (int64_t)10 * 1000000000;
 	for (int round = 0; round < 1000 && now_ns() < give_up; round++) {
 		struct tree_proc *procs;
-		long n = tree_scan(t, &procs);
+		k.fresh = 0;
+		long n = tree_scan_each(t, &procs, pick_unkilled, &k);
 		if (n < 0)
 			break;
-		size_t fresh = 0;
-		for (long i = 0; i < n; i++) {
-			if (!procs[i].in_tree)
-				continue;
-			if (known(&sent, &procs[i]))
-				continue; /* killed already, not dead yet */
-			if (!remember(&sent, &procs[i]))
-				break;
-			tree_send(&procs[i], SIGKILL);
-			fresh++;
-		}
 		free(procs);
-		if (fresh == 0)
+		if (k.fresh == 0)
 			break;
 	}
-	free(sent.procs);
-	pidmap_free(&sent.index);
+	free(k.sent.procs);
+	pidmap_free(&k.sent.index);
 }
 
 void tree_signal(const struct tree_target *t, int sig, int flags)

@@ -28,6 +28,20 @@ long tree_scan(const struct tree_target *t, struct tree_proc **out);
 /* Send sig to p, if the pid still belongs to the process that was scanned. */
 void tree_send(const struct tree_proc *p, int sig);
 
+/* For tree_scan_each: the signal to send p, a process of the tree just found (0: none). */
+typedef int (*tree_pick)(const struct tree_proc *p, void *ctx);
+
+/* tree_scan, also sending every process of the tree the signal pick chooses as soon as it
+ * is found.  Where the OS has process handles (Linux pidfds), the handle is taken before
+ * the process is read, so the signal needs no second read to know the pid was not reused
+ * (as tree_send does).  Returns as tree_scan. */
+long tree_scan_each(const struct tree_target *t, struct tree_proc **out, tree_pick pick,
+                    void *ctx);
+
+/* tree_scan_each for systems without such handles: scan, then tree_send. */
+long tree_scan_then_send(const struct tree_target *t, struct tree_proc **out, tree_pick pick,
+                         void *ctx);
+
 /* How many settled scans in a row end a freeze (see tree_walk.c): 1 where a process seen
  * stopped cannot be inside fork() (Linux: a pending signal makes fork start over), 2 where
  * it can (macOS). */
