@@ -26,7 +26,9 @@ if [ "$install" = 1 ]; then
 fi
 [ -x "$runlimit" ] || make -s
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+hogs=""
+# shellcheck disable=SC2086
+trap '[ -z "$hogs" ] || kill $hogs 2>/dev/null; rm -rf "$work"' EXIT
 # Static where possible: its own start-up is then the same small cost for every tool.
 cc -O2 -static -o "$work/benchrun" scripts/benchrun.c 2>/dev/null ||
 	cc -O2 -o "$work/benchrun" scripts/benchrun.c
@@ -35,7 +37,7 @@ br=$work/benchrun
 if [ "$quick" = 1 ]; then
 	n_over=100 n_late=10 n_exit=10 n_rss=3 n_tree=3 long_wait=8
 else
-	n_over=400 n_late=30 n_exit=30 n_rss=5 n_tree=5 long_wait=30
+	n_over=400 n_late=60 n_exit=30 n_rss=5 n_tree=5 long_wait=30
 fi
 
 # The tools: name and command prefix.  "$D" is replaced by the duration, "$K" by the
@@ -233,6 +235,25 @@ for size in $sizes; do
 		echo "$t $size $r" >>"$work/series"
 	done
 done
+# 8. The same for runlimit alone with two CPU-bound hogs running: the loaded machine.
+hog_sizes="200 1000 5000"
+[ "$quick" = 1 ] && hog_sizes="200 1000"
+echo "tree-kill series with two CPU hogs ($n_tree runs each): $hog_sizes..." >&2
+for _ in 1 2; do
+	sh -c 'while :; do :; done' &
+	hogs="$hogs $!"
+done
+: >"$work/series-hogs"
+for size in $hog_sizes; do
+	d=$((3 + size / 1000))
+	# shellcheck disable=SC2046
+	r=$(BENCH_DEADLINE=$d "$br" series "$n_tree" "$size" $(tool runlimit "$d" kill))
+	echo "runlimit $size $r" >>"$work/series-hogs"
+done
+# shellcheck disable=SC2086
+kill $hogs
+hogs=""
+
 svg=${BENCH_SVG:-bench-tree.svg}
 scripts/bench-plot.sh "$work/series" >"$svg" && echo "wrote $svg" >&2
 
@@ -278,6 +299,16 @@ for size in $sizes; do
 		line="$line ${v:-n/a} |"
 	done
 	echo "$line"
+done
+echo
+echo "With two CPU-bound hogs running, runlimit (ms; target: twice the idle target):"
+echo
+echo "| processes | runlimit | target |"
+echo "|---|---|---|"
+for size in $hog_sizes; do
+	v=$(awk -v s="$size" '$2 == s { if ($4 > 0) print $4 "_left"; else print $3 }' "$work/series-hogs")
+	case $size in 200) target=50 ;; 1000) target=200 ;; *) target=1000 ;; esac
+	echo "| $size | ${v:-n/a} | $target |"
 done
 echo
 echo "Floor on this machine, a minimal static supervisor (fork, exec, sleep, SIGTERM, wait),"
