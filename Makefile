@@ -70,17 +70,18 @@ endif
 # What the tests may take for granted of the back end built: a capability probe that then
 # finds it missing fails the tests that need it instead of skipping them (a broken tree walk
 # must not pass for a system without one).  sessions: a setsid'd descendant is reached;
-# orphans: orphaned descendants are adopted (a subreaper or reaper; macOS has none).
+# orphans: orphaned descendants are adopted (a subreaper or reaper; macOS has none); counts:
+# the run report counts the tree's processes (a process table is read).
 ifeq ($(PLATFORM_SRCS),$(LINUX_SRCS))
-EXPECT = sessions orphans
+EXPECT = sessions orphans counts
 else ifeq ($(PLATFORM_SRCS),$(FREEBSD_PLAT))
 EXPECT = sessions orphans
 else ifeq ($(PLATFORM_SRCS),$(DARWIN_PLAT))
-EXPECT = sessions
+EXPECT = sessions counts
 endif
 
-CORE = src/cli.c src/duration.c src/guard.c src/msg.c src/nproc.c src/quote.c src/signals.c \
-	src/spawn.c src/supervise.c src/tty.c
+CORE = src/cli.c src/duration.c src/guard.c src/json.c src/msg.c src/nproc.c src/quote.c \
+	src/report.c src/signals.c src/spawn.c src/supervise.c src/tty.c
 SRCS = src/main.c $(CORE) $(PLATFORM_SRCS)
 DARWIN_SRCS = src/main.c $(CORE) $(DARWIN_PLAT)
 HDRS = $(wildcard src/*.h)
@@ -107,9 +108,9 @@ $(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 # The unit tests take the pure parts: parsers, the nproc policy (with made-up probes) and the
 # cgroup files (against made-up trees), on any OS.
 UNIT_SRCS = src/duration.c src/signals.c src/nproc.c src/msg.c src/cpufiles.c src/ncpu_other.c \
-	src/quote.c src/pidmap.c
+	src/quote.c src/pidmap.c src/json.c
 UNIT_TESTS = tests/unit/unit.c tests/unit/unit_nproc.c tests/unit/unit_cpufiles.c \
-	tests/unit/unit_quote.c tests/unit/unit_pidmap.c
+	tests/unit/unit_quote.c tests/unit/unit_pidmap.c tests/unit/unit_json.c
 tests/unit/run-unit: $(UNIT_TESTS) tests/unit/unit.h $(UNIT_SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc $(LDFLAGS) -o $@ $(UNIT_TESTS) \
 		$(UNIT_SRCS) $(LDLIBS)

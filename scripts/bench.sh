@@ -254,6 +254,11 @@ done
 kill $hogs
 hogs=""
 
+# 9. What --report costs a run: runlimit with and without it, interleaved.
+echo "report cost ($n_over runs each)..." >&2
+report_cost=$("$br" runs "$n_over" "$runlimit" 10 true :: "$runlimit" --report="$work/report.json" 10 true |
+	col 1 | awk 'NR == 1 { a = $1 } NR == 2 { printf "%.0f", $1 - a }')
+
 svg=${BENCH_SVG:-bench-tree.svg}
 scripts/bench-plot.sh "$work/series" >"$svg" && echo "wrote $svg" >&2
 
@@ -310,6 +315,8 @@ for size in $hog_sizes; do
 	case $size in 200) target=50 ;; 1000) target=200 ;; *) target=1000 ;; esac
 	echo "| $size | ${v:-n/a} | $target |"
 done
+echo
+echo "--report=FILE adds $report_cost µs to \`runlimit 10 true\` (with and without it, interleaved)."
 echo
 echo "Floor on this machine, a minimal static supervisor (fork, exec, sleep, SIGTERM, wait),"
 echo "measured in the same rotation as the tools:"

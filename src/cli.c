@@ -13,7 +13,7 @@
 #define DEFAULT_KILL_AFTER ((int64_t)5 * 1000000000)
 
 enum opt_id { OPT_SIGNAL, OPT_KILL, OPT_PRESERVE, OPT_FOREGROUND, OPT_VERBOSE,
-	OPT_KILL_LEFTOVERS, OPT_NPROC, OPT_HELP, OPT_VERSION };
+	OPT_KILL_LEFTOVERS, OPT_REPORT, OPT_NPROC, OPT_HELP, OPT_VERSION };
 
 struct option_def {
 	const char *name; /* long name, without "--" */
@@ -31,6 +31,7 @@ static const struct option_def options[] = {
 	{"foreground", 'f', false, OPT_FOREGROUND, false},
 	{"preserve-status", 'p', false, OPT_PRESERVE, false},
 	{"kill-leftovers", 0, false, OPT_KILL_LEFTOVERS, true},
+	{"report", 0, true, OPT_REPORT, true},
 	{"nproc", 0, false, OPT_NPROC, true},
 	{"help", 0, false, OPT_HELP, false},
 	{"version", 0, false, OPT_VERSION, false},
@@ -73,6 +74,8 @@ static enum cli_result usage(void)
 		"  -v, --verbose              report on stderr every signal sent\n";
 	const char *extensions_text = as_timeout ? "" :
 		"      --kill-leftovers       when COMMAND exits, also end what it left running\n"
+		"      --report=FILE          when done, write what happened to FILE as one\n"
+		"                               line of JSON (see the manual)\n"
 		"      --nproc                print the processors usable (see --nproc --help)\n";
 	snprintf(tail, sizeof tail,
 		"      --help                 display this help and exit\n"
@@ -90,7 +93,7 @@ static enum cli_result usage(void)
 		"  137  COMMAND timed out and was ended by KILL\n"
 		"  -    otherwise COMMAND's own status (128+N if signal N ended it)\n"
 		"%s",
-		as_timeout ? "\nrunlimit's extensions (--kill-leftovers, --nproc) work here too:\n"
+		as_timeout ? "\nrunlimit's extensions (--kill-leftovers, --report, --nproc) work here too:\n"
 		             "see 'runlimit --help'.\n" : "");
 	size_t len = strlen(head) + strlen(options_text) + strlen(extensions_text) + strlen(tail);
 	char text[4096];
@@ -139,6 +142,13 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 	case OPT_FOREGROUND: cfg->foreground = true; break;
 	case OPT_VERBOSE: cfg->verbose = true; break;
 	case OPT_KILL_LEFTOVERS: cfg->kill_leftovers = true; break;
+	case OPT_REPORT:
+		if (!*arg) {
+			msg("invalid report file %s", quote(arg));
+			return bad_usage();
+		}
+		cfg->report = arg;
+		break;
 	case OPT_NPROC: return CLI_NPROC;
 	case OPT_HELP: return usage();
 	case OPT_VERSION: return version();

@@ -16,6 +16,7 @@ struct config {
 	bool foreground;
 	bool verbose;
 	bool kill_leftovers;
+	const char *report; /* --report=FILE: where the run report goes (NULL: none) */
 	char **command;     /* NULL-terminated argv of COMMAND */
 	int64_t started;    /* clock_now() when runlimit started: the deadline counts from it */
 };

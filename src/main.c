@@ -6,6 +6,7 @@
 #include "clock.h"
 #include "msg.h"
 #include "nproc.h"
+#include "report.h"
 #include "supervise.h"
 
 static const char *base_name(const char *path)
@@ -33,6 +34,14 @@ int main(int argc, char **argv)
 	case CLI_EXIT_OK:
 		return 0;
 	case CLI_USAGE:
+		if (cfg.report) {
+			/* Once --report has been read, even bad usage gets its report. */
+			cfg.started = started;
+			report_start(&cfg);
+			struct report_end e = {.outcome = "error", .exit_status = EXIT_RUNLIMIT_FAILED,
+			                       .error = "bad usage"};
+			report_finish(&e);
+		}
 		return EXIT_RUNLIMIT_FAILED;
 	case CLI_NPROC:
 		help_mode = " --nproc";

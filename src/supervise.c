@@ -14,6 +14,7 @@
 #include "guard.h"
 #include "msg.h"
 #include "quote.h"
+#include "report.h"
 #include "signals.h"
 #include "spawn.h"
 #include "tree.h"
@@ -53,6 +54,7 @@ struct run {
 	int64_t kill_deadline;
 	bool received[SLOTS];      /* signals that came from outside and were passed on */
 	bool keyboard_death;       /* died of INT or QUIT while its group had the terminal */
+	bool interrupted;          /* a signal from outside asked the run to end */
 	int stopped_by;            /* the command is stopped, by this signal (0: running) */
 	bool polling;              /* the leftovers' exits wake nothing: look again soon */
 	bool continued;            /* runlimit got SIGCONT since this was last cleared */
@@ -262,6 +264,16 @@ static void signal_group(const struct run *r, int sig)
 		kill(-r->pgid, sig);
 }
 
+/* Who a send reaches, for the run report. */
+static const char *send_target(const struct run *r, bool whole_tree)
+{
+	if (r->cfg->foreground)
+		return "command";
+	if (r->reaped)
+		return "leftovers";
+	return whole_tree ? "tree" : "group";
+}
+
 static struct tree_target target(const struct run *r)
 {
 	struct tree_target t = {.command = r->pid, .group = r->pgid, .reaped = r->reaped};
@@ -271,9 +283,17 @@ static struct tree_target target(const struct run *r)
 /* Send sig to the command and, unless --foreground, to its process group; with whole_tree
  * also to every descendant found outside the group.  then_continue follows it with SIGCONT,
  * since a stopped process cannot act on a signal until it runs again. */
-static void send(struct run *r, int sig, bool whole_tree, bool then_continue)
+static void send(struct run *r, int sig, bool whole_tree, bool then_continue, const char *why)
 {
 	struct tree_target t = target(r);
+	bool cont = then_continue && sig != SIGKILL && sig != SIGCONT;
+	if (report_wanted() && sig != 0 && !(r->cfg->foreground && r->reaped)) {
+		if (whole_tree && !r->cfg->foreground)
+			report_targets(&t, sig == SIGKILL);
+		report_signal(sig, send_target(r, whole_tree), why);
+		if (cont && !r->cfg->foreground)
+			report_signal(SIGCONT, send_target(r, whole_tree), why);
+	}
 	if (r->cfg->verbose) {
 		char name[16];
 		msg("sending signal %s to command %s", sig_name(sig, name, sizeof name),
@@ -283,7 +303,6 @@ static void send(struct run *r, int sig, bool whole_tree, bool then_continue)
 		kill(r->pid, sig);
 	if (r->cfg->foreground)
 		return;
-	bool cont = then_continue && sig != SIGKILL && sig != SIGCONT;
 	signal_group(r, sig);
 	if (whole_tree && sig != 0)
 		tree_signal(&t, sig,
@@ -304,10 +323,10 @@ static void start_grace(struct run *r)
 	}
 }
 
-static void time_out(struct run *r)
+static void time_out(struct run *r, const char *why)
 {
 	r->timed_out = true;
-	send(r, r->cfg->signal, true, true);
+	send(r, r->cfg->signal, true, true, why);
 	if (r->cfg->signal == SIGKILL)
 		r->killed = true;
 	/* "-s 0" sends nothing: only an explicit -k makes it escalate (as in GNU), not the
@@ -318,10 +337,10 @@ static void time_out(struct run *r)
 	}
 }
 
-static void final_kill(struct run *r)
+static void final_kill(struct run *r, const char *why)
 {
 	r->killed = true;
-	send(r, SIGKILL, true, false);
+	send(r, SIGKILL, true, false, why);
 }
 
 static void handle_arrivals(struct run *r)
@@ -340,12 +359,13 @@ static void handle_arrivals(struct run *r)
 			/* Not signals to end anything: the group only, no grace, no SIGCONT.  A
 			 * stop of the command then stops runlimit (see suspend). */
 			signal_group(r, sig);
+			report_signal(sig, "group", "forwarded");
 			continue;
 		}
 		if (sig == SIGALRM) {
 			/* As with GNU timeout, SIGALRM from anyone means "time is up now". */
 			if (!r->timed_out)
-				time_out(r);
+				time_out(r, "alarm");
 			continue;
 		}
 		if (is_fault(sig))
@@ -371,8 +391,9 @@ static void handle_arrivals(struct run *r)
 		bool request = is_termination(sig) && (sent_by_process[sig] || !is_keyboard(sig));
 		sent_by_process[sig] = 0;
 		r->received[sig] = true;
-		send(r, sig, request, request);
+		send(r, sig, request, request, "forwarded");
 		if (request) {
+			r->interrupted = true;
 			r->signalled = true;
 			start_grace(r);
 		}
@@ -403,6 +424,10 @@ static void reap(struct run *r)
 			 * calling shell can tell, runlimit was hit too (see exit_status). */
 			r->keyboard_death = WIFSIGNALED(status) && is_keyboard(WTERMSIG(status)) &&
 			                    r->pgid > 0 && tty_owned_by(r->pgid);
+			if (report_wanted() && !r->cfg->foreground) {
+				struct tree_target t = target(r);
+				report_command_ended(&t);
+			}
 		}
 	}
 }
@@ -428,7 +453,7 @@ static bool finished(struct run *r)
 		/* --kill-leftovers: what the command left running gets the same treatment as a
 		 * time-out (TERM, grace, KILL), but the status stays the command's. */
 		r->signalled = true;
-		send(r, SIGTERM, true, true);
+		send(r, SIGTERM, true, true, "leftovers");
 		start_grace(r);
 	}
 	if (!r->signalled || r->killed || cfg->foreground || r->kill_deadline == CLOCK_NEVER)
@@ -550,6 +575,7 @@ static void command_stopped(struct run *r, int64_t wake)
 		return; /* a plain SIGSTOP from someone: not runlimit's business */
 	}
 	signal_group(r, SIGCONT);
+	report_signal(SIGCONT, "group", "resume");
 }
 
 static void loop(struct run *r)
@@ -559,14 +585,14 @@ static void loop(struct run *r)
 		int64_t now = clock_now();
 		if (!r->timed_out && now >= r->deadline) {
 			if (!r->reaped)
-				time_out(r);
+				time_out(r, "deadline");
 			else if (r->signalled && !r->killed)
-				final_kill(r); /* --kill-leftovers: the deadline bounds the clean-up */
+				final_kill(r, "deadline"); /* --kill-leftovers: the deadline bounds the clean-up */
 			else
 				r->deadline = CLOCK_NEVER;
 		}
 		if (!r->killed && now >= r->kill_deadline)
-			final_kill(r);
+			final_kill(r, "grace");
 		reap(r);
 		if (r->stopped_by && !r->reaped && !r->cfg->foreground) {
 			command_stopped(r, next_wake(r));
@@ -595,9 +621,11 @@ static void die_of(int sig)
 	raise(sig);
 }
 
-static int exit_status(struct run *r, int exec_error)
+/* runlimit's exit status; *die: the signal it must die of instead (0: none). */
+static int exit_status(struct run *r, int exec_error, int *die)
 {
 	const struct config *cfg = r->cfg;
+	*die = 0;
 	if (exec_error) {
 		spawn_say_failed(cfg->command[0], exec_error);
 		return spawn_exit_code(exec_error);
@@ -621,8 +649,32 @@ static int exit_status(struct run *r, int exec_error)
 		return sig == SIGKILL ? 128 + SIGKILL : 124;
 	}
 	if ((sig > 0 && sig < SLOTS && r->received[sig]) || r->keyboard_death)
-		die_of(sig);
+		*die = sig;
 	return 128 + sig;
+}
+
+/* The run report's one word for how the run ended. */
+static const char *outcome(const struct run *r, int exec_error)
+{
+	if (exec_error)
+		return exec_error == ENOENT ? "not-found" : "not-runnable";
+	if (!WIFEXITED(r->status) && !WIFSIGNALED(r->status))
+		return "error";
+	if (r->timed_out)
+		return WIFSIGNALED(r->status) && WTERMSIG(r->status) == SIGKILL ? "killed" : "timed-out";
+	if (r->interrupted)
+		return "interrupted";
+	return WIFSIGNALED(r->status) ? "signalled" : "exited";
+}
+
+/* runlimit failed before the command could run: report it, and return 125. */
+static int failed(const struct run *r, const char *what, int err)
+{
+	msg("%s: %s", what, strerror(err));
+	struct report_end e = {.outcome = "error", .exit_status = EXIT_RUNLIMIT_FAILED,
+	                       .pid = r->pid > 0 ? r->pid : 0, .error = strerror(err)};
+	report_finish(&e);
+	return EXIT_RUNLIMIT_FAILED;
 }
 
 int supervise(const struct config *cfg)
@@ -632,6 +684,7 @@ int supervise(const struct config *cfg)
 	setup_signals(cfg);
 	tree_init();
 
+	report_start(cfg);
 	struct run r = {.cfg = cfg, .kill_deadline = CLOCK_NEVER};
 	int64_t start = cfg->started ? cfg->started : clock_now();
 	r.deadline = cfg->duration == 0 || cfg->duration > CLOCK_NEVER - start
@@ -648,8 +701,7 @@ int supervise(const struct config *cfg)
 		if (r.pgid < 0) {
 			int err = errno;
 			sigprocmask(SIG_SETMASK, &working, NULL);
-			msg("fork system call failed: %s", strerror(err));
-			return EXIT_RUNLIMIT_FAILED;
+			return failed(&r, "fork system call failed", err);
 		}
 	}
 	child_group = r.pgid;
@@ -668,13 +720,31 @@ int supervise(const struct config *cfg)
 	sigprocmask(SIG_SETMASK, &working, NULL);
 	if (r.pid < 0) {
 		guard_stop();
-		msg("fork system call failed: %s", strerror(fork_error));
-		return EXIT_RUNLIMIT_FAILED;
+		return failed(&r, "fork system call failed", fork_error);
 	}
 
 	loop(&r);
 	guard_stop();
 	if (!cfg->foreground)
 		tty_take_back(r.pgid, r.timed_out || WIFSIGNALED(r.status));
-	return exit_status(&r, spawn_exec_error());
+	int exec_error = spawn_exec_error(), die;
+	int status = exit_status(&r, exec_error, &die);
+	if (report_wanted()) {
+		struct tree_target t = target(&r);
+		struct report_end e = {
+			.outcome = outcome(&r, exec_error),
+			.exit_status = status,
+			.die_signal = die,
+			.pid = r.pid,
+			.have_status = !exec_error,
+			.status = r.status,
+			.timed_out = r.timed_out,
+			.error = exec_error ? strerror(exec_error) : NULL,
+			.tree = cfg->foreground ? NULL : &t,
+		};
+		report_finish(&e);
+	}
+	if (die)
+		die_of(die);
+	return status;
 }

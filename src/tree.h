@@ -6,6 +6,7 @@
 #define RUNLIMIT_TREE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* In runlimit, before the fork: arrange for orphans of the command's descendants to be
@@ -54,6 +55,20 @@ int tree_alive(const struct tree_target *t);
  * reaps every orphan of the tree; macOS, by watching each pid); false where nothing will,
  * and runlimit must look again now and then. */
 bool tree_watch_exits(const struct tree_target *t);
+
+/* For the run report: a process of the tree, by pid and start time. */
+struct tree_id {
+	pid_t pid;
+	uint64_t start;
+};
+
+/* The processes of the command's tree alive now (the command too while it is not reaped),
+ * into *out (to be freed).  Returns how many, or -1 where this system cannot list them
+ * (no process table: the report then says it does not know). */
+long tree_list(const struct tree_target *t, struct tree_id **out);
+
+/* ru_maxrss of getrusage() in KiB: Linux and FreeBSD count in KiB, macOS in bytes. */
+long tree_maxrss_kib(long ru_maxrss);
 
 /* Did the wait status of a process killed by a signal come with a core dump?  (WCOREDUMP is
  * not POSIX, so it lives with the platform code.) */

@@ -221,3 +221,8 @@ bool tree_dumped_core(int status)
 {
 	return WCOREDUMP(status) != 0;
 }
+
+long tree_maxrss_kib(long ru_maxrss)
+{
+	return ru_maxrss / 1024; /* bytes */
+}

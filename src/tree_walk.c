@@ -246,3 +246,24 @@ int tree_alive(const struct tree_target *t)
 	free(procs);
 	return alive;
 }
+
+long tree_list(const struct tree_target *t, struct tree_id **out)
+{
+	struct tree_proc *procs;
+	*out = NULL;
+	long n = tree_scan(t, &procs);
+	if (n < 0)
+		return -1;
+	struct tree_id *ids = malloc((size_t)(n ? n : 1) * sizeof *ids);
+	if (!ids) {
+		free(procs);
+		return -1;
+	}
+	long m = 0;
+	for (long i = 0; i < n; i++)
+		if (procs[i].in_tree)
+			ids[m++] = (struct tree_id){procs[i].pid, procs[i].start};
+	free(procs);
+	*out = ids;
+	return m;
+}

@@ -9,5 +9,6 @@ void test_nproc(void);     /* unit_nproc.c */
 void test_cpufiles(void);  /* unit_cpufiles.c */
 void test_quote(void);     /* unit_quote.c */
 void test_pidmap(void);    /* unit_pidmap.c */
+void test_json(void);      /* unit_json.c */
 
 #endif

@@ -1,0 +1,393 @@
+/* ru_maxrss is no POSIX field: macOS shows it only with its extensions asked for. */
+#define _DARWIN_C_SOURCE
+#include "report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "json.h"
+#include "msg.h"
+#include "quote.h"
+#include "signals.h"
+
+/* The signals listed at most: a caller that sends runlimit thousands (a resize storm) gets
+ * the first ones and a count of the rest. */
+#define MAX_SENT 256
+
+struct sent {
+	int64_t at;
+	int sig;
+	const char *target;
+	const char *reason;
+};
+
+/* A process runlimit asked to end; killed: with SIGKILL (it cannot outlive that). */
+struct target {
+	struct tree_id id;
+	bool killed;
+};
+
+static struct {
+	const struct config *cfg;
+	int64_t started;
+	struct sent sent[MAX_SENT];
+	size_t nsent, omitted;
+	struct target *targets; /* sorted by pid, then start */
+	size_t ntargets;
+	bool unknown;           /* a listing failed: the process counts are not known */
+	long alive_at_exit;     /* -1: not known */
+} rep;
+
+void report_start(const struct config *cfg)
+{
+	if (!cfg->report)
+		return;
+	rep.cfg = cfg;
+	rep.started = cfg->started;
+	rep.alive_at_exit = -1;
+}
+
+bool report_wanted(void)
+{
+	return rep.cfg != NULL;
+}
+
+void report_signal(int sig, const char *target, const char *reason)
+{
+	if (!rep.cfg)
+		return;
+	if (rep.nsent == MAX_SENT) {
+		rep.omitted++;
+		return;
+	}
+	rep.sent[rep.nsent++] = (struct sent){clock_now() - rep.started, sig, target, reason};
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct tree_id *x = a, *y = b;
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* Is id in the sorted targets?  Its index, or -1. */
+static long find_target(const struct tree_id *id)
+{
+	size_t lo = 0, hi = rep.ntargets;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = by_id(id, &rep.targets[mid].id);
+		if (c == 0)
+			return (long)mid;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return -1;
+}
+
+void report_targets(const struct tree_target *t, bool kill)
+{
+	if (!rep.cfg || rep.unknown)
+		return;
+	struct tree_id *ids;
+	long n = tree_list(t, &ids);
+	if (n < 0) {
+		rep.unknown = true;
+		return;
+	}
+	qsort(ids, (size_t)n, sizeof *ids, by_id);
+	/* Merge the two sorted lists. */
+	struct target *merged = malloc((rep.ntargets + (size_t)n + 1) * sizeof *merged);
+	if (!merged) {
+		free(ids);
+		rep.unknown = true;
+		return;
+	}
+	size_t i = 0, k = 0, m = 0;
+	while (i < rep.ntargets || k < (size_t)n) {
+		int c = i == rep.ntargets ? 1 : k == (size_t)n ? -1 : by_id(&rep.targets[i].id, &ids[k]);
+		if (c < 0) {
+			merged[m++] = rep.targets[i++];
+		} else if (c > 0) {
+			merged[m++] = (struct target){ids[k++], kill};
+		} else {
+			merged[m] = rep.targets[i++];
+			merged[m++].killed |= kill;
+			k++;
+		}
+	}
+	free(ids);
+	free(rep.targets);
+	rep.targets = merged;
+	rep.ntargets = m;
+}
+
+void report_command_ended(const struct tree_target *t)
+{
+	if (!rep.cfg)
+		return;
+	struct tree_id *ids;
+	rep.alive_at_exit = tree_list(t, &ids);
+	free(ids);
+}
+
+static void signal_value(struct json *j, int sig)
+{
+	char name[16];
+	json_string(j, sig_name(sig, name, sizeof name));
+}
+
+static void timeval_value(struct json *j, struct timeval tv)
+{
+	json_seconds(j, (int64_t)tv.tv_sec * 1000000000 + (int64_t)tv.tv_usec * 1000);
+}
+
+/* The processes still alive at the end, and how many of those runlimit asked to end are
+ * gone (those sent SIGKILL count as gone: nothing outlives it but the time it takes). */
+static void process_counts(struct json *j, const struct tree_target *t)
+{
+	long left = -1, ended = -1;
+	struct tree_id *ids = NULL;
+	long n = -1;
+	if (t && !rep.unknown && rep.alive_at_exit == 0 && rep.ntargets == 0)
+		n = 0; /* nothing was left when the command ended, and nothing can start since */
+	else if (t && !rep.unknown)
+		n = tree_list(t, &ids);
+	if (n >= 0) {
+		left = ended = 0;
+		size_t still = 0; /* targets alive and not killed */
+		for (long k = 0; k < n; k++) {
+			long at = find_target(&ids[k]);
+			if (at >= 0 && rep.targets[at].killed)
+				continue;
+			left++;
+			if (at >= 0)
+				still++;
+		}
+		ended = (long)(rep.ntargets - still);
+	}
+	free(ids);
+	json_key(j, "alive_at_command_exit");
+	if (rep.alive_at_exit >= 0)
+		json_int(j, rep.alive_at_exit);
+	else
+		json_null(j);
+	json_key(j, "ended");
+	if (ended >= 0)
+		json_int(j, ended);
+	else
+		json_null(j);
+	json_key(j, "left_running");
+	if (left >= 0)
+		json_int(j, left);
+	else
+		json_null(j);
+}
+
+static void build(struct json *j, const struct report_end *e)
+{
+	const struct config *cfg = rep.cfg;
+	int64_t wall = clock_now() - rep.started;
+	json_open(j, '{');
+	json_key(j, "version");
+	json_string(j, RUNLIMIT_VERSION);
+	json_key(j, "outcome");
+	json_string(j, e->outcome);
+	json_key(j, "exit_status");
+	if (e->die_signal)
+		json_null(j);
+	else
+		json_int(j, e->exit_status);
+	json_key(j, "exit_signal");
+	if (e->die_signal)
+		signal_value(j, e->die_signal);
+	else
+		json_null(j);
+	json_key(j, "timed_out");
+	json_bool(j, e->timed_out);
+
+	json_key(j, "command");
+	json_open(j, '[');
+	for (char **arg = cfg->command; arg && *arg; arg++)
+		json_string(j, *arg);
+	json_close(j, ']');
+	json_key(j, "pid");
+	if (e->pid > 0)
+		json_int(j, e->pid);
+	else
+		json_null(j);
+	bool exited = e->have_status && WIFEXITED(e->status);
+	bool signalled = e->have_status && WIFSIGNALED(e->status);
+	json_key(j, "command_exit");
+	if (exited)
+		json_int(j, WEXITSTATUS(e->status));
+	else
+		json_null(j);
+	json_key(j, "command_signal");
+	if (signalled)
+		signal_value(j, WTERMSIG(e->status));
+	else
+		json_null(j);
+	json_key(j, "core_dumped");
+	json_bool(j, signalled && tree_dumped_core(e->status));
+	json_key(j, "error");
+	if (e->error)
+		json_string(j, e->error);
+	else
+		json_null(j);
+
+	json_key(j, "duration_seconds");
+	json_seconds(j, cfg->duration);
+	json_key(j, "kill_after_seconds");
+	json_seconds(j, cfg->kill_after);
+	json_key(j, "timeout_signal");
+	signal_value(j, cfg->signal);
+	json_key(j, "wall_seconds");
+	json_seconds(j, wall);
+
+	json_key(j, "signals");
+	json_open(j, '[');
+	for (size_t k = 0; k < rep.nsent; k++) {
+		json_open(j, '{');
+		json_key(j, "at");
+		json_seconds(j, rep.sent[k].at);
+		json_key(j, "signal");
+		signal_value(j, rep.sent[k].sig);
+		json_key(j, "target");
+		json_string(j, rep.sent[k].target);
+		json_key(j, "reason");
+		json_string(j, rep.sent[k].reason);
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+	json_key(j, "signals_omitted");
+	json_int(j, (long long)rep.omitted);
+
+	process_counts(j, e->tree);
+
+	struct rusage ru;
+	json_key(j, "rusage");
+	if (getrusage(RUSAGE_CHILDREN, &ru) == 0) {
+		json_open(j, '{');
+		json_key(j, "user_seconds");
+		timeval_value(j, ru.ru_utime);
+		json_key(j, "system_seconds");
+		timeval_value(j, ru.ru_stime);
+		json_key(j, "max_rss_kib");
+		json_int(j, tree_maxrss_kib(ru.ru_maxrss));
+		json_close(j, '}');
+	} else {
+		json_null(j);
+	}
+	json_close(j, '}');
+}
+
+static bool write_all(int fd, const char *text, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, text, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return false;
+		}
+		text += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* Not a regular file (a pipe, /dev/fd/N, a device): written directly, in one write. */
+static int write_direct(const char *path, const char *text, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY);
+	if (fd < 0)
+		return errno;
+	ssize_t n = write(fd, text, len);
+	int err = n < 0 ? errno : (size_t)n < len ? EIO : 0;
+	if (close(fd) < 0 && !err && errno != EINTR)
+		err = errno;
+	return err;
+}
+
+/* A regular file (or none yet): written whole under a temporary name in its directory, then
+ * renamed over it, so that a reader sees the old report or the new one, never half of one.
+ * A symbolic link is followed: the file it names is replaced, the link stays. */
+static int write_atomic(const char *path, const char *text, size_t len)
+{
+	char *real = NULL;
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		real = realpath(path, NULL);
+	const char *file = real ? real : path;
+	const char *slash = strrchr(file, '/');
+	size_t dir_len = slash ? (size_t)(slash - file) + 1 : 0;
+	size_t size = strlen(file) + 32;
+	char *tmp = malloc(size);
+	if (!tmp) {
+		free(real);
+		return ENOMEM;
+	}
+	snprintf(tmp, size, "%.*s.%s.runlimit-XXXXXX", (int)dir_len, file, file + dir_len);
+	int err = 0;
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = errno; /* a directory runlimit may not write in: no report, not half of one */
+		free(tmp);
+		free(real);
+		return err;
+	}
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask); /* as if created by open: mkstemp makes it 0600 */
+	if (!write_all(fd, text, len))
+		err = errno;
+	if (close(fd) < 0 && !err && errno != EINTR)
+		err = errno;
+	if (!err && rename(tmp, file) < 0)
+		err = errno;
+	if (err)
+		unlink(tmp);
+	free(tmp);
+	free(real);
+	return err;
+}
+
+void report_finish(const struct report_end *e)
+{
+	if (!rep.cfg)
+		return;
+	struct json j;
+	json_init(&j);
+	build(&j, e);
+	int err = ENOMEM;
+	if (!j.failed) {
+		j.buf[j.len] = '\n'; /* the writer keeps a byte spare for the terminator */
+		const char *path = rep.cfg->report;
+		struct stat st;
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+			err = write_direct(path, j.buf, j.len + 1);
+		else
+			err = write_atomic(path, j.buf, j.len + 1);
+	}
+	if (err)
+		msg("cannot write the report to %s: %s", quote(rep.cfg->report), strerror(err));
+	json_free(&j);
+	free(rep.targets);
+	rep.targets = NULL;
+	rep.cfg = NULL;
+}

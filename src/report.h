@@ -1,0 +1,50 @@
+/* --report=FILE: what happened in a run, as one JSON object on one line, written when
+ * runlimit finishes, however it finishes.  Nothing here is collected, and no system call is
+ * made, unless report_start was given a path.  The fields are documented in the manual
+ * (RUN REPORT). */
+#ifndef RUNLIMIT_REPORT_H
+#define RUNLIMIT_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cli.h"
+#include "tree.h"
+
+/* Begin collecting for cfg (cfg->report is the path; NULL: no report).  cfg may be only
+ * partly filled in (bad usage), and its command NULL. */
+void report_start(const struct config *cfg);
+
+/* Is a report being collected? */
+bool report_wanted(void);
+
+/* A signal runlimit sent: to whom (target: "tree", "group", "command", "leftovers") and why
+ * (reason: "deadline", "alarm", "grace", "forwarded", "leftovers", "resume"). */
+void report_signal(int sig, const char *target, const char *reason);
+
+/* Just before runlimit asks the tree to end (kill: with SIGKILL): the processes of it alive
+ * now count among those runlimit ended, unless they are still alive at the end. */
+void report_targets(const struct tree_target *t, bool kill);
+
+/* The command has been reaped: note how many processes of its tree are still alive. */
+void report_command_ended(const struct tree_target *t);
+
+struct report_end {
+	const char *outcome;   /* exited, signalled, timed-out, killed, interrupted, not-found,
+	                          not-runnable, error */
+	int exit_status;       /* runlimit's, unless it dies of a signal */
+	int die_signal;        /* the signal runlimit dies of (0: it exits) */
+	pid_t pid;             /* the command (0: never started) */
+	bool have_status;      /* status is the command's wait status */
+	int status;
+	bool timed_out;
+	const char *error;     /* why the command could not run, or runlimit failed (or NULL) */
+	const struct tree_target *tree; /* for the final count (NULL: there is no tree) */
+};
+
+/* Write the report (if one is wanted).  A report that cannot be written is a warning on
+ * stderr, nothing more. */
+void report_finish(const struct report_end *e);
+
+#endif

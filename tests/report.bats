@@ -1,0 +1,342 @@
+#!/usr/bin/env bats
+# --report=FILE: the run report.  Every outcome is run for real and its report parsed with a
+# real JSON parser (python's json module) and checked field by field; then the ways of
+# writing it: a pipe, a device that is full, a directory that cannot be written, a reader
+# that must never see half a report.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+setup_file() {
+	make_dfl_wrapper
+	probe_tree_reach
+	# report_is FILE EXPR...: FILE holds one line of JSON, and every python EXPR over it (d:
+	# the parsed object) is true; the ones that are not are printed, with the report.
+	cat >"$BATS_FILE_TMPDIR/report_is.py" <<'EOF'
+import json, sys
+text = open(sys.argv[1], "rb").read()
+assert text.endswith(b"\n") and text.count(b"\n") == 1, "not one line: %r" % text[:200]
+d = json.loads(text)
+bad = [e for e in sys.argv[2:] if not eval(e)]
+if bad:
+    print("report: %s" % text.decode("utf-8", "replace").strip(), file=sys.stderr)
+    for e in bad:
+        print("false: %s" % e, file=sys.stderr)
+    sys.exit(1)
+EOF
+	# Does this build count the command's processes (a process table to list the tree)?
+	RL_COUNTS=no
+	if "$RUNLIMIT" --report="$BATS_FILE_TMPDIR/probe.json" 10 true &&
+		"$PY" "$BATS_FILE_TMPDIR/report_is.py" "$BATS_FILE_TMPDIR/probe.json" \
+			'd["left_running"] is not None'; then
+		RL_COUNTS=yes
+	fi
+	export RL_COUNTS
+	echo "# counts the tree's processes: $RL_COUNTS" >&3
+}
+
+report_is() { "$PY" "$BATS_FILE_TMPDIR/report_is.py" "$@"; }
+
+setup() {
+	F=$BATS_TEST_TMPDIR/report.json
+	N=rp$BATS_TEST_NUMBER-$$
+}
+
+teardown() {
+	kill_named "$N-s"
+}
+
+# The fields every report has, whatever the outcome.
+COMMON=('set(d) >= {"version", "outcome", "exit_status", "exit_signal", "timed_out", "command",
+	"pid", "command_exit", "command_signal", "core_dumped", "error", "duration_seconds",
+	"kill_after_seconds", "timeout_signal", "wall_seconds", "signals", "signals_omitted",
+	"alive_at_command_exit", "ended", "left_running", "rusage"}'
+	'isinstance(d["wall_seconds"], float) and d["wall_seconds"] >= 0'
+	'set(d["rusage"]) == {"user_seconds", "system_seconds", "max_rss_kib"}')
+
+# counts_known: the build lists the command's tree (a process table), so the process counts
+# of the report are numbers, not null; where make check says it must, it is taken as known.
+counts_known() { expected counts || [ "$RL_COUNTS" = yes ]; }
+
+@test "exited: the command's own status, its argv and pid, no signals; the version" {
+	run -3 "$RUNLIMIT" --report="$F" 10 sh -c 'echo $$ > "$0"; exit 3' "$BATS_TEST_TMPDIR/pid"
+	local v
+	v=$("$RUNLIMIT" --version | sed -n '1s/.* //p')
+	report_is "$F" "${COMMON[@]}" \
+		'd["outcome"] == "exited"' 'd["exit_status"] == 3' 'd["exit_signal"] is None' \
+		'd["timed_out"] is False' 'd["command_exit"] == 3' 'd["command_signal"] is None' \
+		'd["core_dumped"] is False' 'd["error"] is None' 'd["signals"] == []' \
+		'd["signals_omitted"] == 0' "d['version'] == '$v'" \
+		'd["command"] == ["sh", "-c", "echo $$ > \"$0\"; exit 3", "'"$BATS_TEST_TMPDIR"'/pid"]' \
+		"d['pid'] == $(cat "$BATS_TEST_TMPDIR/pid")" \
+		'd["duration_seconds"] == 10.0' 'd["kill_after_seconds"] == 5.0' \
+		'd["timeout_signal"] == "TERM"' 'd["wall_seconds"] < 10'
+}
+
+@test "signalled: the signal's name, 128+N, not a time-out" {
+	run -$((128 + $(kill -l USR1))) "$RUNLIMIT" --report="$F" 10 sh -c 'kill -USR1 $$'
+	report_is "$F" "${COMMON[@]}" \
+		'd["outcome"] == "signalled"' "d['exit_status'] == 128 + $(kill -l USR1)" \
+		'd["command_signal"] == "USR1"' 'd["command_exit"] is None' 'd["timed_out"] is False'
+}
+
+@test "timed-out: 124, TERM then CONT to the tree at the deadline, no KILL" {
+	run -124 "$RUNLIMIT" --report="$F" -k 20 0.2 sleep 10
+	report_is "$F" "${COMMON[@]}" \
+		'd["outcome"] == "timed-out"' 'd["exit_status"] == 124' 'd["timed_out"] is True' \
+		'd["command_signal"] == "TERM"' 'd["duration_seconds"] == 0.2' \
+		'[(s["signal"], s["target"], s["reason"]) for s in d["signals"]] == [("TERM", "tree", "deadline"), ("CONT", "tree", "deadline")]' \
+		'0.2 <= d["signals"][0]["at"] < 10' 'd["signals"][0]["at"] <= d["wall_seconds"]' \
+		'0.2 <= d["wall_seconds"] < 10'
+}
+
+@test "a command's own 124 is told from a time-out" {
+	run -124 "$RUNLIMIT" --report="$F" 10 sh -c 'exit 124'
+	report_is "$F" 'd["outcome"] == "exited"' 'd["timed_out"] is False' \
+		'd["command_exit"] == 124' 'd["signals"] == []'
+}
+
+@test "killed: TERM ignored, KILL after the grace; 137; the processes counted" {
+	export S
+	S=$(private_sleep "$N-s")
+	run -137 "$RUNLIMIT" --report="$F" -k 0.3 0.2 sh -c 'trap "" TERM; "$S" 30 & while :; do sleep 0.05; done'
+	report_is "$F" "${COMMON[@]}" \
+		'd["outcome"] == "killed"' 'd["exit_status"] == 137' 'd["command_signal"] == "KILL"' \
+		'[(s["signal"], s["reason"]) for s in d["signals"]] == [("TERM", "deadline"), ("CONT", "deadline"), ("KILL", "grace")]' \
+		'd["signals"][2]["at"] >= 0.5' 'd["signals"][2]["target"] == "tree"'
+	if counts_known; then
+		# The shell, its background sleep and its current sleep: at least two ended.
+		report_is "$F" 'd["ended"] >= 2' 'd["left_running"] == 0'
+	fi
+	no_survivors "$N-s" 5
+}
+
+@test "-s KILL: killed at the deadline itself" {
+	run -137 "$RUNLIMIT" --report="$F" -s KILL 0.2 sleep 10
+	report_is "$F" 'd["outcome"] == "killed"' 'd["timeout_signal"] == "KILL"' \
+		'[(s["signal"], s["reason"]) for s in d["signals"]] == [("KILL", "deadline")]'
+}
+
+@test "interrupted: a forwarded INT ends the run; runlimit still writes its report, then dies of INT" {
+	local d=$BATS_TEST_TMPDIR code
+	# python starts runlimit (INT at its default), waits for the command, sends INT, and
+	# prints the return code: negative when runlimit died of a signal.
+	code=$(bounded 30 "$PY" -c '
+import os, signal, subprocess, sys, time
+p = subprocess.Popen(sys.argv[1:])
+ready = sys.argv[len(sys.argv) - 1]
+for _ in range(2000):
+    if os.path.exists(ready) and os.path.getsize(ready):
+        break
+    time.sleep(0.01)
+p.send_signal(signal.SIGINT)
+print(p.wait())' "$RUNLIMIT" --report="$F" 30 sh -c 'echo $$ > "$0"; exec sleep 30' "$d/ready")
+	echo "runlimit: $code" >&2
+	[ "$code" -eq -"$(kill -l INT)" ]
+	report_is "$F" "${COMMON[@]}" \
+		'd["outcome"] == "interrupted"' 'd["exit_status"] is None' 'd["exit_signal"] == "INT"' \
+		'd["command_signal"] == "INT"' 'd["timed_out"] is False' \
+		'[(s["signal"], s["target"], s["reason"]) for s in d["signals"]][:1] == [("INT", "tree", "forwarded")]'
+}
+
+@test "interrupted: a command that handles the forwarded TERM and exits 0" {
+	local d=$BATS_TEST_TMPDIR
+	"$RUNLIMIT" --report="$F" 30 sh -c 'trap "exit 0" TERM; echo $$ > "$0"; while :; do sleep 0.05; done' \
+		"$d/ready" 3>&- &
+	local pid=$!
+	wait_for_file "$d/ready"
+	kill -TERM "$pid"
+	local status=0
+	wait "$pid" || status=$?
+	[ "$status" -eq 0 ]
+	report_is "$F" 'd["outcome"] == "interrupted"' 'd["exit_status"] == 0' \
+		'd["command_exit"] == 0' 'd["signals"][0]["signal"] == "TERM"' \
+		'd["signals"][0]["reason"] == "forwarded"'
+}
+
+@test "a forwarded signal that asks nothing to end: to the group, not an interruption" {
+	local d=$BATS_TEST_TMPDIR
+	"$RUNLIMIT" --report="$F" 30 sh -c 'trap "exit 5" USR1; echo $$ > "$0"; while :; do sleep 0.05; done' \
+		"$d/ready" 3>&- &
+	local pid=$!
+	wait_for_file "$d/ready"
+	kill -USR1 "$pid"
+	local status=0
+	wait "$pid" || status=$?
+	[ "$status" -eq 5 ]
+	report_is "$F" 'd["outcome"] == "exited"' 'd["command_exit"] == 5' \
+		'[(s["signal"], s["target"], s["reason"]) for s in d["signals"]] == [("USR1", "group", "forwarded")]'
+}
+
+@test "not-found and not-runnable: 127 and 126, with the reason, no command status" {
+	run -127 "$RUNLIMIT" --report="$F" 10 "$BATS_TEST_TMPDIR/no-such-command"
+	report_is "$F" "${COMMON[@]}" 'd["outcome"] == "not-found"' 'd["exit_status"] == 127' \
+		'd["error"] == "No such file or directory"' 'd["command_exit"] is None' \
+		'd["command_signal"] is None' 'd["pid"] is None or d["pid"] > 0'
+	local f=$BATS_TEST_TMPDIR/not-executable
+	printf 'exit 0\n' >"$f"
+	chmod 644 "$f"
+	run -126 "$RUNLIMIT" --report="$F" 10 "$f"
+	report_is "$F" 'd["outcome"] == "not-runnable"' 'd["exit_status"] == 126' \
+		'd["error"] == "Permission denied"' 'd["command_exit"] is None'
+}
+
+@test "error: bad usage after --report still gets a report (125)" {
+	run -125 "$RUNLIMIT" --report="$F" 1x true
+	report_is "$F" 'd["outcome"] == "error"' 'd["exit_status"] == 125' \
+		'd["error"] == "bad usage"' 'd["pid"] is None'
+	run -125 "$RUNLIMIT" --report= 1 true
+	[[ "$output" == *"invalid report file ''"* ]]
+}
+
+@test "a command line with a quote, a newline and an invalid UTF-8 byte comes back byte for byte" {
+	local arg
+	arg=$(printf 'it"s\nline\377\\end')
+	run -3 "$RUNLIMIT" --report="$F" 10 sh -c 'exit 3' "$arg" "é€😀"
+	report_is "$F" \
+		'[a.encode("utf-8", "surrogateescape") for a in d["command"]] == [b"sh", b"-c", b"exit 3", b"it\"s\nline\xff\\end", "é€😀".encode()]'
+	# Nothing raw that a strict parser would refuse: no control byte, all valid UTF-8.
+	"$PY" -c 'import sys; t = open(sys.argv[1], "rb").read(); t.decode("utf-8"); assert not any(c < 32 for c in t[:-1])' "$F"
+	"$PY" -m json.tool "$F" >/dev/null
+}
+
+@test "leftovers: counted when the command exits, left alone, or ended with --kill-leftovers" {
+	counts_known || skip "this build cannot list the command's tree: the counts are null"
+	export S
+	S=$(private_sleep "$N-s")
+	run -0 "$RUNLIMIT" --report="$F" 30 sh -c '"$S" 30 >/dev/null 2>&1 & exit 0'
+	report_is "$F" 'd["alive_at_command_exit"] == 1' 'd["left_running"] == 1' \
+		'd["ended"] == 0' 'd["signals"] == []'
+	kill_named "$N-s"
+	run -0 "$RUNLIMIT" --report="$F" --kill-leftovers 30 sh -c '"$S" 30 >/dev/null 2>&1 & exit 0'
+	report_is "$F" 'd["outcome"] == "exited"' 'd["alive_at_command_exit"] == 1' \
+		'd["left_running"] == 0' 'd["ended"] == 1' \
+		'[(s["signal"], s["target"], s["reason"]) for s in d["signals"]] == [("TERM", "leftovers", "leftovers"), ("CONT", "leftovers", "leftovers")]'
+	no_survivors "$N-s" 5
+}
+
+@test "the counts are null where the build cannot list the tree" {
+	counts_known && skip "this build lists the tree (tested above)"
+	run -0 "$RUNLIMIT" --report="$F" 30 true
+	report_is "$F" 'd["ended"] is None' 'd["left_running"] is None'
+}
+
+@test "-f: only the command is signalled, and the tree's counts are not runlimit's business" {
+	run -124 "$RUNLIMIT" --report="$F" -f 0.2 sleep 10
+	report_is "$F" 'd["outcome"] == "timed-out"' \
+		'[(s["signal"], s["target"]) for s in d["signals"]] == [("TERM", "command")]' \
+		'd["ended"] is None' 'd["alive_at_command_exit"] is None'
+}
+
+@test "resource use of the command: CPU seconds and peak RSS" {
+	run -0 "$RUNLIMIT" --report="$F" 30 "$PY" -c '
+import time
+b = bytearray(64 * 1024 * 1024)
+for i in range(0, len(b), 4096):
+    b[i] = 1
+t = time.process_time()
+while time.process_time() - t < 0.3:
+    pass'
+	report_is "$F" 'd["rusage"]["user_seconds"] + d["rusage"]["system_seconds"] >= 0.25' \
+		'd["rusage"]["max_rss_kib"] >= 60000' 'd["rusage"]["max_rss_kib"] < 10000000'
+}
+
+@test "a pipe through /dev/fd/N gets the report in one piece" {
+	[ -e /dev/fd/0 ] || skip "no /dev/fd here"
+	local out
+	out=$("$RUNLIMIT" --report=/dev/fd/3 10 sh -c 'exit 4' 3>&1 >/dev/null 2>/dev/null) || true
+	printf '%s\n' "$out" >"$F"
+	report_is "$F" 'd["outcome"] == "exited"' 'd["exit_status"] == 4'
+}
+
+@test "a report that cannot be written (/dev/full): a warning, the status unchanged" {
+	[ -c /dev/full ] || skip "no /dev/full here"
+	run -3 --separate-stderr "$RUNLIMIT" --report=/dev/full 10 sh -c 'exit 3'
+	[ "$stderr" = "$RUNLIMIT: cannot write the report to '/dev/full': No space left on device" ]
+}
+
+@test "a read-only target directory: a warning, the status unchanged, nothing left behind" {
+	local dir=$BATS_TEST_TMPDIR/ro
+	mkdir "$dir"
+	chmod 555 "$dir"
+	if touch "$dir/probe" 2>/dev/null; then
+		# root writes anywhere: a directory no one may create files in (sysfs), if any.
+		rm -f "$dir/probe"
+		dir=/sys
+		[ -d "$dir" ] && ! touch "$dir/runlimit-probe" 2>/dev/null ||
+			skip "no directory here that this user cannot write in"
+	fi
+	run -3 --separate-stderr "$RUNLIMIT" --report="$dir/report.json" 10 sh -c 'exit 3'
+	[[ "$stderr" == "$RUNLIMIT: cannot write the report to '$dir/report.json': "* ]]
+	[ ! -e "$dir/report.json" ]
+	[ -z "$(find "$dir" -maxdepth 1 -name '.report.json.runlimit-*' 2>/dev/null)" ]
+}
+
+@test "an existing report is replaced whole; a symbolic link keeps pointing at it; the umask holds" {
+	printf 'old report, much longer than the new one will ever be %01000d\n' 0 >"$F"
+	ln -s report.json "$BATS_TEST_TMPDIR/link.json"
+	(umask 027 && "$RUNLIMIT" --report="$BATS_TEST_TMPDIR/link.json" 10 true)
+	[ -L "$BATS_TEST_TMPDIR/link.json" ]
+	report_is "$F" 'd["outcome"] == "exited"'
+	local mode
+	mode=$(ls -l "$F" | cut -c1-10)
+	[ "$mode" = "-rw-r-----" ]
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR" | grep runlimit-)" ]
+}
+
+@test "a concurrent reader never sees a partial report" {
+	# 60 runs, each writing a report of about 200 kB (a long command line) over the last,
+	# while a reader opens and parses the file as fast as it can: every read must parse.
+	run -0 bounded 120 "$PY" -c '
+import json, subprocess, sys, threading
+path, rl = sys.argv[1], sys.argv[2]
+big = ["x" * 50000] * 4
+subprocess.run([rl, "--report=" + path, "10", "true"] + big, check=True)
+done = False
+reads = bad = 0
+def reader():
+    global reads, bad
+    while not done:
+        with open(path, "rb") as f:
+            text = f.read()
+        reads += 1
+        try:
+            json.loads(text)
+        except ValueError:
+            bad += 1
+t = threading.Thread(target=reader)
+t.start()
+for i in range(60):
+    subprocess.run([rl, "--report=" + path, "10", "true"] + big, check=True)
+done = True
+t.join()
+print("reads", reads, "bad", bad)
+sys.exit(1 if bad or reads < 60 else 0)' "$F" "$RUNLIMIT"
+	echo "$output" >&2
+}
+
+@test "-v says the same with --report as without" {
+	run -124 --separate-stderr "$RUNLIMIT" -v 0.1 sleep 10
+	local plain=$stderr
+	run -124 --separate-stderr "$RUNLIMIT" -v --report="$F" 0.1 sleep 10
+	[ "$stderr" = "$plain" ]
+	[ -n "$plain" ]
+}
+
+@test "as timeout, --report works too" {
+	ln -s "$RUNLIMIT" "$BATS_TEST_TMPDIR/timeout"
+	run -124 "$BATS_TEST_TMPDIR/timeout" --report="$F" 0.1 sleep 10
+	report_is "$F" 'd["outcome"] == "timed-out"'
+}
+
+@test "without --report, no report system call: no getrusage, umask, rename or temporary file" {
+	command -v strace >/dev/null || skip "no strace here"
+	[ -z "${ASAN_OPTIONS:-}" ] || skip "the sanitizers' leak check cannot run under strace"
+	local calls='getrusage|umask|rename|fchmod|\.runlimit-[A-Za-z0-9]{6}'
+	run -0 strace -f -o "$BATS_TEST_TMPDIR/trace" "$RUNLIMIT" 10 true
+	run -1 grep -E "$calls" "$BATS_TEST_TMPDIR/trace"
+	# ...and with it, they are there (the check above can fail).
+	run -0 strace -f -o "$BATS_TEST_TMPDIR/trace" "$RUNLIMIT" --report="$F" 10 true
+	run -0 grep -E "$calls" "$BATS_TEST_TMPDIR/trace"
+}
