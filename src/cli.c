@@ -98,9 +98,9 @@ static enum cli_result usage(void)
 	size_t len = strlen(head) + strlen(options_text) + strlen(extensions_text) + strlen(tail);
 	char text[4096];
 	if (len >= sizeof text)
-		return CLI_USAGE;
+		return CLI_FAILED;
 	snprintf(text, sizeof text, "%s%s%s%s", head, options_text, extensions_text, tail);
-	return msg_stdout(text) ? CLI_EXIT_OK : CLI_USAGE;
+	return msg_stdout(text) ? CLI_EXIT_OK : CLI_FAILED;
 }
 
 static enum cli_result version(void)
@@ -111,7 +111,7 @@ static enum cli_result version(void)
 		"A drop-in for GNU timeout that contains the whole process tree.\n"
 		"License: BSD-2-Clause.\n",
 		progname, RUNLIMIT_VERSION);
-	return msg_stdout(text) ? CLI_EXIT_OK : CLI_USAGE;
+	return msg_stdout(text) ? CLI_EXIT_OK : CLI_FAILED;
 }
 
 static enum cli_result bad_usage(void)

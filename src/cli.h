@@ -25,6 +25,7 @@ enum cli_result {
 	CLI_RUN,     /* cfg is filled in: supervise the command */
 	CLI_EXIT_OK, /* --help or --version was printed */
 	CLI_USAGE,   /* bad usage, already reported */
+	CLI_FAILED,  /* --help or --version could not be written */
 	CLI_NPROC,   /* --nproc came first: the rest is nproc's command line */
 };
 

@@ -170,7 +170,7 @@ void json_seconds(struct json *j, int64_t ns)
 {
 	if (ns < 0)
 		ns = 0;
-	int64_t us = (ns + 500) / 1000;
+	int64_t us = ns / 1000 + (ns % 1000 >= 500); /* rounded, without overflow at INT64_MAX */
 	char text[48];
 	snprintf(text, sizeof text, "%lld.%06lld", (long long)(us / 1000000),
 	         (long long)(us % 1000000));

@@ -33,6 +33,8 @@ int main(int argc, char **argv)
 	switch (cli_parse(argc, argv, &cfg)) {
 	case CLI_EXIT_OK:
 		return 0;
+	case CLI_FAILED:
+		return EXIT_RUNLIMIT_FAILED;
 	case CLI_USAGE:
 		if (cfg.report) {
 			/* Once --report has been read, even bad usage gets its report. */

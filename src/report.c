@@ -311,12 +311,16 @@ static bool write_all(int fd, const char *text, size_t len)
 	return true;
 }
 
-/* Not a regular file (a pipe, /dev/fd/N, a device): written directly, in one write. */
+/* Not a regular file (a pipe, /dev/fd/N, a device): written directly, in one write.  A
+ * FIFO without a reader is an error (ENXIO), not a wait for one that may never come. */
 static int write_direct(const char *path, const char *text, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_NOCTTY);
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return errno;
+	int flags = fcntl(fd, F_GETFL);
+	if (flags >= 0)
+		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
 	ssize_t n = write(fd, text, len);
 	int err = n < 0 ? errno : (size_t)n < len ? EIO : 0;
 	if (close(fd) < 0 && !err && errno != EINTR)
@@ -342,7 +346,8 @@ static int write_atomic(const char *path, const char *text, size_t len)
 		free(real);
 		return ENOMEM;
 	}
-	snprintf(tmp, size, "%.*s.%s.runlimit-XXXXXX", (int)dir_len, file, file + dir_len);
+	/* At most 200 bytes of the name, so that the temporary one stays within NAME_MAX. */
+	snprintf(tmp, size, "%.*s.%.200s.runlimit-XXXXXX", (int)dir_len, file, file + dir_len);
 	int err = 0;
 	int fd = mkstemp(tmp);
 	if (fd < 0) {

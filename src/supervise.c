@@ -85,8 +85,8 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 	if (getpid() != self) {
 		/* In the command between its last unblock and exec (it keeps runlimit's handlers,
 		 * which exec resets): the signal was sent to it, so act as its default would.
-		 * kill, not raise: in a child that shares runlimit's memory (spawn_os_vfork),
-		 * musl's raise would read runlimit's thread id. */
+		 * kill, not raise: should the child ever share runlimit's memory (a vfork-style
+		 * spawn), musl's raise would read runlimit's cached thread id. */
 		struct sigaction dfl;
 		memset(&dfl, 0, sizeof dfl);
 		dfl.sa_handler = SIG_DFL;
@@ -307,6 +307,8 @@ static void send(struct run *r, int sig, bool whole_tree, bool then_continue, co
 	if (whole_tree && sig != 0)
 		tree_signal(&t, sig,
 		            (cont ? TREE_CONTINUE : 0) | (sig == SIGKILL ? TREE_FREEZE : TREE_SOFT));
+	if (whole_tree && sig == SIGKILL && report_wanted())
+		report_targets(&t, true); /* what the KILL's rounds found since: dying too */
 	if (cont) {
 		if (!r->reaped)
 			kill(r->pid, SIGCONT);

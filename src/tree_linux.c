@@ -364,10 +364,10 @@ static int open_handle(pid_t pid)
 static void send_by_handle(int handle, const struct tree_proc *p, int sig)
 {
 #ifdef SYS_pidfd_open
-	if (handle >= 0) {
-		syscall(SYS_pidfd_send_signal, handle, sig, NULL, 0);
+	/* ESRCH: the handle's process died before it was read, and p may describe a process
+	 * that took its pid since; tree_send signals that one if its start time matches. */
+	if (handle >= 0 && (syscall(SYS_pidfd_send_signal, handle, sig, NULL, 0) == 0 || errno != ESRCH))
 		return;
-	}
 #endif
 	tree_send(p, sig);
 }

@@ -279,8 +279,8 @@ raise SystemExit(0 if os.WCOREDUMP(st) else 1)')
 }
 
 @test "a script without #! runs through the shell with a long argument list" {
-	# 20,000 arguments: the child's stack must hold the argument vector twice over (this
-	# with a fixed 64 KB stack, the child dies of SIGSEGV); each argument arrives whole.
+	# 20,000 arguments: the child's stack must hold the argument vector twice over (a
+	# vfork-style child on a fixed 64 KB stack died of SIGSEGV); each arrives whole.
 	local f=$BATS_TEST_TMPDIR/noshebang-args
 	printf 'echo "$# $1 $20000"\n' >"$f"
 	chmod 755 "$f"

@@ -256,6 +256,34 @@ while time.process_time() - t < 0.3:
 	[ "$stderr" = "$RUNLIMIT: cannot write the report to '/dev/full': No space left on device" ]
 }
 
+@test "a FIFO without a reader: a warning at once, not a wait for one" {
+	command -v mkfifo >/dev/null || skip "no mkfifo here"
+	mkfifo "$BATS_TEST_TMPDIR/fifo"
+	run -3 --separate-stderr bounded 20 "$RUNLIMIT" --report="$BATS_TEST_TMPDIR/fifo" 10 sh -c 'exit 3'
+	[ "$stderr" = "$RUNLIMIT: cannot write the report to '$BATS_TEST_TMPDIR/fifo': No such device or address" ]
+}
+
+@test "an infinite time limit is a number in the report, and the report still parses" {
+	run -0 "$RUNLIMIT" --report="$F" -k inf inf true
+	report_is "$F" 'd["duration_seconds"] > 9e9' 'd["kill_after_seconds"] > 9e9'
+}
+
+@test "a report file with a 250-byte name" {
+	local name
+	name=$(printf 'r%.0s' $(seq 250))
+	run -0 "$RUNLIMIT" --report="$BATS_TEST_TMPDIR/$name" 10 true
+	report_is "$BATS_TEST_TMPDIR/$name" 'd["outcome"] == "exited"'
+}
+
+@test "no report for --help or --version, even when they cannot be written" {
+	run -0 "$RUNLIMIT" --report="$F" --help
+	[ ! -e "$F" ]
+	local status=0
+	"$RUNLIMIT" --report="$F" --version >&- 2>/dev/null || status=$?
+	[ "$status" -eq 125 ]
+	[ ! -e "$F" ]
+}
+
 @test "a read-only target directory: a warning, the status unchanged, nothing left behind" {
 	local dir=$BATS_TEST_TMPDIR/ro
 	mkdir "$dir"

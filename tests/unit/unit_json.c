@@ -1,6 +1,7 @@
 /* The run report's JSON writer (json.h): escapes, UTF-8 validation at every boundary,
  * numbers, and the commas of nested objects and arrays.  The bats tests parse whole reports
  * with a real JSON parser; these pin the exact text. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,16 @@ void test_json(void)
 	snprintf(detail, sizeof detail, "got %s", j.buf ? j.buf : "(nothing)");
 	check(!j.failed && j.buf && strcmp(j.buf, want) == 0, "json: nested commas and numbers",
 	      detail);
+	json_free(&j);
+
+	/* "inf" parses to INT64_MAX nanoseconds: rounded without overflowing. */
+	json_init(&j);
+	json_seconds(&j, INT64_MAX);
+	json_seconds(&j, 1499);
+	json_seconds(&j, 1500);
+	snprintf(detail, sizeof detail, "got %s", j.buf ? j.buf : "(nothing)");
+	check(!j.failed && j.buf && strcmp(j.buf, "9223372036.854776,0.000001,0.000002") == 0,
+	      "json: seconds round half up, INT64_MAX included", detail);
 	json_free(&j);
 
 	/* Long text grows the buffer. */
