@@ -418,12 +418,16 @@ static long scan_children(const struct tree_target *t, struct tree_proc **out, t
 			if (ours && !push(&procs, &nprocs, &procs_cap, &p))
 				ours = false;
 			if (ours) {
-				nlist = 0;
-				children_of(pid, threads, &list, &nlist, &list_cap);
-				add_unseen(&queue, &parents, &n, &cap, &seen, list, nlist, pid);
+				/* The signal first, then the children: a fork cannot complete once
+				 * SIGKILL is pending, so the list read after it holds every child the
+				 * process will ever have (and if it has died meanwhile, they are in
+				 * runlimit's own list, which is read again below). */
 				int sig = pick ? pick(&p, ctx) : 0;
 				if (sig > 0)
 					send_by_handle(handle, &p, sig);
+				nlist = 0;
+				children_of(pid, threads, &list, &nlist, &list_cap);
+				add_unseen(&queue, &parents, &n, &cap, &seen, list, nlist, pid);
 			}
 			if (handle >= 0)
 				close(handle);

@@ -185,8 +185,10 @@ static int pick_unkilled(const struct tree_proc *p, void *ctx)
 
 /* The final SIGKILL where a fork cannot complete once SIGKILL is pending (Linux:
  * copy_process gives up on a fatal signal): kill everything as the scan finds it, and scan
- * again until a scan finds nothing new, so children forked meanwhile die too.  No stopping
- * first, so a round costs one signal per process, not three.  Bounded like the freeze. */
+ * again until a scan finds nothing new.  Where the scan reads a process's children after
+ * killing it (Linux), the first round already finds every child; the next one, finding
+ * nothing new, confirms it.  No stopping first, so a round costs one signal per process,
+ * not three.  Bounded like the freeze. */
 static void kill_rounds(const struct tree_target *t)
 {
 	struct kill_round k = {{NULL, 0, 0, {NULL, 0, 0}}, 0};

@@ -304,8 +304,10 @@ finish_rl() {
 	# One loop in the group, two setsid'd (each has a fair chance to slip through a walk
 	# that does not freeze the tree first).  At most 2000 sleeps a loop, so a failure
 	# cannot exhaust the machine.  Each forks 20, says so and spins (builtins only) until
-	# "go"; the deadline comes right after "go", the KILL 0.2 s later, while they are
-	# forking as fast as they can.  At nice 19, so that on a small machine they do not
+	# "go"; the deadline, whose signal is KILL itself, comes right after "go", while they
+	# are forking as fast as they can (with a TERM first, the walk that sends it took long
+	# enough on a loaded machine for the loops to reach their cap before the KILL, and the
+	# test skipped more often than not).  At nice 19, so that on a small machine they do not
 	# starve runlimit (or this test) of CPU.  The hand-overs orphan the new copies: they are
 	# found through adoption.
 	needs_orphan_adoption
@@ -325,7 +327,7 @@ finish_rl() {
 	L=$(private_sh "$N-loop")
 	C=$(private_sleep "$N-cmd")
 	# The command outlives the loops' hand-overs: it must not end before the deadline.
-	start_rl -k 0.2 30 sh -c 'nice -n 19 "$L" -c "$FORK" x "$D/r1" 0 &
+	start_rl -s KILL 30 sh -c 'nice -n 19 "$L" -c "$FORK" x "$D/r1" 0 &
 		setsid nice -n 19 "$L" -c "$FORK" x "$D/r2" 0 &
 		setsid nice -n 19 "$L" -c "$FORK" x "$D/r3" 0 & exec "$C" 30'
 	ready "$D/r1"
@@ -335,7 +337,7 @@ finish_rl() {
 	touch "$D/go"
 	time_out_now
 	finish_rl
-	[ "$RL_STATUS" -eq 124 ]
+	[ "$RL_STATUS" -eq 137 ]
 	gone_within 5 "$N-s"
 	gone_within 5 "$N-loop"
 	gone_within 5 "$N-cmd"
