@@ -139,6 +139,7 @@ has_exe() {
 # is_child_of PID PPID, is_stopped PID: from ps.
 is_child_of() { [ "$(ps -o ppid= -p "$1" 2>/dev/null | tr -d ' ')" = "$2" ]; }
 is_stopped() { [ "$(ps -o stat= -p "$1" 2>/dev/null | cut -c1)" = T ]; }
+sleeping() { [ "$(ps -o stat= -p "$1" 2>/dev/null | cut -c1)" = S ]; }
 
 # make_dfl_wrapper: in a setup_file, write $BATS_FILE_TMPDIR/dfl.py (dfl.py PROG ARG...: exec
 # PROG with INT, QUIT and PIPE at their defaults; a background job of a non-interactive shell

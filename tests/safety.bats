@@ -172,7 +172,9 @@ can_mount_proc() {
 # and ALRM; SIGALRM to the outer one once cmd.sh is ready.  cmd.sh must get USR1 from the
 # inner one, and never ALRM.  After USR1 it lingers 0.3 s before it exits 0: dash runs
 # pending traps in signal-number order, so an ALRM that came with the USR1 would otherwise
-# go unrecorded.
+# go unrecorded.  The ALRM waits until the inner tool sleeps too: GNU timeout that gets a
+# signal before its fork() has returned (the child may run first and be ready by then) has
+# no child pid yet and exits 128+N without passing anything on (seen under load).
 nested() {
 	export S
 	S=$(private_sleep "$N-s")
@@ -180,6 +182,7 @@ nested() {
 #!/bin/sh
 trap 'date > "$D/got-usr1"; done=1' USR1
 trap 'date > "$D/got-alrm"' ALRM
+echo "$PPID" > "$D/inner"
 date > "$D/ready"
 while [ -z "${done:-}" ]; do "$S" 0.05; done
 "$S" 0.3
@@ -189,6 +192,7 @@ EOF
 	"$PY" "$BATS_FILE_TMPDIR/dfl.py" "$@" "$D/cmd.sh" >"$D/out" 2>"$D/err" 3>&- &
 	RL_PID=$!
 	wait_for_file "$D/ready" 20
+	wait_until 20 sleeping "$(cat "$D/inner")"
 	kill -ALRM "$RL_PID"
 	finish "$RL_PID" 20
 	ls "$D" >&2
