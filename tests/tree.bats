@@ -322,7 +322,7 @@ finish_rl() {
 				"$L" -c "$FORK" x "$1" $i & exit 0
 			fi
 		done
-		echo x > "$1.done"; wait'
+		echo "$i" > "$1.done"; wait'
 	S=$(private_sleep "$N-s")
 	L=$(private_sh "$N-loop")
 	C=$(private_sleep "$N-cmd")
@@ -347,7 +347,7 @@ finish_rl() {
 	# The loops must still have been forking at the KILL, else the freeze was not exercised:
 	# on a machine too busy for that (runlimit slowed down, the loops at their cap), skip.
 	if [ -e "$D/r1.done" ] || [ -e "$D/r2.done" ] || [ -e "$D/r3.done" ]; then
-		skip "a loop reached its cap before the KILL (machine too busy)"
+		skip "a loop reached its cap before the KILL (machine too busy; counts: $(cat "$D"/r*.done 2>/dev/null | tr '\n' ' '))"
 	fi
 }
 
