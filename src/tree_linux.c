@@ -294,12 +294,16 @@ static bool has_children_files(void)
 }
 
 /* Append to queue[*n...] the pids of list[0..m) it does not hold yet (seen: those it
- * holds), each with the parent it was listed under; how many were new. */
+ * holds), each with the parent it was listed under; how many were new.  Newest first: the
+ * kernel lists children oldest first, and a process that keeps forking (or hands over to a
+ * fresh copy of itself, orphaned to runlimit) is among the newest, which a walk in list
+ * order would reach only after every older sibling, however many. */
 static size_t add_unseen(pid_t **queue, pid_t **parents, size_t *n, size_t *cap,
                          struct pidmap *seen, const pid_t *list, size_t m, pid_t parent)
 {
 	size_t added = 0;
-	for (size_t i = 0; i < m; i++) {
+	for (size_t k = m; k-- > 0;) {
+		size_t i = k;
 		/* Re-parented between two reads, a pid can be listed twice. */
 		if (pidmap_get(seen, list[i]) >= 0 || !pidmap_put(seen, list[i], 1))
 			continue;
