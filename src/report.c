@@ -149,6 +149,34 @@ static void signal_value(struct json *j, int sig)
 	json_string(j, sig_name(sig, name, sizeof name));
 }
 
+/* Members whose value may be unknown or absent: null then. */
+static void int_member(struct json *j, const char *key, bool have, long long v)
+{
+	json_key(j, key);
+	if (have)
+		json_int(j, v);
+	else
+		json_null(j);
+}
+
+static void signal_member(struct json *j, const char *key, int sig) /* 0: null */
+{
+	json_key(j, key);
+	if (sig)
+		signal_value(j, sig);
+	else
+		json_null(j);
+}
+
+static void string_member(struct json *j, const char *key, const char *text)
+{
+	json_key(j, key);
+	if (text)
+		json_string(j, text);
+	else
+		json_null(j);
+}
+
 static void timeval_value(struct json *j, struct timeval tv)
 {
 	json_seconds(j, (int64_t)tv.tv_sec * 1000000000 + (int64_t)tv.tv_usec * 1000);
@@ -179,21 +207,9 @@ static void process_counts(struct json *j, const struct tree_target *t)
 		ended = (long)(rep.ntargets - still);
 	}
 	free(ids);
-	json_key(j, "alive_at_command_exit");
-	if (rep.alive_at_exit >= 0)
-		json_int(j, rep.alive_at_exit);
-	else
-		json_null(j);
-	json_key(j, "ended");
-	if (ended >= 0)
-		json_int(j, ended);
-	else
-		json_null(j);
-	json_key(j, "left_running");
-	if (left >= 0)
-		json_int(j, left);
-	else
-		json_null(j);
+	int_member(j, "alive_at_command_exit", rep.alive_at_exit >= 0, rep.alive_at_exit);
+	int_member(j, "ended", ended >= 0, ended);
+	int_member(j, "left_running", left >= 0, left);
 }
 
 static void build(struct json *j, const struct report_end *e)
@@ -205,16 +221,8 @@ static void build(struct json *j, const struct report_end *e)
 	json_string(j, RUNLIMIT_VERSION);
 	json_key(j, "outcome");
 	json_string(j, e->outcome);
-	json_key(j, "exit_status");
-	if (e->die_signal)
-		json_null(j);
-	else
-		json_int(j, e->exit_status);
-	json_key(j, "exit_signal");
-	if (e->die_signal)
-		signal_value(j, e->die_signal);
-	else
-		json_null(j);
+	int_member(j, "exit_status", !e->die_signal, e->exit_status);
+	signal_member(j, "exit_signal", e->die_signal);
 	json_key(j, "timed_out");
 	json_bool(j, e->timed_out);
 
@@ -223,30 +231,14 @@ static void build(struct json *j, const struct report_end *e)
 	for (char **arg = cfg->command; arg && *arg; arg++)
 		json_string(j, *arg);
 	json_close(j, ']');
-	json_key(j, "pid");
-	if (e->pid > 0)
-		json_int(j, e->pid);
-	else
-		json_null(j);
+	int_member(j, "pid", e->pid > 0, e->pid);
 	bool exited = e->have_status && WIFEXITED(e->status);
 	bool signalled = e->have_status && WIFSIGNALED(e->status);
-	json_key(j, "command_exit");
-	if (exited)
-		json_int(j, WEXITSTATUS(e->status));
-	else
-		json_null(j);
-	json_key(j, "command_signal");
-	if (signalled)
-		signal_value(j, WTERMSIG(e->status));
-	else
-		json_null(j);
+	int_member(j, "command_exit", exited, exited ? WEXITSTATUS(e->status) : 0);
+	signal_member(j, "command_signal", signalled ? WTERMSIG(e->status) : 0);
 	json_key(j, "core_dumped");
 	json_bool(j, signalled && tree_dumped_core(e->status));
-	json_key(j, "error");
-	if (e->error)
-		json_string(j, e->error);
-	else
-		json_null(j);
+	string_member(j, "error", e->error);
 
 	json_key(j, "duration_seconds");
 	json_seconds(j, cfg->duration);

@@ -140,31 +140,28 @@ print(p.wait())' "$RUNLIMIT" --report="$F" 30 sh -c 'echo $$ > "$0"; exec sleep 
 		'[(s["signal"], s["target"], s["reason"]) for s in d["signals"]][:1] == [("INT", "tree", "forwarded")]'
 }
 
-@test "interrupted: a command that handles the forwarded TERM and exits 0" {
+# send_to_trapper SIG CODE: runlimit --report runs a command that exits CODE on SIG; once it
+# is ready, SIG goes to runlimit; its status must be CODE.
+send_to_trapper() {
 	local d=$BATS_TEST_TMPDIR
-	"$RUNLIMIT" --report="$F" 30 sh -c 'trap "exit 0" TERM; echo $$ > "$0"; while :; do sleep 0.05; done' \
+	"$RUNLIMIT" --report="$F" 30 sh -c "trap 'exit $2' $1; echo \$\$ > \"\$0\"; while :; do sleep 0.05; done" \
 		"$d/ready" 3>&- &
-	local pid=$!
+	local pid=$! status=0
 	wait_for_file "$d/ready"
-	kill -TERM "$pid"
-	local status=0
+	kill -"$1" "$pid"
 	wait "$pid" || status=$?
-	[ "$status" -eq 0 ]
+	[ "$status" -eq "$2" ]
+}
+
+@test "interrupted: a command that handles the forwarded TERM and exits 0" {
+	send_to_trapper TERM 0
 	report_is "$F" 'd["outcome"] == "interrupted"' 'd["exit_status"] == 0' \
 		'd["command_exit"] == 0' 'd["signals"][0]["signal"] == "TERM"' \
 		'd["signals"][0]["reason"] == "forwarded"'
 }
 
 @test "a forwarded signal that asks nothing to end: to the group, not an interruption" {
-	local d=$BATS_TEST_TMPDIR
-	"$RUNLIMIT" --report="$F" 30 sh -c 'trap "exit 5" USR1; echo $$ > "$0"; while :; do sleep 0.05; done' \
-		"$d/ready" 3>&- &
-	local pid=$!
-	wait_for_file "$d/ready"
-	kill -USR1 "$pid"
-	local status=0
-	wait "$pid" || status=$?
-	[ "$status" -eq 5 ]
+	send_to_trapper USR1 5
 	report_is "$F" 'd["outcome"] == "exited"' 'd["command_exit"] == 5' \
 		'[(s["signal"], s["target"], s["reason"]) for s in d["signals"]] == [("USR1", "group", "forwarded")]'
 }
