@@ -11,29 +11,55 @@ const char *progname = "runlimit";
 const char *program_name = "runlimit";
 const char *help_mode = "";
 
-static void write_stderr(const char *buf, size_t len)
+/* Take a signal this process just raised against itself off the pending set, unless it
+ * was pending already (then it is someone else's and stays). */
+static void swallow_own(int sig, bool was_pending)
 {
-	sigset_t pipe_only, old, pending;
-	sigemptyset(&pipe_only);
-	sigaddset(&pipe_only, SIGPIPE);
-	/* A write to a closed pipe raises SIGPIPE in this process; runlimit forwards SIGPIPE it
-	 * receives from others, so its own must be swallowed here, not forwarded.  One already
-	 * pending before the write (runlimit keeps the signals it catches blocked) is someone
-	 * else's and stays. */
-	sigprocmask(SIG_BLOCK, &pipe_only, &old);
-	int saved = errno;
-	bool had = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE);
+	sigset_t pending, only;
+	if (was_pending || sigpending(&pending) != 0 || !sigismember(&pending, sig))
+		return;
+	sigemptyset(&only);
+	sigaddset(&only, sig);
+	int got;
+	sigwait(&only, &got);
+}
+
+ssize_t msg_write(int fd, const void *buf, size_t len)
+{
+	/* A write to a closed pipe raises SIGPIPE in this process, and one past RLIMIT_FSIZE
+	 * SIGXFSZ; runlimit forwards both when others send them, so its own must be swallowed
+	 * here, not forwarded (a -v line that cannot be written would otherwise send another
+	 * -v line, without end).  One already pending before the write (runlimit keeps the
+	 * signals it catches blocked) is someone else's and stays. */
+	sigset_t own, old, pending;
+	sigemptyset(&own);
+	sigaddset(&own, SIGPIPE);
+	sigaddset(&own, SIGXFSZ);
+	sigprocmask(SIG_BLOCK, &own, &old);
+	bool had_pipe = false, had_xfsz = false;
+	if (sigpending(&pending) == 0) {
+		had_pipe = sigismember(&pending, SIGPIPE);
+		had_xfsz = sigismember(&pending, SIGXFSZ);
+	}
 	ssize_t n;
 	do {
-		n = write(STDERR_FILENO, buf, len);
+		n = write(fd, buf, len);
 	} while (n < 0 && errno == EINTR);
-	if (n < 0 && errno == EPIPE && !had) {
-		int sig;
-		if (sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE))
-			sigwait(&pipe_only, &sig);
-	}
-	errno = saved;
+	int err = errno;
+	if (n < 0 && err == EPIPE)
+		swallow_own(SIGPIPE, had_pipe);
+	if (n < 0 && err == EFBIG)
+		swallow_own(SIGXFSZ, had_xfsz);
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = err;
+	return n;
+}
+
+static void write_stderr(const char *buf, size_t len)
+{
+	int saved = errno;
+	msg_write(STDERR_FILENO, buf, len);
+	errno = saved;
 }
 
 /* With prefixed, "PROG: " and then the formatted text into buf; the length the whole line

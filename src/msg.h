@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 /* Who runlimit is, from the base name of argv[0]: "runlimit", "timeout" or "nproc"; set
  * once by main.  It decides behaviour and the --version line. */
@@ -18,12 +19,17 @@ extern const char *program_name;
 extern const char *help_mode;
 
 /* One line on stderr, written with a single write(2).  A closed or full stderr never kills
- * runlimit: SIGPIPE is held off during the write and a failed write is ignored. */
+ * runlimit: see msg_write; a failed write is ignored. */
 void msg(const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 1, 2)))
 #endif
 	;
+
+/* One write(2) of runlimit's own output (a message, the run report), retried on EINTR:
+ * the SIGPIPE or SIGXFSZ it raises in runlimit itself (a closed pipe, a file past
+ * RLIMIT_FSIZE) is swallowed, never forwarded to the command.  Returns as write. */
+ssize_t msg_write(int fd, const void *buf, size_t len);
 
 /* The same without the "PROG: " prefix. */
 void msg_plain(const char *fmt, ...)

@@ -142,13 +142,14 @@ is_stopped() { [ "$(ps -o stat= -p "$1" 2>/dev/null | cut -c1)" = T ]; }
 sleeping() { [ "$(ps -o stat= -p "$1" 2>/dev/null | cut -c1)" = S ]; }
 
 # make_dfl_wrapper: in a setup_file, write $BATS_FILE_TMPDIR/dfl.py (dfl.py PROG ARG...: exec
-# PROG with INT, QUIT and PIPE at their defaults; a background job of a non-interactive shell
-# starts with INT and QUIT ignored, which runlimit would rightly honour, and python ignores
-# PIPE) and export PY, the python interpreter itself (pyenv shims are slow bash scripts).
+# PROG with INT, QUIT, PIPE and XFSZ at their defaults; a background job of a non-interactive
+# shell starts with INT and QUIT ignored, which runlimit would rightly honour, and python
+# ignores PIPE and XFSZ, so whatever runs under a python reaper inherits those ignores) and
+# export PY, the python interpreter itself (pyenv shims are slow bash scripts).
 make_dfl_wrapper() {
 	cat >"$BATS_FILE_TMPDIR/dfl.py" <<'EOF'
 import os, signal, sys
-for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE):
+for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE, signal.SIGXFSZ):
     signal.signal(s, signal.SIG_DFL)
 os.execv(sys.argv[1], sys.argv[1:])
 EOF

@@ -124,6 +124,7 @@ forwarded() {
 @test "USR1 sent to runlimit reaches the command" { forwarded USR1 45; }
 @test "USR2 sent to runlimit reaches the command" { forwarded USR2 46; }
 @test "PIPE sent to runlimit reaches the command" { forwarded PIPE 47; }
+@test "XFSZ sent to runlimit reaches the command" { forwarded XFSZ 48; }
 
 # Fault signals sent by another process are passed on like any other, and the handler is put
 # back each time; a real fault inside runlimit still ends it at once (see the next tests).
@@ -434,6 +435,26 @@ p.send_signal(signal.SIGTERM)
 print(p.wait(timeout=20))' "$RUNLIMIT" "$d"
 	[ "$output" = 7 ]
 	[ ! -e "$d/pipes" ]
+}
+
+@test "19.4: -v to a stderr past the file-size limit: runlimit's own SIGXFSZ is swallowed, never forwarded" {
+	local d=$BATS_TEST_TMPDIR
+	# stderr: a file already past RLIMIT_FSIZE (bash counts ulimit -f in KiB), so every -v
+	# line fails with EFBIG and raises SIGXFSZ in runlimit.  The command notes every TERM
+	# and XFSZ it gets and goes on until the grace's KILL: it must see the deadline's TERM,
+	# and no XFSZ at all (its own stderr is elsewhere: it must not raise its own).
+	head -c 200000 /dev/zero >"$d/big"
+	export d RUNLIMIT
+	run bounded30 "$PY" "$BATS_FILE_TMPDIR/dfl.py" /bin/bash -c 'ulimit -f 100 &&
+		"$RUNLIMIT" -v -k 1 0.3 sh -c "exec 2>/dev/null
+			trap \"echo TERM >> \$d/got\" TERM
+			trap \"echo XFSZ >> \$d/got\" XFSZ
+			while :; do sleep 0.05; done" 2>>"$d/big"; echo "status $?"'
+	echo "got: $(sort "$d/got" 2>/dev/null | uniq -c); output: $output" >&2
+	[ "$output" = "status 137" ]
+	grep -qx TERM "$d/got"
+	[ "$(grep -c XFSZ "$d/got")" -eq 0 ]
+	[ "$(wc -c <"$d/big")" -eq 200000 ]
 }
 
 @test "as PID 1 of a new pid namespace: time-out 124, normal exit 0" {
