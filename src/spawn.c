@@ -96,8 +96,8 @@ struct child_args {
 static void child(const struct child_args *a)
 {
 	const struct spawn_req *req = a->req;
-	if (req->group > 0)
-		setpgid(0, req->group);
+	if (req->group != 0)
+		setpgid(0, req->group > 0 ? req->group : 0);
 	req->child_setup();
 	if (tree_child_prepare(req->death_signal, a->parent) < 0)
 		_exit(EXIT_RUNLIMIT_FAILED); /* runlimit died before we could be tied to it */
@@ -140,8 +140,8 @@ pid_t spawn(const struct spawn_req *req)
 		return -1;
 	/* Both sides set the group, so the command is in it before either relies on it.
 	 * EACCES (already exec'd) and ESRCH (already gone) are expected. */
-	if (req->group > 0)
-		setpgid(pid, req->group);
+	if (req->group != 0)
+		setpgid(pid, req->group > 0 ? req->group : pid);
 	return pid;
 }
 

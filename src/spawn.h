@@ -7,9 +7,12 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#define SPAWN_OWN_GROUP (-1)
+
 struct spawn_req {
 	char **argv;
-	pid_t group;                 /* > 0: the child joins this process group (as a member) */
+	pid_t group;                 /* > 0: the child joins this process group (as a member);
+	                                SPAWN_OWN_GROUP: it leads a new one; 0: runlimit's */
 	int death_signal;            /* sent to the child if runlimit dies (where supported) */
 	const sigset_t *mask;        /* the signal mask the command gets: runlimit's inherited one */
 	void (*child_setup)(void);   /* in the child, signals blocked: terminal, dispositions */

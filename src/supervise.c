@@ -36,7 +36,8 @@ static bool changed[SLOTS];
 static sigset_t inherited_mask;
 /* The signals runlimit catches stay blocked except while it waits (clock_wait): waitmask. */
 static sigset_t caught, waitmask;
-static pid_t child_group; /* for child_setup: the group the command joins (0: none) */
+static pid_t child_group; /* for child_setup: the group the command joins (0: none;
+                            SPAWN_OWN_GROUP: its own) */
 static int timeout_signal;
 static int resize_signal = -1; /* SIGWINCH */
 static int info_signal = -1;   /* SIGINFO, where it exists */
@@ -45,6 +46,7 @@ struct run {
 	const struct config *cfg;
 	pid_t pid;                 /* the command */
 	pid_t pgid;                /* its process group, led by the guard (0: --foreground) */
+	bool leads_group;          /* no guard could be made: the command leads its group */
 	bool reaped;
 	int status;
 	bool timed_out;            /* the deadline passed, or SIGALRM came from outside */
@@ -184,7 +186,7 @@ static void reset_signals_in_child(void)
 
 static void child_setup(void)
 {
-	tty_child_take(child_group);
+	tty_child_take(child_group == SPAWN_OWN_GROUP ? getpid() : child_group);
 	reset_signals_in_child();
 }
 
@@ -257,10 +259,16 @@ static void setup_signals(const struct config *cfg)
 }
 
 /* The command's process group may be signalled while its id cannot have been reused: the
- * guard that leads it is still runlimit's, unreaped. */
+ * process that leads it is still runlimit's, unreaped (the guard, or without one the
+ * command itself). */
+static bool group_held(const struct run *r)
+{
+	return r->pgid > 0 && (r->leads_group ? !r->reaped : guard_holds_group());
+}
+
 static void signal_group(const struct run *r, int sig)
 {
-	if (r->pgid > 0 && guard_holds_group())
+	if (group_held(r))
 		kill(-r->pgid, sig);
 }
 
@@ -414,7 +422,10 @@ static void reap(struct run *r)
 	pid_t which = r->killed && !r->reaped ? r->pid : -1;
 	while ((pid = waitpid(which, &status, WNOHANG | WUNTRACED)) > 0) {
 		if (pid != r->pid) {
-			guard_reaped(pid);
+			/* Only an exit or a death is a reaping: a guard stopped with the group
+			 * (kill -STOP -PGID) still holds the group's id. */
+			if (!WIFSTOPPED(status))
+				guard_reaped(pid);
 			continue;
 		}
 		if (WIFSTOPPED(status)) {
@@ -444,7 +455,7 @@ static bool leftovers_alive(const struct run *r)
 	if (alive >= 0)
 		return alive;
 	guard_leave_group();
-	return r->pgid > 0 && guard_holds_group() && !(kill(-r->pgid, 0) < 0 && errno == ESRCH);
+	return group_held(r) && !(kill(-r->pgid, 0) < 0 && errno == ESRCH);
 }
 
 /* Once the command has exited: is there anything left to wait for? */
@@ -679,6 +690,50 @@ static int failed(const struct run *r, const char *what, int err)
 	return EXIT_RUNLIMIT_FAILED;
 }
 
+/* Start the guard, then the command as a member of the guard's group.  Where no guard can
+ * be made, or it took the last process the user may have (ulimit -u) so that the command
+ * cannot be, the command runs all the same, as GNU's would, and is still timed out: it
+ * leads a group of its own, and stderr says what that costs.  Returns its pid, or -1 with
+ * errno.  Every signal is blocked. */
+static pid_t start_command(struct run *r)
+{
+	const struct config *cfg = r->cfg;
+	int guard_error = 0;
+	if (!cfg->foreground) {
+		r->pgid = guard_start(cfg->signal); /* the guard makes the group */
+		guard_error = r->pgid < 0 ? errno : 0;
+	}
+	pid_t pid;
+	for (;;) {
+		r->leads_group = !cfg->foreground && r->pgid < 0;
+		child_group = r->leads_group ? SPAWN_OWN_GROUP : r->pgid;
+		struct spawn_req req = {
+			.argv = cfg->command,
+			.group = child_group,
+			.death_signal = cfg->signal,
+			.mask = &inherited_mask,
+			.child_setup = child_setup,
+		};
+		pid = spawn(&req);
+		if (pid < 0 && errno == EAGAIN && r->pgid > 0) {
+			guard_error = errno;
+			guard_stop(); /* its process slot is the command's */
+			r->pgid = -1;
+			continue;
+		}
+		break;
+	}
+	int err = errno;
+	if (r->leads_group) {
+		r->pgid = pid > 0 ? pid : 0;
+		if (pid > 0)
+			msg("cannot start the guard (%s): the command leads its own process group, "
+			    "where setsid fails", strerror(guard_error));
+	}
+	errno = err;
+	return pid;
+}
+
 int supervise(const struct config *cfg)
 {
 	if (!cfg->foreground)
@@ -697,24 +752,7 @@ int supervise(const struct config *cfg)
 	sigset_t all, working;
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &working);
-	if (!cfg->foreground) {
-		/* The guard makes the command's group, and the command joins it. */
-		r.pgid = guard_start(cfg->signal);
-		if (r.pgid < 0) {
-			int err = errno;
-			sigprocmask(SIG_SETMASK, &working, NULL);
-			return failed(&r, "fork system call failed", err);
-		}
-	}
-	child_group = r.pgid;
-	struct spawn_req req = {
-		.argv = cfg->command,
-		.group = r.pgid,
-		.death_signal = cfg->signal,
-		.mask = &inherited_mask,
-		.child_setup = child_setup,
-	};
-	r.pid = spawn(&req);
+	r.pid = start_command(&r);
 	int fork_error = errno;
 	clock_sharpen();
 	if (r.pid > 0 && r.pgid > 0 && tty_leading())

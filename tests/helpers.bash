@@ -412,3 +412,43 @@ not_in_mask() { ! in_mask "$@"; }
 
 # mask_of FIELD FILE: the hex value of SigIgn/SigBlk/SigCgt in a saved sigsnap output.
 mask_of() { awk -v f="$1:" '$1 == f { print $2 }' "$2"; }
+
+# ---- a second user ------------------------------------------------------------------------
+
+# needs_other_users: skip unless this is root with setpriv(1), so that a test can act as
+# unprivileged users (65534, nobody, and uids no account has) that may not touch each
+# other's files.  Sets USER_RL: the runlimit under test, where those users can run it (a
+# copy in a public directory if its own path is closed to them; other_users_done removes it).
+needs_other_users() {
+	[ "$(id -u)" = 0 ] || skip "needs root, to act as two unprivileged users"
+	command -v setpriv >/dev/null 2>&1 || skip "needs setpriv(1) to act as another user"
+	setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null ||
+		skip "setpriv cannot switch to uid 65534 here"
+	USER_RL=$RUNLIMIT USER_RL_DIR=
+	if ! as_user 65534 "$RUNLIMIT" --version >/dev/null 2>&1; then
+		USER_RL_DIR=$(mktemp -d /tmp/runlimit-bin.XXXXXX)
+		chmod 755 "$USER_RL_DIR"
+		cp "$RUNLIMIT" "$USER_RL_DIR/runlimit"
+		USER_RL=$USER_RL_DIR/runlimit
+	fi
+}
+
+other_users_done() {
+	[ -z "${USER_RL_DIR:-}" ] || rm -rf "$USER_RL_DIR"
+}
+
+# as_user UID PROGRAM [ARG]...: PROGRAM as UID (group UID too, no supplementary groups).
+as_user() {
+	local uid=$1
+	shift
+	setpriv --reuid="$uid" --regid="$uid" --clear-groups "$@"
+}
+
+# public_dir: a new sticky directory anyone may write in (as /tmp is), under /tmp, whose
+# path every user can reach (a test's own directory may not be); removed by the caller.
+public_dir() {
+	local dir
+	dir=$(mktemp -d /tmp/runlimit-test.XXXXXX) || return 1
+	chmod 1777 "$dir"
+	printf '%s\n' "$dir"
+}

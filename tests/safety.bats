@@ -37,7 +37,7 @@ setup() {
 	export D=$BATS_TEST_TMPDIR RUNLIMIT
 	# Unique per run as well as per test: a concurrent run must not kill our processes.
 	N=t$BATS_TEST_NUMBER-$(($$ % 100000))
-	RL_PID=
+	RL_PID= PUB=
 }
 
 teardown() {
@@ -47,6 +47,8 @@ teardown() {
 		kill_named "$name"
 	done
 	kill_private
+	other_users_done
+	[ -z "${PUB:-}" ] || rm -rf "$PUB"
 }
 
 # ---- helpers ------------------------------------------------------------------------------
@@ -441,4 +443,134 @@ ignored_reaches() {
 	[ "$(wc -l <"$D/err")" -eq 1 ]
 	grep -qF "$path" "$D/err"
 	grep -q ': No such file or directory$' "$D/err"
+}
+
+# ---- issue 19: trust ----------------------------------------------------------------------
+
+# group_of PID: PID's process group.
+group_of() { ps -o pgid= -p "$1" | tr -d ' '; }
+not_stopped() { ! is_stopped "$1"; }
+
+# settled PID: PID (runlimit) sleeps with no SIGCHLD pending: it has taken in every state
+# change of its children so far.  Where /proc/PID/status is missing, sleeping is all.
+settled() {
+	sleeping "$1" || return 1
+	[ -r "/proc/$1/status" ] || return 0
+	local chld pnd shd
+	chld=$(kill -l CHLD)
+	pnd=$(awk '$1 == "SigPnd:" { print $2 }' "/proc/$1/status")
+	shd=$(awk '$1 == "ShdPnd:" { print $2 }' "/proc/$1/status")
+	not_in_mask "$pnd" "$chld" && not_in_mask "$shd" "$chld"
+}
+
+# stop_and_continue_group CMD: kill -STOP the whole group of the command CMD (the guard that
+# leads it too), let runlimit ($RL_PID) take the stops in, then kill -CONT the group.
+stop_and_continue_group() {
+	local cmd=$1 pgid
+	pgid=$(group_of "$cmd")
+	[ -n "$pgid" ] && [ "$pgid" != "$cmd" ] || { echo "$cmd leads its group ($pgid)" >&2; return 1; }
+	kill -STOP -"$pgid"
+	wait_until 10 is_stopped "$pgid" || return 1
+	wait_until 10 is_stopped "$cmd" || return 1
+	wait_until 10 settled "$RL_PID" || return 1
+	kill -CONT -"$pgid"
+	wait_until 10 not_stopped "$pgid" || return 1
+	wait_until 10 settled "$RL_PID"
+}
+
+@test "19.3: after kill -STOP/-CONT of its group, a daemon the command left in the group survives a normal exit" {
+	export S
+	S=$(private_sleep "$N-s")
+	"$RUNLIMIT" 30 sh -c '"$S" 300 & echo $! > "$D/daemon"; echo $$ > "$D/cmd"
+		i=0; until [ -e "$D/go" ] || [ $i -ge 3000 ]; do sleep 0.01; i=$((i + 1)); done; exit 0' \
+		</dev/null >"$D/out" 2>"$D/err" 3>&- &
+	RL_PID=$!
+	wait_for_file "$D/daemon"
+	wait_for_file "$D/cmd"
+	local cmd daemon guard
+	cmd=$(cat "$D/cmd") daemon=$(cat "$D/daemon")
+	guard=$(group_of "$cmd")
+	stop_and_continue_group "$cmd"
+	touch "$D/go"
+	finish "$RL_PID"
+	[ "$ST" -eq 0 ]
+	# A guard left behind would get its parent-death signal now and TERM the group.
+	wait_for_gone "$guard" 10
+	if wait_for_gone "$daemon" 2 2>/dev/null; then
+		echo "the daemon $daemon was killed after runlimit returned" >&2
+		return 1
+	fi
+}
+
+@test "19.3: after kill -STOP/-CONT of its group, a forwarded USR1 still reaches the whole group" {
+	cat >"$D/member.sh" <<'EOS'
+trap 'echo member >> "$D/got"' USR1
+echo $$ > "$D/member"
+while :; do sleep 0.05; done
+EOS
+	cat >"$D/cmd.sh" <<'EOS'
+trap 'echo command >> "$D/got"' USR1
+sh "$D/member.sh" &
+echo $$ > "$D/cmd"
+while :; do sleep 0.05; done
+EOS
+	"$RUNLIMIT" 30 sh "$D/cmd.sh" </dev/null >"$D/out" 2>"$D/err" 3>&- &
+	RL_PID=$!
+	wait_for_file "$D/member"
+	wait_for_file "$D/cmd"
+	stop_and_continue_group "$(cat "$D/cmd")"
+	kill -USR1 "$RL_PID"
+	local ok=0
+	wait_until 10 grep -qx member "$D/got" || ok=$?
+	echo "got: $(cat "$D/got" 2>/dev/null)" >&2
+	kill -TERM "$RL_PID"
+	finish "$RL_PID"
+	[ "$ok" -eq 0 ]
+}
+
+@test "19.3: with the group alone to go by (no /proc), a stopped and continued group still has its TERM-ignoring member KILLed" {
+	export S
+	S=$(private_sleep "$N-s")
+	cat >"$D/cmd.sh" <<'EOS'
+(trap "" TERM; exec "$S" 300) &
+echo $! > "$D/member"
+echo $$ > "$D/cmd"
+while :; do sleep 0.05; done
+EOS
+	# An empty /proc makes a Linux build rely on the group alone; where /proc cannot be
+	# covered (or the sanitizers need it), the build's own means are tested.
+	local run_rl=("$RUNLIMIT")
+	if can_mount_proc && [ -z "${ASAN_OPTIONS:-}" ]; then
+		run_rl=(unshare --mount sh -c 'mount -t tmpfs none /proc && exec "$RUNLIMIT" "$@"' _)
+	fi
+	"${run_rl[@]}" -k 1 30 sh "$D/cmd.sh" </dev/null >"$D/out" 2>"$D/err" 3>&- &
+	RL_PID=$!
+	wait_for_file "$D/member"
+	wait_for_file "$D/cmd"
+	stop_and_continue_group "$(cat "$D/cmd")"
+	kill -ALRM "$RL_PID"
+	finish "$RL_PID" 20
+	[ "$ST" -eq 124 ]
+	no_survivors "$N-s" 10
+}
+
+@test "19.7: one process too few for the guard: the command still runs and is timed out, and stderr says what is lost" {
+	needs_other_users
+	export S USER_RL
+	# The sleep where that user can run it.
+	PUB=$(public_dir)
+	S=$PUB/$N-s
+	cp "$(command -v sleep)" "$S"
+	chmod 755 "$S"
+	# A uid of its own, so that no other test's processes count against its ulimit -u: the
+	# shell, runlimit and the command take all three.
+	run --separate-stderr as_user 65532 bash -c 'ulimit -u 3; "$USER_RL" 5 /bin/echo x; echo "status $?"'
+	echo "stderr: $stderr" >&2
+	[ "$output" = "$(printf 'x\nstatus 0')" ]
+	[ "$stderr" = "$USER_RL: cannot start the guard (Resource temporarily unavailable): the command leads its own process group, where setsid fails" ]
+	run --separate-stderr as_user 65532 bash -c 'ulimit -u 3; "$USER_RL" 0.3 "$S" 10; echo "status $?"'
+	[ "$output" = "status 124" ]
+	run --separate-stderr as_user 65532 bash -c 'ulimit -u 3; "$USER_RL" -k 0.3 0.3 sh -c "trap \"\" TERM; exec \"\$S\" 10"; echo "status $?"'
+	[ "$output" = "status 137" ]
+	no_survivors "$N-s" 5
 }
