@@ -45,6 +45,7 @@ static struct {
 	size_t ntargets;
 	bool unknown;           /* a listing failed: the process counts are not known */
 	long alive_at_exit;     /* -1: not known */
+	long kill_left;         /* -1, or what a final KILL short of memory left alive */
 } rep;
 
 void report_start(const struct config *cfg)
@@ -54,6 +55,7 @@ void report_start(const struct config *cfg)
 	rep.cfg = cfg;
 	rep.started = cfg->started;
 	rep.alive_at_exit = -1;
+	rep.kill_left = -1;
 }
 
 bool report_wanted(void)
@@ -97,27 +99,26 @@ static long find_target(const struct tree_id *id)
 	return -1;
 }
 
-void report_targets(const struct tree_target *t, bool kill)
+void report_targets(struct tree_seen *seen, bool kill)
 {
 	if (!rep.cfg || rep.unknown)
 		return;
-	struct tree_id *ids;
-	long n = tree_list(t, &ids);
-	if (n < 0) {
+	if (seen->unknown) {
 		rep.unknown = true;
 		return;
 	}
-	qsort(ids, (size_t)n, sizeof *ids, by_id);
+	struct tree_id *ids = seen->ids;
+	size_t n = seen->n;
+	qsort(ids, n, sizeof *ids, by_id);
 	/* Merge the two sorted lists. */
-	struct target *merged = malloc((rep.ntargets + (size_t)n + 1) * sizeof *merged);
+	struct target *merged = malloc((rep.ntargets + n + 1) * sizeof *merged);
 	if (!merged) {
-		free(ids);
 		rep.unknown = true;
 		return;
 	}
 	size_t i = 0, k = 0, m = 0;
-	while (i < rep.ntargets || k < (size_t)n) {
-		int c = i == rep.ntargets ? 1 : k == (size_t)n ? -1 : by_id(&rep.targets[i].id, &ids[k]);
+	while (i < rep.ntargets || k < n) {
+		int c = i == rep.ntargets ? 1 : k == n ? -1 : by_id(&rep.targets[i].id, &ids[k]);
 		if (c < 0) {
 			merged[m++] = rep.targets[i++];
 		} else if (c > 0) {
@@ -128,10 +129,15 @@ void report_targets(const struct tree_target *t, bool kill)
 			k++;
 		}
 	}
-	free(ids);
 	free(rep.targets);
 	rep.targets = merged;
 	rep.ntargets = m;
+}
+
+void report_kill_left(long left)
+{
+	if (rep.cfg)
+		rep.kill_left = left;
 }
 
 void report_command_ended(const struct tree_target *t)
@@ -207,6 +213,8 @@ static void process_counts(struct json *j, const struct tree_target *t)
 		ended = (long)(rep.ntargets - still);
 	}
 	free(ids);
+	if (left < 0 && rep.kill_left >= 0)
+		left = rep.kill_left; /* the KILL looked until nothing was alive, without memory */
 	int_member(j, "alive_at_command_exit", rep.alive_at_exit >= 0, rep.alive_at_exit);
 	int_member(j, "ended", ended >= 0, ended);
 	int_member(j, "left_running", left >= 0, left);
@@ -289,9 +297,7 @@ static void build(struct json *j, const struct report_end *e)
 static bool write_all(int fd, const char *text, size_t len)
 {
 	while (len > 0) {
-		ssize_t n = write(fd, text, len);
-		if (n < 0 && errno == EINTR)
-			continue;
+		ssize_t n = msg_write(fd, text, len);
 		if (n <= 0) {
 			if (n == 0)
 				errno = EIO;
@@ -303,65 +309,130 @@ static bool write_all(int fd, const char *text, size_t len)
 	return true;
 }
 
-/* Not a regular file (a pipe, /dev/fd/N, a device): written directly, in one write.  A
- * FIFO without a reader is an error (ENXIO), not a wait for one that may never come. */
-static int write_direct(const char *path, const char *text, size_t len)
+/* One write of the whole report to fd: an error, or EIO if only part of it went. */
+static int write_once(int fd, const char *text, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return errno;
+	ssize_t n = msg_write(fd, text, len);
+	return n < 0 ? errno : (size_t)n < len ? EIO : 0;
+}
+
+/* The descriptor that path names (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N),
+ * or -1.  It is written through, not opened again: an open of /proc/self/fd/1 would make a
+ * new file description at offset 0 of the caller's log, and a rename onto it would replace
+ * the caller's file. */
+static int named_descriptor(const char *path)
+{
+	if (strcmp(path, "/dev/stdout") == 0)
+		return STDOUT_FILENO;
+	if (strcmp(path, "/dev/stderr") == 0)
+		return STDERR_FILENO;
+	static const char *const dirs[] = {"/dev/fd/", "/proc/self/fd/"};
+	for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
+		size_t n = strlen(dirs[k]);
+		if (strncmp(path, dirs[k], n) != 0)
+			continue;
+		const char *digits = path + n;
+		long fd = 0;
+		for (const char *c = digits; *c; c++) {
+			if (*c < '0' || *c > '9' || fd > INT_MAX / 10)
+				return -1;
+			fd = fd * 10 + (*c - '0');
+		}
+		return *digits ? (int)fd : -1;
+	}
+	return -1;
+}
+
+/* A pipe, FIFO, socket, terminal or device: appended in one write.  A FIFO without a reader
+ * is an error (ENXIO), not a wait for one that may never come.  Never a regular file: one
+ * put in the path's place since it was looked at (and a link there) is not opened, so it
+ * is never written into; *regular then says to replace it instead. */
+static int write_direct(const char *path, const char *text, size_t len, bool *regular)
+{
+	*regular = false;
+	int fd = open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0) {
+		if (errno != ELOOP)
+			return errno;
+		*regular = true; /* a link now: replaced, not followed */
+		return 0;
+	}
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		close(fd);
+		*regular = true;
+		return 0;
+	}
 	int flags = fcntl(fd, F_GETFL);
 	if (flags >= 0)
 		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-	ssize_t n = write(fd, text, len);
-	int err = n < 0 ? errno : (size_t)n < len ? EIO : 0;
+	int err = write_once(fd, text, len);
 	if (close(fd) < 0 && !err && errno != EINTR)
 		err = errno;
 	return err;
 }
 
-/* A regular file (or none yet): written whole under a temporary name in its directory, then
- * renamed over it, so that a reader sees the old report or the new one, never half of one.
- * A symbolic link is followed: the file it names is replaced, the link stays. */
+/* A regular file, a symbolic link, or nothing yet: replaced the way sed -i replaces a file.
+ * The report is written whole under a temporary name made with O_EXCL (mode 0600) in path's
+ * own directory, given its mode, and renamed onto path itself, so that a reader sees the
+ * old report or the new one, never half of one.  A symbolic link named path is replaced,
+ * never followed: nothing outside that directory is created, renamed or truncated.  The
+ * mode is the replaced file's if it was a regular file of runlimit's own user, else that of
+ * a new file (0666 less the umask). */
 static int write_atomic(const char *path, const char *text, size_t len)
 {
-	char *real = NULL;
-	struct stat st;
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-		real = realpath(path, NULL);
-	const char *file = real ? real : path;
-	const char *slash = strrchr(file, '/');
-	size_t dir_len = slash ? (size_t)(slash - file) + 1 : 0;
-	size_t size = strlen(file) + 32;
+	const char *slash = strrchr(path, '/');
+	size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+	if (path[dir_len] == '\0')
+		return EISDIR; /* "dir/": no file name to replace */
+	size_t size = strlen(path) + 32;
 	char *tmp = malloc(size);
-	if (!tmp) {
-		free(real);
+	if (!tmp)
 		return ENOMEM;
-	}
 	/* At most 200 bytes of the name, so that the temporary one stays within NAME_MAX. */
-	snprintf(tmp, size, "%.*s.%.200s.runlimit-XXXXXX", (int)dir_len, file, file + dir_len);
-	int err = 0;
+	snprintf(tmp, size, "%.*s.%.200s.runlimit-XXXXXX", (int)dir_len, path, path + dir_len);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
-		err = errno; /* a directory runlimit may not write in: no report, not half of one */
+		int err = errno; /* a directory runlimit may not write in: no report, not half of one */
 		free(tmp);
-		free(real);
 		return err;
 	}
 	mode_t mask = umask(0);
 	umask(mask);
-	fchmod(fd, 0666 & ~mask); /* as if created by open: mkstemp makes it 0600 */
+	mode_t mode = 0666 & ~mask;
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())
+		mode = st.st_mode & 0777;
+	int err = 0;
 	if (!write_all(fd, text, len))
+		err = errno;
+	if (!err && fchmod(fd, mode) < 0)
 		err = errno;
 	if (close(fd) < 0 && !err && errno != EINTR)
 		err = errno;
-	if (!err && rename(tmp, file) < 0)
+	if (!err && rename(tmp, path) < 0)
 		err = errno;
 	if (err)
 		unlink(tmp);
 	free(tmp);
-	free(real);
 	return err;
+}
+
+/* Where the report goes: a descriptor named by path, a file that is not a regular one, or
+ * a regular file (or link, or nothing) to replace. */
+static int write_report(const char *path, const char *text, size_t len)
+{
+	int fd = named_descriptor(path);
+	if (fd >= 0)
+		return write_once(fd, text, len);
+	struct stat st;
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+		bool regular;
+		int err = write_direct(path, text, len, &regular);
+		if (!regular)
+			return err;
+	}
+	return write_atomic(path, text, len);
 }
 
 void report_finish(const struct report_end *e)
@@ -374,12 +445,7 @@ void report_finish(const struct report_end *e)
 	int err = ENOMEM;
 	if (!j.failed) {
 		j.buf[j.len] = '\n'; /* the writer keeps a byte spare for the terminator */
-		const char *path = rep.cfg->report;
-		struct stat st;
-		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-			err = write_direct(path, j.buf, j.len + 1);
-		else
-			err = write_atomic(path, j.buf, j.len + 1);
+		err = write_report(rep.cfg->report, j.buf, j.len + 1);
 	}
 	if (err)
 		msg("cannot write the report to %s: %s", quote(rep.cfg->report), strerror(err));

@@ -23,9 +23,14 @@ bool report_wanted(void);
  * (reason: "deadline", "alarm", "grace", "forwarded", "leftovers", "resume"). */
 void report_signal(int sig, const char *target, const char *reason);
 
-/* Just before runlimit asks the tree to end (kill: with SIGKILL): the processes of it alive
- * now count among those runlimit ended, unless they are still alive at the end. */
-void report_targets(const struct tree_target *t, bool kill);
+/* runlimit has asked the tree to end (kill: with SIGKILL): the processes its walk found
+ * (seen) count among those runlimit ended, unless they are still alive at the end.  seen's
+ * list is sorted in place. */
+void report_targets(struct tree_seen *seen, bool kill);
+
+/* A final KILL that ran out of memory looked until nothing was alive, or gave up with left
+ * processes alive: the count the report gives if it cannot list the tree itself. */
+void report_kill_left(long left);
 
 /* The command has been reaped: note how many processes of its tree are still alive. */
 void report_command_ended(const struct tree_target *t);

@@ -290,14 +290,14 @@ static struct tree_target target(const struct run *r)
 
 /* Send sig to the command and, unless --foreground, to its process group; with whole_tree
  * also to every descendant found outside the group.  then_continue follows it with SIGCONT,
- * since a stopped process cannot act on a signal until it runs again. */
+ * since a stopped process cannot act on a signal until it runs again.  The report's record
+ * of the targets comes from the walk that sends: asking for a report delays no signal. */
 static void send(struct run *r, int sig, bool whole_tree, bool then_continue, const char *why)
 {
 	struct tree_target t = target(r);
 	bool cont = then_continue && sig != SIGKILL && sig != SIGCONT;
+	bool walk = whole_tree && !r->cfg->foreground && sig != 0;
 	if (report_wanted() && sig != 0 && !(r->cfg->foreground && r->reaped)) {
-		if (whole_tree && !r->cfg->foreground)
-			report_targets(&t, sig == SIGKILL);
 		report_signal(sig, send_target(r, whole_tree), why);
 		if (cont && !r->cfg->foreground)
 			report_signal(SIGCONT, send_target(r, whole_tree), why);
@@ -312,11 +312,19 @@ static void send(struct run *r, int sig, bool whole_tree, bool then_continue, co
 	if (r->cfg->foreground)
 		return;
 	signal_group(r, sig);
-	if (whole_tree && sig != 0)
-		tree_signal(&t, sig,
-		            (cont ? TREE_CONTINUE : 0) | (sig == SIGKILL ? TREE_FREEZE : TREE_SOFT));
-	if (whole_tree && sig == SIGKILL && report_wanted())
-		report_targets(&t, true); /* what the KILL's rounds found since: dying too */
+	if (walk) {
+		struct tree_seen seen = {NULL, 0, 0, false};
+		int flags = (cont ? TREE_CONTINUE : 0) | (sig == SIGKILL ? TREE_FREEZE : TREE_SOFT);
+		long left = tree_signal(&t, sig, flags, report_wanted() ? &seen : NULL);
+		if (report_wanted())
+			report_targets(&seen, sig == SIGKILL);
+		free(seen.ids);
+		if (left > 0)
+			msg("out of memory: %ld processes of the command's tree may still be alive",
+			    left);
+		if (left >= 0)
+			report_kill_left(left);
+	}
 	if (cont) {
 		if (!r->reaped)
 			kill(r->pid, SIGCONT);

@@ -41,9 +41,27 @@ struct tree_target {
                            inside the tree by a live process of the tree (a nested runlimit
                            or timeout) is left to that process, which gets the signal */
 
+/* For the run report: a process of the tree, by pid and start time. */
+struct tree_id {
+	pid_t pid;
+	uint64_t start;
+};
+
+/* What a walk that signals found, for the run report: every process of the tree it reached,
+ * signalled itself or through the leader of a nested group.  Noted by the walk that sends,
+ * so that asking for a report never delays a signal by a walk of its own. */
+struct tree_seen {
+	struct tree_id *ids; /* to be freed */
+	size_t n, cap;
+	bool unknown;        /* some may be missing: no walk here, or it ran out of memory */
+};
+
 /* Send sig to every descendant of the command that can be found, including those that left
- * its process group (the caller signals the group itself). */
-void tree_signal(const struct tree_target *t, int sig, int flags);
+ * its process group (the caller signals the group itself).  With seen (not NULL), note
+ * there what was found.  Returns -1, except after a final KILL (TREE_FREEZE with SIGKILL)
+ * whose walk ran out of memory and so had to finish without it: then how many processes of
+ * the tree were still alive when it gave up (0: none, everything is dead). */
+long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_seen *seen);
 
 /* Once the command has been reaped: is any process of its tree still alive?  1 yes, 0 no,
  * -1 if this system cannot tell (no process table to read): the caller then asks the
@@ -56,15 +74,10 @@ int tree_alive(const struct tree_target *t);
  * and runlimit must look again now and then. */
 bool tree_watch_exits(const struct tree_target *t);
 
-/* For the run report: a process of the tree, by pid and start time. */
-struct tree_id {
-	pid_t pid;
-	uint64_t start;
-};
-
 /* The processes of the command's tree alive now (the command too while it is not reaped),
  * into *out (to be freed).  Returns how many, or -1 where this system cannot list them
- * (no process table: the report then says it does not know). */
+ * (no process table, or no memory to list them all: the report then says it does not
+ * know). */
 long tree_list(const struct tree_target *t, struct tree_id **out);
 
 /* ru_maxrss of getrusage() in KiB: Linux and FreeBSD count in KiB, macOS in bytes. */

@@ -24,6 +24,7 @@
 const int tree_settle_scans = 2;
 /* Not known to be otherwise on macOS: freeze first. */
 const bool tree_fork_survives_kill = true;
+bool tree_scan_short;
 
 static struct tree_proc *seen;
 static size_t nseen;
@@ -91,8 +92,10 @@ static void enqueue(struct queue *q, pid_t pid)
 	if (q->n == q->cap) {
 		size_t cap = q->cap ? q->cap * 2 : 64;
 		pid_t *grown = realloc(q->pids, cap * sizeof *grown);
-		if (!grown)
+		if (!grown) {
+			tree_scan_short = true;
 			return;
+		}
 		q->pids = grown;
 		q->cap = cap;
 	}
@@ -115,8 +118,10 @@ static bool add(struct tree_proc **set, size_t *n, struct queue *q, pid_t pid)
 	if (has(*set, *n, p.pid, p.start))
 		return true;
 	struct tree_proc *grown = realloc(*set, (*n + 1) * sizeof *grown);
-	if (!grown)
+	if (!grown) {
+		tree_scan_short = true;
 		return false;
+	}
 	*set = grown;
 	(*set)[(*n)++] = p;
 	enqueue(q, pid);
@@ -129,8 +134,10 @@ static int list_pids(int (*list)(pid_t, void *, int), pid_t id, pid_t **pids)
 	int cap = 64, n;
 	for (;;) {
 		pid_t *buf = realloc(*pids, (size_t)cap * sizeof *buf);
-		if (!buf)
+		if (!buf) {
+			tree_scan_short = true;
 			return 0;
+		}
 		*pids = buf;
 		/* Zeroed: should a libproc version count bytes instead of pids, the extra
 		 * entries read as pid 0 and are skipped. */
@@ -149,6 +156,7 @@ long tree_scan(const struct tree_target *t, struct tree_proc **out)
 	size_t n = 0;
 	pid_t *pids = NULL;
 	struct queue q = {NULL, 0, 0};
+	tree_scan_short = false;
 	if (!t->reaped)
 		add(&set, &n, &q, t->command);
 	int ng = t->group > 0 ? list_pids(proc_listpgrppids, t->group, &pids) : 0;
@@ -187,6 +195,12 @@ void tree_send(const struct tree_proc *p, int sig)
 	struct tree_proc now;
 	if (info(p->pid, &now) && now.start == p->start)
 		kill(p->pid, sig);
+}
+
+long tree_kill_short(const struct tree_target *t)
+{
+	(void)t;
+	return -1; /* the final KILL here is a freeze, which never takes this way */
 }
 
 long tree_scan_each(const struct tree_target *t, struct tree_proc **out, tree_pick pick,

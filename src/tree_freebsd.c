@@ -42,11 +42,14 @@ static void reap_kill(pid_t command, int sig)
 }
 
 /* TREE_SOFT is not honoured here: the kernel signals the whole subtree, nested groups too. */
-void tree_signal(const struct tree_target *t, int sig, int flags)
+long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_seen *seen)
 {
 	reap_kill(t->command, sig); /* already safe against forks: TREE_FREEZE is not needed */
 	if (flags & TREE_CONTINUE)
 		reap_kill(t->command, SIGCONT);
+	if (seen)
+		seen->unknown = true; /* the kernel signals the subtree without naming it */
+	return -1;
 }
 
 int tree_alive(const struct tree_target *t)

@@ -19,6 +19,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 
@@ -29,6 +30,7 @@ static pid_t self;
 const int tree_settle_scans = 1;
 /* copy_process fails when a fatal signal is pending: SIGKILL stops a fork in its tracks. */
 const bool tree_fork_survives_kill = false;
+bool tree_scan_short;
 /* runlimit's children from before it started (its exec'ing parent's): never the command's.
  * Their start times too, since once reaped their pids can be reused inside the tree. */
 static pid_t *preexisting;
@@ -203,8 +205,10 @@ static bool push(struct tree_proc **procs, size_t *n, size_t *cap, const struct 
 	if (*n == *cap) {
 		size_t bigger = *cap ? *cap * 2 : 64;
 		struct tree_proc *grown = realloc(*procs, bigger * sizeof *grown);
-		if (!grown)
+		if (!grown) {
+			tree_scan_short = true;
 			return false;
+		}
 		*procs = grown;
 		*cap = bigger;
 	}
@@ -224,8 +228,10 @@ static bool read_children(const char *path, pid_t **list, size_t *n, size_t *cap
 		if (size - len < 1024) {
 			size_t bigger = size ? size * 2 : 4096;
 			char *grown = realloc(text, bigger);
-			if (!grown)
+			if (!grown) {
+				tree_scan_short = true;
 				break;
+			}
 			text = grown;
 			size = bigger;
 		}
@@ -247,8 +253,10 @@ static bool read_children(const char *path, pid_t **list, size_t *n, size_t *cap
 		if (*n == *cap) {
 			size_t bigger = *cap ? *cap * 2 : 64;
 			pid_t *grown = realloc(*list, bigger * sizeof *grown);
-			if (!grown)
+			if (!grown) {
+				tree_scan_short = true;
 				break;
+			}
 			*list = grown;
 			*cap = bigger;
 		}
@@ -305,17 +313,25 @@ static size_t add_unseen(pid_t **queue, pid_t **parents, size_t *n, size_t *cap,
 	for (size_t k = m; k-- > 0;) {
 		size_t i = k;
 		/* Re-parented between two reads, a pid can be listed twice. */
-		if (pidmap_get(seen, list[i]) >= 0 || !pidmap_put(seen, list[i], 1))
+		if (pidmap_get(seen, list[i]) >= 0)
 			continue;
+		if (!pidmap_put(seen, list[i], 1)) {
+			tree_scan_short = true;
+			break;
+		}
 		if (*n == *cap) {
 			size_t bigger = *cap ? *cap * 2 : 64;
 			pid_t *grown = realloc(*queue, bigger * sizeof *grown);
-			if (!grown)
+			if (!grown) {
+				tree_scan_short = true;
 				break;
+			}
 			*queue = grown;
 			grown = realloc(*parents, bigger * sizeof *grown);
-			if (!grown)
+			if (!grown) {
+				tree_scan_short = true;
 				break;
+			}
 			*parents = grown;
 			*cap = bigger;
 		}
@@ -393,6 +409,7 @@ static long scan_children(const struct tree_target *t, struct tree_proc **out, t
 	struct tree_proc *procs = NULL;
 	size_t nprocs = 0, procs_cap = 0, i = 0;
 	pid_t guard = guard_pid();
+	tree_scan_short = false;
 	for (int pass = 0; pass < 100; pass++) {
 		nlist = 0;
 		read_children(self_children, &list, &nlist, &list_cap);
@@ -419,9 +436,10 @@ static long scan_children(const struct tree_target *t, struct tree_proc **out, t
 			if (ours && p.ppid == self && !(pid == t->command && !t->reaped) &&
 			    !adopted_is_commands(t, &p))
 				ours = false;
-			if (ours && !push(&procs, &nprocs, &procs_cap, &p))
-				ours = false;
 			if (ours) {
+				/* Short of memory for the list, the process is still signalled and
+				 * its children still walked (tree_scan_short says the list is short). */
+				push(&procs, &nprocs, &procs_cap, &p);
 				/* The signal first, then the children: a fork cannot complete once
 				 * SIGKILL is pending, so the list read after it holds every child the
 				 * process will ever have (and if it has died meanwhile, they are in
@@ -447,6 +465,7 @@ static long scan_children(const struct tree_target *t, struct tree_proc **out, t
 
 long tree_scan(const struct tree_target *t, struct tree_proc **out)
 {
+	tree_scan_short = false;
 	if (!proc_is_ours())
 		return -1; /* no /proc, or another namespace's: the group is all there is */
 	if (has_children_files())
@@ -519,6 +538,98 @@ long tree_scan_each(const struct tree_target *t, struct tree_proc **out, tree_pi
 	if (proc_is_ours() && has_children_files())
 		return scan_children(t, out, pick, ctx);
 	return tree_scan_then_send(t, out, pick, ctx); /* the tree is known only at the end */
+}
+
+/* Call fn for every pid listed in a /proc/.../children file, reading it through a fixed
+ * buffer: no memory is allocated.  False if the file cannot be opened. */
+static bool each_child(const char *path, void (*fn)(pid_t, void *), void *ctx)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	char buf[256];
+	long pid = 0;
+	for (;;) {
+		ssize_t got = read(fd, buf, sizeof buf);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		for (ssize_t k = 0; k < got; k++) {
+			if (buf[k] >= '0' && buf[k] <= '9' && pid < 1L << 30) {
+				pid = pid * 10 + (buf[k] - '0');
+			} else if (pid > 0) {
+				fn((pid_t)pid, ctx); /* a number cut by the read's end goes on above */
+				pid = 0;
+			}
+		}
+	}
+	if (pid > 0)
+		fn((pid_t)pid, ctx);
+	close(fd);
+	return true;
+}
+
+struct short_kill {
+	const struct tree_target *t;
+	pid_t parent;
+	long alive;
+};
+
+/* A child of a process the fallback killed: KILLed too, through tree_send's checks. */
+static void kill_grandchild(pid_t pid, void *ctx)
+{
+	struct short_kill *k = ctx;
+	struct tree_proc p;
+	long threads;
+	if (read_live(pid, &p, &threads) && p.ppid == k->parent)
+		tree_send(&p, SIGKILL);
+}
+
+/* A child of runlimit's: if it is alive and the command's, KILLed (an unreaped child's pid
+ * cannot have been reused: no check needed), then its own children. */
+static void kill_adopted(pid_t pid, void *ctx)
+{
+	struct short_kill *k = ctx;
+	if (pid == self || pid == guard_pid() || child_is_dead(pid))
+		return;
+	struct tree_proc p = {.in_tree = true};
+	long threads;
+	if (!read_live(pid, &p, &threads) || p.ppid != self)
+		return;
+	if (!(pid == k->t->command && !k->t->reaped) && !adopted_is_commands(k->t, &p))
+		return;
+	k->alive++;
+	kill(pid, SIGKILL);
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid, (int)pid);
+	struct short_kill below = {k->t, pid, 0};
+	each_child(path, kill_grandchild, &below);
+}
+
+/* Without memory: as a subreaper runlimit adopts whatever of the tree outlives its parent,
+ * so killing its own children (and theirs) and looking again until none is alive reaches
+ * every process, a level further each time a killed parent dies.  When none of runlimit's
+ * children is alive, nothing of the tree is. */
+long tree_kill_short(const struct tree_target *t)
+{
+	if (!proc_is_ours())
+		return -1;
+	char path[64];
+	snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)self);
+	struct short_kill k = {t, self, 0};
+	struct timespec pause = {0, 1000000}, now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	time_t give_up = now.tv_sec + 10;
+	for (;;) {
+		k.alive = 0;
+		if (!each_child(path, kill_adopted, &k))
+			return -1;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (k.alive == 0 || now.tv_sec >= give_up)
+			return k.alive;
+		nanosleep(&pause, NULL);
+	}
 }
 
 bool tree_watch_exits(const struct tree_target *t)

@@ -22,11 +22,14 @@ int tree_child_prepare(int sig, pid_t parent_pid)
 	return getppid() == parent_pid ? 0 : -1;
 }
 
-void tree_signal(const struct tree_target *t, int sig, int flags)
+long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_seen *seen)
 {
 	(void)t;
 	(void)sig;
 	(void)flags;
+	if (seen)
+		seen->unknown = true;
+	return -1;
 }
 
 int tree_alive(const struct tree_target *t)

@@ -24,6 +24,30 @@ void tree_close_over_parents(struct tree_proc *procs, size_t n)
 	pidmap_free(&index);
 }
 
+/* Note the processes of the tree among procs[0..n) in seen (if any). */
+static void note(struct tree_seen *seen, const struct tree_proc *procs, long n)
+{
+	if (!seen)
+		return;
+	if (tree_scan_short)
+		seen->unknown = true;
+	for (long i = 0; i < n; i++) {
+		if (!procs[i].in_tree)
+			continue;
+		if (seen->n == seen->cap) {
+			size_t bigger = seen->cap ? seen->cap * 2 : 64;
+			struct tree_id *grown = realloc(seen->ids, bigger * sizeof *grown);
+			if (!grown) {
+				seen->unknown = true;
+				return;
+			}
+			seen->ids = grown;
+			seen->cap = bigger;
+		}
+		seen->ids[seen->n++] = (struct tree_id){procs[i].pid, procs[i].start};
+	}
+}
+
 /* Processes already dealt with (stopped, or killed), by pid and start time. */
 struct seen {
 	struct tree_proc *procs;
@@ -188,10 +212,13 @@ static int pick_unkilled(const struct tree_proc *p, void *ctx)
  * again until a scan finds nothing new.  Where the scan reads a process's children after
  * killing it (Linux), the first round already finds every child; the next one, finding
  * nothing new, confirms it.  No stopping first, so a round costs one signal per process,
- * not three.  Bounded like the freeze. */
-static void kill_rounds(const struct tree_target *t)
+ * not three.  Bounded like the freeze.  A round that ran out of memory may have missed
+ * processes: then the platform finishes without memory (tree_kill_short), and what it
+ * returns is returned. */
+static long kill_rounds(const struct tree_target *t, struct tree_seen *seen)
 {
 	struct kill_round k = {{NULL, 0, 0, {NULL, 0, 0}}, 0};
+	bool short_of_memory = false;
 	int64_t give_up = now_ns() + (int64_t)10 * 1000000000;
 	for (int round = 0; round < 1000 && now_ns() < give_up; round++) {
 		struct tree_proc *procs;
@@ -199,22 +226,27 @@ static void kill_rounds(const struct tree_target *t)
 		long n = tree_scan_each(t, &procs, pick_unkilled, &k);
 		if (n < 0)
 			break;
+		short_of_memory |= tree_scan_short;
+		note(seen, procs, n);
 		free(procs);
 		if (k.fresh == 0)
 			break;
 	}
 	free(k.sent.procs);
 	pidmap_free(&k.sent.index);
+	if (!short_of_memory)
+		return -1;
+	if (seen)
+		seen->unknown = true;
+	return tree_kill_short(t);
 }
 
-void tree_signal(const struct tree_target *t, int sig, int flags)
+long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_seen *seen)
 {
 	struct tree_proc *procs;
 	long n;
-	if ((flags & TREE_FREEZE) && sig == SIGKILL && !tree_fork_survives_kill) {
-		kill_rounds(t);
-		return;
-	}
+	if ((flags & TREE_FREEZE) && sig == SIGKILL && !tree_fork_survives_kill)
+		return kill_rounds(t, seen);
 	if (flags & TREE_FREEZE) {
 		n = (long)freeze(t, &procs);
 		for (long i = 0; i < n; i++)
@@ -222,8 +254,12 @@ void tree_signal(const struct tree_target *t, int sig, int flags)
 	} else {
 		n = tree_scan(t, &procs);
 	}
-	if (n < 0)
-		return;
+	if (n < 0) {
+		if (seen)
+			seen->unknown = true;
+		return -1;
+	}
+	note(seen, procs, n); /* before the nested groups' members are left to their leaders */
 	if (flags & TREE_SOFT)
 		leave_inner_groups(t, procs, (size_t)n);
 	for (long i = 0; i < n; i++)
@@ -234,6 +270,7 @@ void tree_signal(const struct tree_target *t, int sig, int flags)
 			if (procs[i].in_tree)
 				tree_send(&procs[i], SIGCONT);
 	free(procs);
+	return -1;
 }
 
 int tree_alive(const struct tree_target *t)
@@ -246,7 +283,7 @@ int tree_alive(const struct tree_target *t)
 	for (long i = 0; i < n && !alive; i++)
 		alive = procs[i].in_tree;
 	free(procs);
-	return alive;
+	return alive || !tree_scan_short ? alive : -1; /* nothing found for want of memory */
 }
 
 long tree_list(const struct tree_target *t, struct tree_id **out)
@@ -256,6 +293,10 @@ long tree_list(const struct tree_target *t, struct tree_id **out)
 	long n = tree_scan(t, &procs);
 	if (n < 0)
 		return -1;
+	if (tree_scan_short) {
+		free(procs);
+		return -1; /* a count that may be short is no count */
+	}
 	struct tree_id *ids = malloc((size_t)(n ? n : 1) * sizeof *ids);
 	if (!ids) {
 		free(procs);

@@ -51,6 +51,16 @@ extern const int tree_settle_scans;
  * on Linux: there the final KILL needs no freeze, only rounds of kill and rescan. */
 extern const bool tree_fork_survives_kill;
 
+/* Set by every tree_scan and tree_scan_each: the last one ran out of memory, so it may have
+ * missed processes (and sent none of them a signal). */
+extern bool tree_scan_short;
+
+/* After a final KILL whose rounds ran short of memory: kill what can be found without
+ * allocating, and look again until nothing of the tree is alive or about 10 s have passed.
+ * Returns how many processes were still alive then (0: none), or -1 where this system has
+ * no such way. */
+long tree_kill_short(const struct tree_target *t);
+
 /* Mark every process whose parent is marked, until nothing changes. */
 void tree_close_over_parents(struct tree_proc *procs, size_t n);
 

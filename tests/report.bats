@@ -45,6 +45,7 @@ setup() {
 
 teardown() {
 	kill_named "$N-s"
+	other_users_done
 }
 
 # The fields every report has, whatever the outcome.
@@ -298,16 +299,128 @@ while time.process_time() - t < 0.3:
 	[ -z "$(find "$dir" -maxdepth 1 -name '.report.json.runlimit-*' 2>/dev/null)" ]
 }
 
-@test "an existing report is replaced whole; a symbolic link keeps pointing at it; the umask holds" {
+@test "an existing report is replaced whole, keeping its mode; a new one gets the umask's" {
 	printf 'old report, much longer than the new one will ever be %01000d\n' 0 >"$F"
-	ln -s report.json "$BATS_TEST_TMPDIR/link.json"
-	(umask 027 && "$RUNLIMIT" --report="$BATS_TEST_TMPDIR/link.json" 10 true)
-	[ -L "$BATS_TEST_TMPDIR/link.json" ]
+	chmod 640 "$F"
+	(umask 077 && "$RUNLIMIT" --report="$F" 10 true)
 	report_is "$F" 'd["outcome"] == "exited"'
-	local mode
-	mode=$(ls -l "$F" | cut -c1-10)
-	[ "$mode" = "-rw-r-----" ]
+	[ "$(ls -l "$F" | cut -c1-10)" = "-rw-r-----" ]
+	rm "$F"
+	(umask 027 && "$RUNLIMIT" --report="$F" 10 true)
+	[ "$(ls -l "$F" | cut -c1-10)" = "-rw-r-----" ]
 	[ -z "$(ls -A "$BATS_TEST_TMPDIR" | grep runlimit-)" ]
+}
+
+# ---- issue 19: a report path never destroys a file ----------------------------------------
+
+@test "19.1: a symbolic link named FILE is replaced, never followed: the file it names is untouched" {
+	mkdir "$BATS_TEST_TMPDIR/elsewhere"
+	echo keep >"$BATS_TEST_TMPDIR/elsewhere/f"
+	chmod 600 "$BATS_TEST_TMPDIR/elsewhere/f"
+	ln -s elsewhere/f "$F"
+	"$RUNLIMIT" --report="$F" 10 true
+	[ ! -L "$F" ]
+	report_is "$F" 'd["outcome"] == "exited"'
+	[ "$(cat "$BATS_TEST_TMPDIR/elsewhere/f")" = keep ]
+	[ "$(ls -l "$BATS_TEST_TMPDIR/elsewhere/f" | cut -c1-10)" = "-rw-------" ]
+	[ -z "$(ls -A "$BATS_TEST_TMPDIR/elsewhere" | grep runlimit-)" ]
+}
+
+# sticky_setup OWNER: a victim's file (secret, 0600, owned by OWNER, in a directory of
+# OWNER's) and a public sticky directory $PUB in which uid $2 has planted report.json, a
+# symbolic link to the victim's file.
+sticky_setup() {
+	PUB=$(public_dir)
+	VICTIM=$(mktemp -d /tmp/runlimit-victim.XXXXXX)
+	echo secret >"$VICTIM/f"
+	chmod 600 "$VICTIM/f"
+	chown -R "$1:$1" "$VICTIM"
+	as_user "$2" ln -s "$VICTIM/f" "$PUB/report.json"
+	[ -L "$PUB/report.json" ]
+}
+
+sticky_teardown() {
+	rm -rf "${PUB:?}" "${VICTIM:?}"
+}
+
+# victim_intact: the victim's file still holds its secret, with its mode, and nothing of
+# runlimit's was made beside it.
+victim_intact() {
+	[ "$(cat "$VICTIM/f")" = secret ]
+	[ "$(ls -l "$VICTIM/f" | cut -c1-10)" = "-rw-------" ]
+	[ "$(ls -A "$VICTIM")" = f ]
+}
+
+@test "19.1: as root, a link another user planted in a sticky directory is replaced, its target kept" {
+	needs_other_users
+	sticky_setup 0 65534
+	"$RUNLIMIT" --report="$PUB/report.json" 10 true || { sticky_teardown; false; }
+	local ok=0
+	{ victim_intact && [ ! -L "$PUB/report.json" ] && report_is "$PUB/report.json" \
+		'd["outcome"] == "exited"' && [ "$(ls -A "$PUB")" = report.json ]; } || ok=$?
+	ls -la "$PUB" "$VICTIM" >&2
+	sticky_teardown
+	[ "$ok" -eq 0 ]
+}
+
+@test "19.1: as an unprivileged user, another's link in a sticky directory: a warning, the target kept" {
+	needs_other_users
+	sticky_setup 65534 65533
+	run -3 --separate-stderr as_user 65534 "$USER_RL" --report="$PUB/report.json" 10 sh -c 'exit 3'
+	local ok=0
+	{ victim_intact && [ -L "$PUB/report.json" ] && [ "$(ls -A "$PUB")" = report.json ] &&
+		[[ "$stderr" == "$USER_RL: cannot write the report to '$PUB/report.json': "* ]]; } || ok=$?
+	ls -la "$PUB" "$VICTIM" >&2
+	echo "stderr: $stderr" >&2
+	sticky_teardown
+	[ "$ok" -eq 0 ]
+}
+
+# log_keeps NAME REDIR FD: with a log that holds two lines, "runlimit --report=NAME 10 echo
+# step" with its descriptor FD sent to the log (REDIR: > or >>) leaves the log holding what
+# it held, then step, then the report: nothing is lost, nothing replaced.
+log_keeps() {
+	local log=$LOGDIR/build.log
+	printf 'line1\nline2\n' >"$log"
+	case $2$3 in
+	'>>1') $AS "$RL" --report="$1" 10 echo step >>"$log" ;;
+	'>>2') $AS "$RL" --report="$1" 10 sh -c 'echo step >&2' 2>>"$log" ;;
+	'>1') $AS "$RL" --report="$1" 10 sh -c 'cat "$0"; echo step' "$log.old" >"$log" ;;
+	esac
+	sed -n 1,3p "$log" >"$log.text"
+	sed -n '4,$p' "$log" >"$log.json"
+	printf 'line1\nline2\nstep\n' | cmp - "$log.text" || { cat "$log" >&2; return 1; }
+	report_is "$log.json" 'd["outcome"] == "exited"' 'd["command"][0] in ("echo", "sh")'
+}
+
+descriptor_names_keep_the_log() {
+	log_keeps /dev/stdout '>>' 1
+	log_keeps /dev/fd/1 '>>' 1
+	log_keeps /dev/stderr '>>' 2
+	log_keeps /dev/fd/2 '>>' 2
+	if [ -e /proc/self/fd/1 ]; then
+		log_keeps /proc/self/fd/1 '>>' 1
+	fi
+	# Opened with > (no O_APPEND): the report still comes after what was written.
+	printf 'line1\nline2\n' >"$LOGDIR/build.log.old"
+	log_keeps /dev/fd/1 '>' 1
+}
+
+@test "19.2: /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: written to the descriptor, at its end" {
+	[ -e /dev/fd/1 ] || skip "no /dev/fd here"
+	LOGDIR=$BATS_TEST_TMPDIR AS= RL=$RUNLIMIT
+	descriptor_names_keep_the_log
+}
+
+@test "19.2: the same as an unprivileged user" {
+	needs_other_users
+	LOGDIR=$(mktemp -d /tmp/runlimit-log.XXXXXX)
+	chown 65534:65534 "$LOGDIR"
+	AS="as_user 65534" RL=$USER_RL
+	local ok=0
+	descriptor_names_keep_the_log || ok=$?
+	rm -rf "$LOGDIR"
+	[ "$ok" -eq 0 ]
 }
 
 @test "a concurrent reader never sees a partial report" {

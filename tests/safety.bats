@@ -554,6 +554,53 @@ EOS
 	no_survivors "$N-s" 10
 }
 
+@test "19.5: with --report, the deadline's signal comes before any walk of the tree (strace)" {
+	command -v strace >/dev/null || skip "no strace"
+	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	[ -r "/proc/$$/stat" ] || skip "no /proc: no tree walk to come before the signal"
+	no_leak_check
+	# runlimit alone is traced, not its children: its opens of /proc/PID/stat and of the
+	# children lists (the walk) and its kill()s.
+	timed strace -o "$D/log" -e trace=openat,open,kill "$RUNLIMIT" --report="$D/r.json" 0.3 \
+		sh -c 'sleep 5 & sleep 5 & wait'
+	[ "$ST" -eq 124 ]
+	local first_term first_walk
+	first_term=$(grep -n 'kill([0-9]*, SIGTERM)' "$D/log" | head -n 1 | cut -d: -f1)
+	first_walk=$(grep -nE '"/proc/[0-9]+/stat"|/children"' "$D/log" | head -n 1 | cut -d: -f1)
+	echo "first TERM at line $first_term, first walk at line ${first_walk:-none}" >&2
+	[ -n "$first_term" ]
+	[ -z "$first_walk" ] || [ "$first_term" -lt "$first_walk" ]
+}
+
+@test "19.6: a final KILL short of memory still reaches every process, and the report counts none left" {
+	command -v prlimit >/dev/null || skip "no prlimit(1) to limit runlimit's memory"
+	[ -r "/proc/$$/status" ] || skip "no /proc/PID/status to read runlimit's size from"
+	[ -z "${ASAN_OPTIONS:-}" ] || skip "the sanitizers reserve more address space than any limit"
+	needs_session_reach
+	needs_procs 2200
+	export S
+	S=$(private_sleep "$N-s")
+	# 2,000 TERM-ignoring children that left the session: the final KILL must walk them all.
+	cat >"$D/cmd.sh" <<'EOS'
+trap "" TERM
+i=0; while [ $i -lt 2000 ]; do setsid "$S" 300 & i=$((i + 1)); done
+echo ready > "$D/ready"
+wait
+EOS
+	"$RUNLIMIT" --report="$D/r.json" -k 1 60 sh "$D/cmd.sh" </dev/null >"$D/out" 2>"$D/err" 3>&- &
+	RL_PID=$!
+	wait_for_file "$D/ready" 60
+	# From now on runlimit may map 100 KiB more than it has: its walks run out of memory.
+	local size
+	size=$(awk '$1 == "VmSize:" { print $2 }' "/proc/$RL_PID/status")
+	prlimit --pid "$RL_PID" --as=$(((size + 100) * 1024)):
+	kill -ALRM "$RL_PID"
+	finish "$RL_PID" 40
+	[ "$ST" -eq 137 ]
+	no_survivors "$N-s" 20
+	"$PY" -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["left_running"]); sys.exit(d["left_running"] != 0)' "$D/r.json"
+}
+
 @test "19.7: one process too few for the guard: the command still runs and is timed out, and stderr says what is lost" {
 	needs_other_users
 	export S USER_RL
