@@ -113,23 +113,33 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static int runs(int n, int argc, char **argv)
+/* Split argv at each "::" into at most max commands (cmd[k], NULL-ended in place); how
+ * many, or -1 if there are too many. */
+static int split_commands(int argc, char **argv, char ***cmd, int max)
 {
-	char **cmd[32];
 	int ncmd = 0;
 	cmd[ncmd++] = argv;
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "::") == 0) {
 			argv[i] = NULL;
-			if (ncmd == 32) {
+			if (ncmd == max) {
 				fprintf(stderr, "benchrun: too many commands\n");
-				return 2;
+				return -1;
 			}
 			cmd[ncmd++] = argv + i + 1;
 		}
 	}
 	if (cmd[ncmd - 1][0] == NULL) /* a trailing "::" */
 		ncmd--;
+	return ncmd;
+}
+
+static int runs(int n, int argc, char **argv)
+{
+	char **cmd[32];
+	int ncmd = split_commands(argc, argv, cmd, 32);
+	if (ncmd < 0)
+		return 2;
 	double *t = calloc((size_t)(n * ncmd), sizeof *t);
 	if (!t)
 		return 2;
@@ -357,15 +367,23 @@ static void on_victim_signal(int sig)
 	_exit(0);
 }
 
+/* A new file for the stamps, named in BENCH_STAMP for the commands; false if none. */
+static bool stamp_file(char *file)
+{
+	int fd = mkstemp(file);
+	if (fd < 0)
+		return false;
+	close(fd);
+	setenv("BENCH_STAMP", file, 1);
+	return true;
+}
+
 /* signal (victim) or exit (stamp): the tool's command is this program itself. */
 static int stamped(bool signal_mode, int n, double d, int argc, char **argv, const char *self)
 {
 	char file[] = "/tmp/benchrun-stamp-XXXXXX";
-	int fd = mkstemp(file);
-	if (fd < 0)
+	if (!stamp_file(file))
 		return 2;
-	close(fd);
-	setenv("BENCH_STAMP", file, 1);
 	char **cmd = calloc((size_t)argc + 3, sizeof *cmd);
 	memcpy(cmd, argv, (size_t)argc * sizeof *cmd);
 	cmd[argc] = (char *)self;
@@ -454,20 +472,12 @@ static int forksig(int n, int size, int argc, char **argv)
 	if (deadline_s <= 0)
 		return 2;
 	char file[] = "/tmp/benchrun-stamp-XXXXXX";
-	int fd = mkstemp(file);
-	if (fd < 0)
+	if (!stamp_file(file))
 		return 2;
-	close(fd);
-	setenv("BENCH_STAMP", file, 1);
 	char **cmd[8];
-	int ncmd = 0;
-	cmd[ncmd++] = argv;
-	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "::") == 0 && ncmd < 8) {
-			argv[i] = NULL;
-			cmd[ncmd++] = argv + i + 1;
-		}
-	}
+	int ncmd = split_commands(argc, argv, cmd, 8);
+	if (ncmd < 0)
+		return 2;
 	if (n > 64)
 		n = 64;
 	double v[8][64];

@@ -108,8 +108,11 @@ void report_targets(struct tree_seen *seen, bool kill)
 		return;
 	}
 	struct tree_id *ids = seen->ids;
-	size_t n = seen->n;
-	qsort(ids, n, sizeof *ids, by_id);
+	size_t n = 0;
+	qsort(ids, seen->n, sizeof *ids, by_id);
+	for (size_t k = 0; k < seen->n; k++) /* a walk in rounds finds a process more than once */
+		if (n == 0 || by_id(&ids[n - 1], &ids[k]) != 0)
+			ids[n++] = ids[k];
 	/* Merge the two sorted lists. */
 	struct target *merged = malloc((rep.ntargets + n + 1) * sizeof *merged);
 	if (!merged) {

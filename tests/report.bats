@@ -113,6 +113,17 @@ counts_known() { expected counts || [ "$RL_COUNTS" = yes ]; }
 	no_survivors "$N-s" 5
 }
 
+@test "each process ended counts once, though the final KILL's walk finds it in more rounds" {
+	counts_known || skip "this build does not count the tree's processes"
+	export S
+	S=$(private_sleep "$N-s")
+	# The shell and its three sleeps, all ignoring TERM: four processes, KILLed.
+	run -137 "$RUNLIMIT" --report="$F" -k 0.3 0.2 sh -c 'trap "" TERM
+		for i in 1 2 3; do "$S" 30 & done; wait'
+	report_is "$F" 'd["ended"] == 4' 'd["left_running"] == 0'
+	no_survivors "$N-s" 5
+}
+
 @test "-s KILL: killed at the deadline itself" {
 	run -137 "$RUNLIMIT" --report="$F" -s KILL 0.2 sleep 10
 	report_is "$F" 'd["outcome"] == "killed"' 'd["timeout_signal"] == "KILL"' \
