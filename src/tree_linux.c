@@ -364,6 +364,21 @@ static bool child_is_dead(pid_t pid)
 	       info.si_pid == pid;
 }
 
+/* While tree_scan_dead asks for them: note pid, listed under parent, if it is a dead
+ * process of the tree (a zombie; its stat is still there to say which one). */
+static void note_dead(const struct tree_target *t, pid_t pid, pid_t parent)
+{
+	struct stat_fields f;
+	if (!tree_scan_dead || !read_stat(pid, &f) || f.state != 'Z')
+		return;
+	if (f.ppid != parent && f.ppid != self)
+		return; /* another process by now */
+	struct tree_proc p = {.pid = pid, .ppid = f.ppid, .pgid = f.pgrp, .start = f.start};
+	if (f.ppid == self && !(pid == t->command && !t->reaped) && !adopted_is_commands(t, &p))
+		return;
+	tree_seen_add(tree_scan_dead, pid, f.start);
+}
+
 /* A pidfd for pid, taken before the process is read (see scan_children); HANDLE_GONE if
  * the process is gone, -1 if there is none to be had (no pidfds, or no descriptor left):
  * then the signal goes through tree_send's re-check. */
@@ -419,8 +434,10 @@ static long scan_children(const struct tree_target *t, struct tree_proc **out, t
 			pid_t pid = queue[i];
 			if (pid == self || pid == guard)
 				continue;
-			if (parents[i] == self && child_is_dead(pid))
+			if (parents[i] == self && child_is_dead(pid)) {
+				note_dead(t, pid, self);
 				continue; /* a zombie of runlimit's: no /proc read needed to know it */
+			}
 			/* With a signal to send, the handle first: what is read next is then the
 			 * process the handle holds, and the signal needs no second read. */
 			int handle = pick ? open_handle(pid) : -1;
@@ -429,6 +446,8 @@ static long scan_children(const struct tree_target *t, struct tree_proc **out, t
 			struct tree_proc p = {.in_tree = true};
 			long threads;
 			bool ours = read_live(pid, &p, &threads);
+			if (!ours)
+				note_dead(t, pid, parents[i]);
 			/* Still the process that was listed, not a later one given its pid: its parent
 			 * is the one it was listed under, or runlimit, which adopts orphans. */
 			if (ours && p.ppid != parents[i] && p.ppid != self)

@@ -24,6 +24,23 @@ void tree_close_over_parents(struct tree_proc *procs, size_t n)
 	pidmap_free(&index);
 }
 
+struct tree_seen *tree_scan_dead;
+
+void tree_seen_add(struct tree_seen *s, pid_t pid, uint64_t start)
+{
+	if (s->n == s->cap) {
+		size_t bigger = s->cap ? s->cap * 2 : 64;
+		struct tree_id *grown = realloc(s->ids, bigger * sizeof *grown);
+		if (!grown) {
+			s->unknown = true;
+			return;
+		}
+		s->ids = grown;
+		s->cap = bigger;
+	}
+	s->ids[s->n++] = (struct tree_id){pid, start};
+}
+
 /* Note the processes of the tree among procs[0..n) in seen (if any). */
 static void note(struct tree_seen *seen, const struct tree_proc *procs, long n)
 {
@@ -31,21 +48,9 @@ static void note(struct tree_seen *seen, const struct tree_proc *procs, long n)
 		return;
 	if (tree_scan_short)
 		seen->unknown = true;
-	for (long i = 0; i < n; i++) {
-		if (!procs[i].in_tree)
-			continue;
-		if (seen->n == seen->cap) {
-			size_t bigger = seen->cap ? seen->cap * 2 : 64;
-			struct tree_id *grown = realloc(seen->ids, bigger * sizeof *grown);
-			if (!grown) {
-				seen->unknown = true;
-				return;
-			}
-			seen->ids = grown;
-			seen->cap = bigger;
-		}
-		seen->ids[seen->n++] = (struct tree_id){procs[i].pid, procs[i].start};
-	}
+	for (long i = 0; i < n; i++)
+		if (procs[i].in_tree)
+			tree_seen_add(seen, procs[i].pid, procs[i].start);
 }
 
 /* Processes already dealt with (stopped, or killed), by pid and start time. */
@@ -245,8 +250,12 @@ long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_se
 {
 	struct tree_proc *procs;
 	long n;
-	if ((flags & TREE_FREEZE) && sig == SIGKILL && !tree_fork_survives_kill)
-		return kill_rounds(t, seen);
+	tree_scan_dead = seen;
+	if ((flags & TREE_FREEZE) && sig == SIGKILL && !tree_fork_survives_kill) {
+		long left = kill_rounds(t, seen);
+		tree_scan_dead = NULL;
+		return left;
+	}
 	if (flags & TREE_FREEZE) {
 		n = (long)freeze(t, &procs);
 		for (long i = 0; i < n; i++)
@@ -254,6 +263,7 @@ long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_se
 	} else {
 		n = tree_scan(t, &procs);
 	}
+	tree_scan_dead = NULL;
 	if (n < 0) {
 		if (seen)
 			seen->unknown = true;

@@ -55,6 +55,14 @@ extern const bool tree_fork_survives_kill;
  * missed processes (and sent none of them a signal). */
 extern bool tree_scan_short;
 
+/* While a walk that signals notes what it reaches (tree_signal), the scans also note here
+ * the processes of the tree they find dead: the signal sent to the group just before the
+ * walk may be what ended them (NULL: not wanted). */
+extern struct tree_seen *tree_scan_dead;
+
+/* Note a process in s (short of memory, s becomes unknown). */
+void tree_seen_add(struct tree_seen *s, pid_t pid, uint64_t start);
+
 /* After a final KILL whose rounds ran short of memory: kill what can be found without
  * allocating, and look again until nothing of the tree is alive or about 10 s have passed.
  * Returns how many processes were still alive then (0: none), or -1 where this system has

@@ -124,6 +124,22 @@ counts_known() { expected counts || [ "$RL_COUNTS" = yes ]; }
 	no_survivors "$N-s" 5
 }
 
+@test "processes the group's signal ends before the walk reaches them still count as ended" {
+	counts_known || skip "this build does not count the tree's processes"
+	export S
+	S=$(private_sleep "$N-s")
+	# 50 leftovers in the command's group, orphaned to runlimit: --kill-leftovers TERMs the
+	# group, then walks the tree; most are dead by the time the walk reads them.
+	local run
+	for run in 1 2 3; do
+		run -0 "$RUNLIMIT" --report="$F" --kill-leftovers 30 sh -c '
+			i=0; while [ $i -lt 50 ]; do "$S" 30 & i=$((i + 1)); done; exit 0'
+		report_is "$F" 'd["alive_at_command_exit"] == 50' 'd["ended"] == 50' \
+			'd["left_running"] == 0'
+	done
+	no_survivors "$N-s" 5
+}
+
 @test "-s KILL: killed at the deadline itself" {
 	run -137 "$RUNLIMIT" --report="$F" -s KILL 0.2 sleep 10
 	report_is "$F" 'd["outcome"] == "killed"' 'd["timeout_signal"] == "KILL"' \
