@@ -319,12 +319,14 @@ static int write_once(int fd, const char *text, size_t len)
 	return n < 0 ? errno : (size_t)n < len ? EIO : 0;
 }
 
-/* The descriptor that path names (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N),
- * or -1.  It is written through, not opened again: an open of /proc/self/fd/1 would make a
+/* The descriptor that path names (/dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N,
+ * /proc/self/fd/N), or -1.  It is written through, not opened again: an open of /proc/self/fd/1 would make a
  * new file description at offset 0 of the caller's log, and a rename onto it would replace
  * the caller's file. */
 static int named_descriptor(const char *path)
 {
+	if (strcmp(path, "/dev/stdin") == 0)
+		return STDIN_FILENO; /* as a shell's <> or 0>> can make it */
 	if (strcmp(path, "/dev/stdout") == 0)
 		return STDOUT_FILENO;
 	if (strcmp(path, "/dev/stderr") == 0)

@@ -424,7 +424,7 @@ needs_other_users() {
 	command -v setpriv >/dev/null 2>&1 || skip "needs setpriv(1) to act as another user"
 	setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null ||
 		skip "setpriv cannot switch to uid 65534 here"
-	USER_RL=$RUNLIMIT USER_RL_DIR=
+	export USER_RL=$RUNLIMIT USER_RL_DIR=
 	if ! as_user 65534 "$RUNLIMIT" --version >/dev/null 2>&1; then
 		USER_RL_DIR=$(mktemp -d /tmp/runlimit-bin.XXXXXX)
 		chmod 755 "$USER_RL_DIR"

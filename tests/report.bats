@@ -413,6 +413,7 @@ log_keeps() {
 	'>>1') $AS "$RL" --report="$1" 10 echo step >>"$log" ;;
 	'>>2') $AS "$RL" --report="$1" 10 sh -c 'echo step >&2' 2>>"$log" ;;
 	'>1') $AS "$RL" --report="$1" 10 sh -c 'cat "$0"; echo step' "$log.old" >"$log" ;;
+	'>>0') $AS "$RL" --report="$1" 10 echo step 0>>"$log" >>"$log" ;;
 	esac
 	sed -n 1,3p "$log" >"$log.text"
 	sed -n '4,$p' "$log" >"$log.json"
@@ -425,6 +426,7 @@ descriptor_names_keep_the_log() {
 	log_keeps /dev/fd/1 '>>' 1
 	log_keeps /dev/stderr '>>' 2
 	log_keeps /dev/fd/2 '>>' 2
+	log_keeps /dev/stdin '>>' 0
 	if [ -e /proc/self/fd/1 ]; then
 		log_keeps /proc/self/fd/1 '>>' 1
 	fi
@@ -433,7 +435,7 @@ descriptor_names_keep_the_log() {
 	log_keeps /dev/fd/1 '>' 1
 }
 
-@test "19.2: /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: written to the descriptor, at its end" {
+@test "19.2: /dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: written to the descriptor, at its end" {
 	[ -e /dev/fd/1 ] || skip "no /dev/fd here"
 	LOGDIR=$BATS_TEST_TMPDIR AS= RL=$RUNLIMIT
 	descriptor_names_keep_the_log
