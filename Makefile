@@ -52,9 +52,9 @@ endif
 # reaper or a process table are tested here (make check PLATFORM=portable).
 LINUX_SRCS   = src/clock_ppoll.c src/tree_linux.c src/tree_walk.c src/pidmap.c src/ncpu_linux.c src/cpufiles.c
 FREEBSD_PLAT = src/clock_ppoll.c src/tree_freebsd.c src/ncpu_freebsd.c
-DARWIN_PLAT  = src/clock_darwin.c src/clock_pipe.c src/tree_darwin.c src/tree_walk.c src/pidmap.c \
+DARWIN_PLAT  = src/clock_darwin.c src/selfpipe.c src/tree_darwin.c src/tree_walk.c src/pidmap.c \
 	src/ncpu_darwin.c
-PORTABLE     = src/clock_poll.c src/clock_pipe.c src/tree_other.c src/ncpu_other.c
+PORTABLE     = src/clock_posix.c src/selfpipe.c src/tree_posix.c src/ncpu_posix.c
 ifeq ($(PLATFORM),portable)
 PLATFORM_SRCS = $(PORTABLE)
 else ifeq ($(OS),Linux)
@@ -107,7 +107,7 @@ $(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 
 # The unit tests take the pure parts: parsers, the nproc policy (with made-up probes) and the
 # cgroup files (against made-up trees), on any OS.
-UNIT_SRCS = src/duration.c src/signals.c src/nproc.c src/msg.c src/cpufiles.c src/ncpu_other.c \
+UNIT_SRCS = src/duration.c src/signals.c src/nproc.c src/msg.c src/cpufiles.c src/ncpu_posix.c \
 	src/quote.c src/pidmap.c src/json.c
 UNIT_TESTS = tests/unit/unit.c tests/unit/unit_nproc.c tests/unit/unit_cpufiles.c \
 	tests/unit/unit_quote.c tests/unit/unit_pidmap.c tests/unit/unit_json.c

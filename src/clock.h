@@ -1,7 +1,7 @@
 /* The deadline clock and the one blocking wait of the supervisor.  Both count the time the
  * machine is awake, and they agree with each other, so a wait that ends "at the deadline"
  * ends when clock_now() reaches it.  One implementation per platform:
- * clock_ppoll.c (Linux, FreeBSD), clock_darwin.c (kqueue), clock_poll.c (anything POSIX).
+ * clock_ppoll.c (Linux, FreeBSD), clock_darwin.c (kqueue), clock_posix.c (anything POSIX).
  *
  * Signals: the supervisor keeps the signals it catches blocked, except inside clock_wait,
  * which unblocks them (waitmask) for the wait alone.  Where the wait can do that atomically

@@ -4,7 +4,7 @@
  * self-pipe (kevent cannot swap the signal mask). */
 #define _DARWIN_C_SOURCE
 #include "clock.h"
-#include "clock_pipe.h"
+#include "selfpipe.h"
 
 #include <sys/types.h>
 #include <sys/event.h>
@@ -20,12 +20,12 @@ int64_t clock_now(void)
 
 void clock_init(void)
 {
-	clock_pipe_init();
+	selfpipe_init();
 }
 
 void clock_wake(void)
 {
-	clock_pipe_wake();
+	selfpipe_wake();
 }
 
 static int kq = -1;
@@ -75,9 +75,9 @@ static void wait_on(int fd, int64_t deadline)
 
 void clock_wait(int64_t deadline, const sigset_t *waitmask)
 {
-	int fd = clock_pipe_drain();
+	int fd = selfpipe_drain();
 	sigset_t saved;
-	clock_pipe_unblock(waitmask, &saved);
+	selfpipe_unblock(waitmask, &saved);
 	wait_on(fd, deadline);
 	sigprocmask(SIG_SETMASK, &saved, NULL);
 }

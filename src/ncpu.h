@@ -1,5 +1,5 @@
 /* Processor counts from the operating system: one implementation per OS (ncpu_linux.c,
- * ncpu_darwin.c, ncpu_freebsd.c, ncpu_other.c).  The policy that combines them, with the
+ * ncpu_darwin.c, ncpu_freebsd.c, ncpu_posix.c).  The policy that combines them, with the
  * OpenMP variables, is in nproc.c. */
 #ifndef RUNLIMIT_NCPU_H
 #define RUNLIMIT_NCPU_H

@@ -1,7 +1,7 @@
 /* The command's process tree: finding and signalling every descendant, not only its
  * process group, and tying the command's fate to runlimit's.  One file per platform:
  * tree_linux.c (child subreaper, /proc walk, pidfd, parent-death signal),
- * tree_freebsd.c (procctl reaper), tree_darwin.c (libproc walk), tree_other.c (group only). */
+ * tree_freebsd.c (procctl reaper), tree_darwin.c (libproc walk), tree_posix.c (group only). */
 #ifndef RUNLIMIT_TREE_H
 #define RUNLIMIT_TREE_H
 

@@ -1,7 +1,7 @@
 /* Portable fallback: poll(2) takes whole milliseconds, so round up, never wake early.  poll
  * cannot swap the signal mask itself, so the handlers wake it through the self-pipe. */
 #include "clock.h"
-#include "clock_pipe.h"
+#include "selfpipe.h"
 
 #include <limits.h>
 #include <poll.h>
@@ -16,12 +16,12 @@ int64_t clock_now(void)
 
 void clock_init(void)
 {
-	clock_pipe_init();
+	selfpipe_init();
 }
 
 void clock_wake(void)
 {
-	clock_pipe_wake();
+	selfpipe_wake();
 }
 
 static int ms_until(int64_t deadline)
@@ -37,9 +37,9 @@ static int ms_until(int64_t deadline)
 
 void clock_wait(int64_t deadline, const sigset_t *waitmask)
 {
-	struct pollfd p = {.fd = clock_pipe_drain(), .events = POLLIN};
+	struct pollfd p = {.fd = selfpipe_drain(), .events = POLLIN};
 	sigset_t saved;
-	clock_pipe_unblock(waitmask, &saved);
+	selfpipe_unblock(waitmask, &saved);
 	poll(&p, 1, ms_until(deadline));
 	sigprocmask(SIG_SETMASK, &saved, NULL);
 }

@@ -1,4 +1,4 @@
-#include "clock_pipe.h"
+#include "selfpipe.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -8,7 +8,7 @@
 
 static int ends[2] = {-1, -1};
 
-void clock_pipe_init(void)
+void selfpipe_init(void)
 {
 	if (ends[0] >= 0 || pipe(ends) < 0)
 		return;
@@ -19,7 +19,7 @@ void clock_pipe_init(void)
 	}
 }
 
-void clock_pipe_wake(void)
+void selfpipe_wake(void)
 {
 	int saved = errno;
 	if (ends[1] >= 0) {
@@ -29,7 +29,7 @@ void clock_pipe_wake(void)
 	errno = saved;
 }
 
-int clock_pipe_drain(void)
+int selfpipe_drain(void)
 {
 	char drain[64];
 	if (ends[0] >= 0)
@@ -38,7 +38,7 @@ int clock_pipe_drain(void)
 	return ends[0];
 }
 
-void clock_pipe_unblock(const sigset_t *waitmask, sigset_t *saved)
+void selfpipe_unblock(const sigset_t *waitmask, sigset_t *saved)
 {
 	/* A signal blocked until now runs its handler here, before the wait: the byte it
 	 * writes makes the wait return at once. */
