@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "msg.h"
 #include "quote.h"
+#include "status.h"
 #include "tree.h"
 
 int spawn_keep_off_stdio(int fd)
@@ -117,7 +118,7 @@ static void child(const struct child_args *a)
 	} else {
 		spawn_say_failed(req->argv[0], err); /* runlimit could not tell it from an exit */
 	}
-	_exit(spawn_exit_code(err));
+	_exit(exec_error_status(err));
 }
 
 pid_t spawn(const struct spawn_req *req)
@@ -148,11 +149,6 @@ pid_t spawn(const struct spawn_req *req)
 int spawn_exec_error(void)
 {
 	return report && report->failed ? report->err : 0;
-}
-
-int spawn_exit_code(int err)
-{
-	return err == ENOENT ? 127 : 126;
 }
 
 void spawn_say_failed(const char *command, int err)

@@ -27,9 +27,6 @@ pid_t spawn(const struct spawn_req *req);
  * for it) the child itself said why it failed, and this is 0. */
 int spawn_exec_error(void);
 
-/* GNU's exit status for a command that could not be run: 127 not found, else 126. */
-int spawn_exit_code(int err);
-
 /* "failed to run command 'X': reason" */
 void spawn_say_failed(const char *command, int err);
 

@@ -17,6 +17,7 @@
 #include "report.h"
 #include "signals.h"
 #include "spawn.h"
+#include "status.h"
 #include "tree.h"
 #include "tty.h"
 
@@ -642,50 +643,33 @@ static void die_of(int sig)
 	raise(sig);
 }
 
-/* runlimit's exit status; *die: the signal it must die of instead (0: none). */
-static int exit_status(struct run *r, int exec_error, int *die)
+/* What the run's end comes to, for the exit-status rules (status.h). */
+static struct run_end run_end_of(const struct run *r, int exec_error)
 {
-	const struct config *cfg = r->cfg;
-	*die = 0;
-	if (exec_error) {
-		spawn_say_failed(cfg->command[0], exec_error);
-		return spawn_exit_code(exec_error);
-	}
-	int st = r->status;
-	if (WIFEXITED(st)) {
-		if (r->timed_out && !cfg->preserve_status)
-			return 124;
-		return WEXITSTATUS(st);
-	}
-	if (!WIFSIGNALED(st)) {
-		msg("unknown status from command (%d)", st);
-		return 1;
-	}
-	int sig = WTERMSIG(st);
-	if (tree_dumped_core(st))
-		msg("the monitored command dumped core");
-	if (r->timed_out) {
-		if (cfg->preserve_status)
-			return 128 + sig;
-		return sig == SIGKILL ? 128 + SIGKILL : 124;
-	}
-	if ((sig > 0 && sig < SLOTS && r->received[sig]) || r->keyboard_death)
-		*die = sig;
-	return 128 + sig;
+	int sig = WIFSIGNALED(r->status) ? WTERMSIG(r->status) : 0;
+	struct run_end e = {
+		.exec_error = exec_error,
+		.wait_status = r->status,
+		.timed_out = r->timed_out,
+		.preserve_status = r->cfg->preserve_status,
+		.forwarded = sig > 0 && sig < SLOTS && r->received[sig],
+		.keyboard_death = r->keyboard_death,
+		.interrupted = r->interrupted,
+	};
+	return e;
 }
 
-/* The run report's one word for how the run ended. */
-static const char *outcome(const struct run *r, int exec_error)
+/* What the end has to say on stderr: why the command could not run, a status no rule
+ * knows, a core dump. */
+static void say_end(const struct config *cfg, const struct run_end *e)
 {
-	if (exec_error)
-		return exec_error == ENOENT ? "not-found" : "not-runnable";
-	if (!WIFEXITED(r->status) && !WIFSIGNALED(r->status))
-		return "error";
-	if (r->timed_out)
-		return WIFSIGNALED(r->status) && WTERMSIG(r->status) == SIGKILL ? "killed" : "timed-out";
-	if (r->interrupted)
-		return "interrupted";
-	return WIFSIGNALED(r->status) ? "signalled" : "exited";
+	int st = e->wait_status;
+	if (e->exec_error)
+		spawn_say_failed(cfg->command[0], e->exec_error);
+	else if (!WIFEXITED(st) && !WIFSIGNALED(st))
+		msg("unknown status from command (%d)", st);
+	else if (WIFSIGNALED(st) && tree_dumped_core(st))
+		msg("the monitored command dumped core");
 }
 
 /* runlimit failed before the command could run: report it, and return 125. */
@@ -775,14 +759,16 @@ int supervise(const struct config *cfg)
 	guard_stop();
 	if (!cfg->foreground)
 		tty_take_back(r.pgid, r.timed_out || WIFSIGNALED(r.status));
-	int exec_error = spawn_exec_error(), die;
-	int status = exit_status(&r, exec_error, &die);
+	int exec_error = spawn_exec_error();
+	struct run_end end = run_end_of(&r, exec_error);
+	say_end(cfg, &end);
+	struct verdict v = run_verdict(&end);
 	if (report_wanted()) {
 		struct tree_target t = target(&r);
 		struct report_end e = {
-			.outcome = outcome(&r, exec_error),
-			.exit_status = status,
-			.die_signal = die,
+			.outcome = run_outcome(&end),
+			.exit_status = v.status,
+			.die_signal = v.die,
 			.pid = r.pid,
 			.have_status = !exec_error,
 			.status = r.status,
@@ -792,7 +778,7 @@ int supervise(const struct config *cfg)
 		};
 		report_finish(&e);
 	}
-	if (die)
-		die_of(die);
-	return status;
+	if (v.die)
+		die_of(v.die);
+	return v.status;
 }

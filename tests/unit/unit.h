@@ -10,5 +10,6 @@ void test_cpufiles(void);  /* unit_cpufiles.c */
 void test_quote(void);     /* unit_quote.c */
 void test_pidmap(void);    /* unit_pidmap.c */
 void test_json(void);      /* unit_json.c */
+void test_status(void);    /* unit_status.c */
 
 #endif
