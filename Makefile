@@ -80,7 +80,7 @@ else ifeq ($(PLATFORM_SRCS),$(DARWIN_PLAT))
 EXPECT = sessions counts
 endif
 
-CORE = src/cli.c src/duration.c src/guard.c src/json.c src/msg.c src/nproc.c src/quote.c \
+CORE = src/cli.c src/dispositions.c src/duration.c src/guard.c src/jobctl.c src/json.c src/msg.c src/nproc.c src/quote.c \
 	src/report.c src/signals.c src/spawn.c src/status.c src/supervise.c src/tty.c
 SRCS = src/main.c $(CORE) $(PLATFORM_SRCS)
 DARWIN_SRCS = src/main.c $(CORE) $(DARWIN_PLAT)

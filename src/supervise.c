@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "dispositions.h"
 #include "guard.h"
+#include "jobctl.h"
 #include "msg.h"
 #include "quote.h"
 #include "report.h"
@@ -21,27 +23,8 @@
 #include "tree.h"
 #include "tty.h"
 
-/* Enough slots for every signal number of every supported system (Linux tops out at 64,
- * MIPS at 128). */
-#define SLOTS 129
-
-/* Written by handlers, read by the loop: which signals arrived since the loop last looked. */
-static volatile sig_atomic_t arrived[SLOTS];
-static pid_t self; /* runlimit's pid: its handlers may also run in the command, see on_signal */
-/* ... and which of them some process sent (kill, a supervisor), not the terminal's keys. */
-static volatile sig_atomic_t sent_by_process[SLOTS];
-
-/* What runlimit inherited, so the command can get it back. */
-static struct sigaction inherited[SLOTS];
-static bool changed[SLOTS];
-static sigset_t inherited_mask;
-/* The signals runlimit catches stay blocked except while it waits (clock_wait): waitmask. */
-static sigset_t caught, waitmask;
 static pid_t child_group; /* for child_setup: the group the command joins (0: none;
                             SPAWN_OWN_GROUP: its own) */
-static int timeout_signal;
-static int resize_signal = -1; /* SIGWINCH */
-static int info_signal = -1;   /* SIGINFO, where it exists */
 
 struct run {
 	const struct config *cfg;
@@ -55,19 +38,12 @@ struct run {
 	bool killed;               /* the final KILL has gone out */
 	int64_t deadline;
 	int64_t kill_deadline;
-	bool received[SLOTS];      /* signals that came from outside and were passed on */
+	bool received[DISP_SLOTS];      /* signals that came from outside and were passed on */
 	bool keyboard_death;       /* died of INT or QUIT while its group had the terminal */
 	bool interrupted;          /* a signal from outside asked the run to end */
 	int stopped_by;            /* the command is stopped, by this signal (0: running) */
 	bool polling;              /* the leftovers' exits wake nothing: look again soon */
-	bool continued;            /* runlimit got SIGCONT since this was last cleared */
 };
-
-static bool is_fault(int sig)
-{
-	return sig == SIGILL || sig == SIGTRAP || sig == SIGABRT || sig == SIGBUS ||
-	       sig == SIGFPE || sig == SIGSEGV || sig == SIGSYS;
-}
 
 /* Signals that start the grace period when passed on: the ones that ask a command to end. */
 static bool is_termination(int sig)
@@ -81,182 +57,10 @@ static bool is_keyboard(int sig)
 	return sig == SIGINT || sig == SIGQUIT;
 }
 
-static void on_signal(int sig, siginfo_t *info, void *context)
-{
-	(void)context;
-	int saved = errno;
-	if (getpid() != self) {
-		/* In the command between its last unblock and exec (it keeps runlimit's handlers,
-		 * which exec resets): the signal was sent to it, so act as its default would.
-		 * kill, not raise: should the child ever share runlimit's memory (a vfork-style
-		 * spawn), musl's raise would read runlimit's cached thread id. */
-		struct sigaction dfl;
-		memset(&dfl, 0, sizeof dfl);
-		dfl.sa_handler = SIG_DFL;
-		sigaction(sig, &dfl, NULL);
-		kill(getpid(), sig);
-		errno = saved;
-		return;
-	}
-	if (is_fault(sig)) {
-		/* A fault signal: runlimit's own (a bad access, its abort) or sent by another
-		 * process with kill().  No si_code tells them apart on every system (macOS fills
-		 * it in from the machine state whoever sent the signal), so the handler steps
-		 * aside: with the default action back, a real fault happens again as soon as
-		 * this returns and ends runlimit at once, and one sent from outside is simply
-		 * noted, passed on by the loop, and the handler put back (rearm). */
-		struct sigaction dfl;
-		memset(&dfl, 0, sizeof dfl);
-		dfl.sa_handler = SIG_DFL;
-		sigaction(sig, &dfl, NULL);
-	}
-	if (sig > 0 && sig < SLOTS) {
-		arrived[sig] = 1;
-		if (!tty_signal_typed(info))
-			sent_by_process[sig] = 1;
-	}
-	clock_wake();
-	errno = saved;
-}
-
-/* Signals runlimit catches and passes on: every one whose default action would end it. */
-static bool is_forwarded(int sig)
-{
-	switch (sig) {
-	case SIGKILL: case SIGSTOP: case SIGCHLD: case SIGCONT: case SIGTSTP:
-	case SIGTTIN: case SIGTTOU: case SIGURG:
-		return false;
-	default:
-		return !sig_ignored_by_default(sig);
-	}
-}
-
-static void set_disposition(int sig, void (*handler)(int))
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = handler;
-	sigaction(sig, &sa, NULL);
-}
-
-/* Catch sig, noting in inherited[sig] what was there before (one system call). */
-static void catch(int sig)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_signal;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigfillset(&sa.sa_mask);
-	struct sigaction before;
-	if (sigaction(sig, &sa, &before) == 0) {
-		if (!changed[sig])
-			inherited[sig] = before;
-		changed[sig] = true;
-		sigaddset(&caught, sig);
-	}
-}
-
-/* Put back what sig had when runlimit started (it was caught by catch()). */
-static void uncatch(int sig)
-{
-	sigaction(sig, &inherited[sig], NULL);
-	changed[sig] = false;
-	sigdelset(&caught, sig);
-}
-
-/* The signals a supervisor must always be able to end the command with, and that the
- * command therefore starts with at their default action, whatever runlimit inherited. */
-static bool always_forwarded(int sig)
-{
-	return sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
-}
-
-/* In the child, before exec: the command starts with what runlimit inherited, except that
- * SIGCHLD, SIGALRM, the time-out signal and TERM, INT and HUP are left at their defaults (as
- * GNU does), so the time-out and a cancel can always reach it.  exec itself puts every
- * caught signal back to its default, which is what each of them needs (runlimit catches a
- * signal only if it was at its default, or is one of those exceptions): only what runlimit
- * set to be ignored needs putting back. */
-static void reset_signals_in_child(void)
-{
-	static const int ignored[] = {SIGTTIN, SIGTTOU};
-	for (size_t k = 0; k < sizeof ignored / sizeof ignored[0]; k++)
-		if (changed[ignored[k]])
-			sigaction(ignored[k], &inherited[ignored[k]], NULL);
-}
-
 static void child_setup(void)
 {
 	tty_child_take(child_group == SPAWN_OWN_GROUP ? getpid() : child_group);
-	reset_signals_in_child();
-}
-
-static void setup_signals(const struct config *cfg)
-{
-	clock_init();
-	self = getpid();
-	timeout_signal = cfg->signal;
-	resize_signal = sig_parse("WINCH"); /* not POSIX 2008 names: -1 where unknown */
-	info_signal = sig_parse("INFO");
-	/* Everything blocked while the handlers go in: a signal that was ignored and is caught
-	 * for a moment (below) stays pending, and is dropped when the ignore is put back. */
-	sigset_t all;
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &inherited_mask);
-
-	sigemptyset(&caught);
-	for (int sig = sig_next(0); sig > 0 && sig < SLOTS; sig = sig_next(sig)) {
-		if (!is_forwarded(sig))
-			continue;
-		catch(sig);
-		/* An inherited ignore (nohup, a shell's background job) is honoured: not caught,
-		 * not passed on, and the command inherits it.  The exceptions must always work:
-		 * SIGALRM and the time-out signal, and TERM, INT and HUP, with which a supervisor
-		 * cancels a run (a runner started in the background has INT ignored, one under
-		 * nohup HUP).  "runlimit 1h nohup cmd" keeps a command immune to hangups. */
-		if (inherited[sig].sa_handler == SIG_IGN && sig != SIGALRM && sig != cfg->signal &&
-		    !always_forwarded(sig))
-			uncatch(sig);
-	}
-	/* An inherited SIGCHLD ignore would make the kernel reap the command behind runlimit's
-	 * back; an inherited block would hide its exit.  Neither is kept. */
-	catch(SIGCHLD);
-	/* Job control: SIGTSTP (Ctrl-Z) is passed to the command, whose stop then stops
-	 * runlimit; SIGCONT tells runlimit it was resumed; SIGWINCH (a resize) is passed on to
-	 * a command that does not own the terminal.  With --foreground the command shares
-	 * runlimit's group and the terminal does all this itself. */
-	if (!cfg->foreground) {
-		const int job_signals[] = {SIGTSTP, SIGCONT, resize_signal};
-		for (size_t k = 0; k < sizeof job_signals / sizeof job_signals[0]; k++) {
-			int sig = job_signals[k];
-			if (sig <= 0)
-				continue;
-			catch(sig);
-			if (inherited[sig].sa_handler == SIG_IGN)
-				uncatch(sig);
-		}
-	}
-	/* runlimit never stops for touching the terminal from the background. */
-	static const int tty_signals[] = {SIGTTIN, SIGTTOU};
-	for (size_t k = 0; k < sizeof tty_signals / sizeof tty_signals[0]; k++) {
-		int sig = tty_signals[k];
-		struct sigaction ign;
-		memset(&ign, 0, sizeof ign);
-		ign.sa_handler = SIG_IGN;
-		sigaction(sig, &ign, &inherited[sig]);
-		changed[sig] = true;
-	}
-	/* From here on the caught signals wait, blocked, until runlimit sleeps in clock_wait:
-	 * nothing that arrives is lost, and the loop never races with a handler. */
-	waitmask = inherited_mask;
-	sigset_t working = inherited_mask;
-	for (int sig = 1; sig < SLOTS; sig++) {
-		if (sigismember(&caught, sig)) {
-			sigdelset(&waitmask, sig);
-			sigaddset(&working, sig);
-		}
-	}
-	sigprocmask(SIG_SETMASK, &working, NULL);
+	disp_child_reset();
 }
 
 /* The command's process group may be signalled while its id cannot have been reused: the
@@ -364,17 +168,15 @@ static void final_kill(struct run *r, const char *why)
 
 static void handle_arrivals(struct run *r)
 {
-	for (int sig = 1; sig < SLOTS; sig++) {
-		if (!arrived[sig])
+	for (int sig = 1; sig < DISP_SLOTS; sig++) {
+		bool by_process;
+		if (!disp_take(sig, &by_process))
 			continue;
-		arrived[sig] = 0;
 		if (sig == SIGCHLD)
 			continue;
-		if (sig == SIGCONT) {
-			r->continued = true;
-			continue;
-		}
-		if (sig == SIGTSTP || sig == resize_signal) {
+		if (sig == SIGCONT)
+			continue; /* resumed: what matters of it, suspend() sees */
+		if (sig == SIGTSTP || sig == disp_resize()) {
 			/* Not signals to end anything: the group only, no grace, no SIGCONT.  A
 			 * stop of the command then stops runlimit (see suspend). */
 			signal_group(r, sig);
@@ -387,8 +189,8 @@ static void handle_arrivals(struct run *r)
 				time_out(r, "alarm");
 			continue;
 		}
-		if (is_fault(sig))
-			catch(sig); /* it came from outside: see on_signal */
+		if (disp_is_fault(sig))
+			disp_rearm(sig); /* it came from outside: see dispositions.c */
 #ifdef RUNLIMIT_TEST_HOOKS
 		/* Test builds only (runlimit-hooks): a genuine fault inside runlimit, on demand, to
 		 * show that it still ends runlimit rather than being taken for one sent to it. */
@@ -407,8 +209,7 @@ static void handle_arrivals(struct run *r)
 		 * Ctrl-C or Ctrl-\ typed at the terminal is interaction, not a request: it goes
 		 * where the terminal would have sent it, the command's group, and a program that
 		 * handles it (a REPL) goes on undisturbed. */
-		bool request = is_termination(sig) && (sent_by_process[sig] || !is_keyboard(sig));
-		sent_by_process[sig] = 0;
+		bool request = is_termination(sig) && (by_process || !is_keyboard(sig));
 		r->received[sig] = true;
 		send(r, sig, request, request, "forwarded");
 		if (request) {
@@ -507,95 +308,13 @@ static int64_t next_wake(const struct run *r)
 	return wake;
 }
 
-/* While runlimit is stopped it cannot keep the deadline: a small child waits for it and
- * continues runlimit when it comes.  It holds nothing open but the read end of a pipe whose
- * write end runlimit keeps (*tie): should runlimit die meanwhile, end-of-file wakes the timer,
- * which then exits without signalling a pid that may no longer be runlimit's. */
-static pid_t start_timer(int64_t wake, int *tie)
-{
-	*tie = -1;
-	int link[2];
-	if (wake == CLOCK_NEVER || pipe(link) < 0)
-		return 0;
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid != 0) {
-		close(link[0]);
-		if (pid < 0) {
-			close(link[1]);
-			return 0;
-		}
-		*tie = link[1];
-		return pid;
-	}
-	sigset_t all;
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, NULL);
-	close(link[1]);
-	for (int fd = 0; fd <= STDERR_FILENO; fd++)
-		if (fd != link[0])
-			close(fd); /* never hold the caller's pipes */
-	clock_wait_fd(link[0], wake);
-	if (getppid() == parent)
-		kill(parent, SIGCONT);
-	_exit(0);
-}
-
-/* Stop runlimit with sig, the way the command stopped, so that the calling shell sees a
- * stopped job; the terminal goes back to runlimit's group first.  Returns after SIGCONT
- * (fg, bg, or the deadline's timer), true if runlimit really was stopped (a process group
- * with no parent in the session ignores terminal stops). */
-static bool suspend(struct run *r, int sig, int64_t wake)
-{
-	tty_take_back(r->pgid, false);
-	int tie;
-	pid_t timer = start_timer(wake, &tie);
-	int stop = sig == SIGSTOP ? SIGTSTP : sig;
-	struct sigaction saved;
-	sigaction(stop, NULL, &saved);
-	set_disposition(stop, SIG_DFL);
-	r->continued = false;
-	/* SIGCONT is let through with the stop: its handler then runs as soon as runlimit is
-	 * resumed, before raise returns. */
-	sigset_t only, before;
-	sigemptyset(&only);
-	sigaddset(&only, stop);
-	sigaddset(&only, SIGCONT);
-	sigprocmask(SIG_UNBLOCK, &only, &before);
-	raise(stop);
-	sigprocmask(SIG_SETMASK, &before, NULL);
-	sigaction(stop, &saved, NULL);
-	if (timer > 0) {
-		kill(timer, SIGKILL);
-		waitpid(timer, NULL, 0);
-		close(tie);
-	}
-	if (arrived[SIGCONT]) {
-		arrived[SIGCONT] = 0;
-		r->continued = true;
-	}
-	return r->continued;
-}
-
-/* The command stopped.  Terminal stops propagate to runlimit (the shell's job); a read or
- * write of the terminal from the background gets the terminal when runlimit's job has it. */
+/* The command stopped: job control (jobctl.h) decides, and the group is continued after. */
 static void command_stopped(struct run *r, int64_t wake)
 {
 	int sig = r->stopped_by;
 	r->stopped_by = 0; /* seen; waitpid reports the next stop afresh */
-	bool owns_tty = tty_owned_by(r->pgid);
-	bool tty_access = sig == SIGTTIN || sig == SIGTTOU;
-	if (tty_access && !owns_tty && tty_in_foreground()) {
-		tty_give(r->pgid);
-	} else if (sig == SIGTSTP || tty_access || (sig == SIGSTOP && owns_tty)) {
-		bool had_tty = owns_tty || tty_access;
-		if (!suspend(r, sig, wake))
-			return; /* could not stop: leave the command stopped, the deadline decides */
-		if (had_tty && tty_in_foreground())
-			tty_give(r->pgid);
-	} else {
-		return; /* a plain SIGSTOP from someone: not runlimit's business */
-	}
+	if (!job_command_stopped(r->pgid, sig, wake))
+		return;
 	signal_group(r, SIGCONT);
 	report_signal(SIGCONT, "group", "resume");
 }
@@ -625,22 +344,8 @@ static void loop(struct run *r)
 				reap(r); /* leave no zombie of the tree to init */
 			return;
 		}
-		clock_wait(next_wake(r), &waitmask);
+		clock_wait(next_wake(r), disp_waitmask());
 	}
-}
-
-static void die_of(int sig)
-{
-	/* Dying of the signal lets a calling shell see it (bash's wait-and-cooperative-exit
-	 * rule: Ctrl-C then ends a script's loop), but runlimit must not dump core for it. */
-	struct rlimit none = {0, 0};
-	setrlimit(RLIMIT_CORE, &none);
-	set_disposition(sig, SIG_DFL);
-	sigset_t only;
-	sigemptyset(&only);
-	sigaddset(&only, sig);
-	sigprocmask(SIG_UNBLOCK, &only, NULL);
-	raise(sig);
 }
 
 /* What the run's end comes to, for the exit-status rules (status.h). */
@@ -652,7 +357,7 @@ static struct run_end run_end_of(const struct run *r, int exec_error)
 		.wait_status = r->status,
 		.timed_out = r->timed_out,
 		.preserve_status = r->cfg->preserve_status,
-		.forwarded = sig > 0 && sig < SLOTS && r->received[sig],
+		.forwarded = sig > 0 && sig < DISP_SLOTS && r->received[sig],
 		.keyboard_death = r->keyboard_death,
 		.interrupted = r->interrupted,
 	};
@@ -703,7 +408,7 @@ static pid_t start_command(struct run *r)
 			.argv = cfg->command,
 			.group = child_group,
 			.death_signal = cfg->signal,
-			.mask = &inherited_mask,
+			.mask = disp_inherited_mask(),
 			.child_setup = child_setup,
 		};
 		pid = spawn(&req);
@@ -730,7 +435,7 @@ int supervise(const struct config *cfg)
 {
 	if (!cfg->foreground)
 		tty_init();
-	setup_signals(cfg);
+	disp_setup(cfg);
 	tree_init();
 
 	report_start(cfg);
@@ -779,6 +484,6 @@ int supervise(const struct config *cfg)
 		report_finish(&e);
 	}
 	if (v.die)
-		die_of(v.die);
+		disp_die_of(v.die);
 	return v.status;
 }

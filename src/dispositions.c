@@ -1,0 +1,252 @@
+/* Signal dispositions: which signals runlimit catches and how (dispositions.h). */
+#include "dispositions.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "signals.h"
+#include "tty.h"
+
+#define SLOTS DISP_SLOTS
+
+/* Written by handlers, read by the loop: which signals arrived since the loop last looked. */
+static volatile sig_atomic_t arrived[SLOTS];
+static pid_t self; /* runlimit's pid: its handlers may also run in the command, see on_signal */
+/* ... and which of them some process sent (kill, a supervisor), not the terminal's keys. */
+static volatile sig_atomic_t sent_by_process[SLOTS];
+
+static int resize_signal = -1; /* SIGWINCH */
+
+/* What runlimit inherited, so the command can get it back. */
+static struct sigaction inherited[SLOTS];
+static bool changed[SLOTS];
+static sigset_t inherited_mask;
+/* The signals runlimit catches stay blocked except while it waits (clock_wait): waitmask. */
+static sigset_t caught, waitmask;
+
+bool disp_is_fault(int sig)
+{
+	return sig == SIGILL || sig == SIGTRAP || sig == SIGABRT || sig == SIGBUS ||
+	       sig == SIGFPE || sig == SIGSEGV || sig == SIGSYS;
+}
+
+static void on_signal(int sig, siginfo_t *info, void *context)
+{
+	(void)context;
+	int saved = errno;
+	if (getpid() != self) {
+		/* In the command between its last unblock and exec (it keeps runlimit's handlers,
+		 * which exec resets): the signal was sent to it, so act as its default would.
+		 * kill, not raise: should the child ever share runlimit's memory (a vfork-style
+		 * spawn), musl's raise would read runlimit's cached thread id. */
+		struct sigaction dfl;
+		memset(&dfl, 0, sizeof dfl);
+		dfl.sa_handler = SIG_DFL;
+		sigaction(sig, &dfl, NULL);
+		kill(getpid(), sig);
+		errno = saved;
+		return;
+	}
+	if (disp_is_fault(sig)) {
+		/* A fault signal: runlimit's own (a bad access, its abort) or sent by another
+		 * process with kill().  No si_code tells them apart on every system (macOS fills
+		 * it in from the machine state whoever sent the signal), so the handler steps
+		 * aside: with the default action back, a real fault happens again as soon as
+		 * this returns and ends runlimit at once, and one sent from outside is simply
+		 * noted, passed on by the loop, and the handler put back (rearm). */
+		struct sigaction dfl;
+		memset(&dfl, 0, sizeof dfl);
+		dfl.sa_handler = SIG_DFL;
+		sigaction(sig, &dfl, NULL);
+	}
+	if (sig > 0 && sig < SLOTS) {
+		arrived[sig] = 1;
+		if (!tty_signal_typed(info))
+			sent_by_process[sig] = 1;
+	}
+	clock_wake();
+	errno = saved;
+}
+
+/* Signals runlimit catches and passes on: every one whose default action would end it. */
+static bool is_forwarded(int sig)
+{
+	switch (sig) {
+	case SIGKILL: case SIGSTOP: case SIGCHLD: case SIGCONT: case SIGTSTP:
+	case SIGTTIN: case SIGTTOU: case SIGURG:
+		return false;
+	default:
+		return !sig_ignored_by_default(sig);
+	}
+}
+
+void disp_set(int sig, void (*handler)(int))
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = handler;
+	sigaction(sig, &sa, NULL);
+}
+
+/* Catch sig, noting in inherited[sig] what was there before (one system call). */
+static void catch(int sig)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigfillset(&sa.sa_mask);
+	struct sigaction before;
+	if (sigaction(sig, &sa, &before) == 0) {
+		if (!changed[sig])
+			inherited[sig] = before;
+		changed[sig] = true;
+		sigaddset(&caught, sig);
+	}
+}
+
+/* Put back what sig had when runlimit started (it was caught by catch()). */
+static void uncatch(int sig)
+{
+	sigaction(sig, &inherited[sig], NULL);
+	changed[sig] = false;
+	sigdelset(&caught, sig);
+}
+
+/* The signals a supervisor must always be able to end the command with, and that the
+ * command therefore starts with at their default action, whatever runlimit inherited. */
+static bool always_forwarded(int sig)
+{
+	return sig == SIGTERM || sig == SIGINT || sig == SIGHUP;
+}
+
+/* In the child, before exec: the command starts with what runlimit inherited, except that
+ * SIGCHLD, SIGALRM, the time-out signal and TERM, INT and HUP are left at their defaults (as
+ * GNU does), so the time-out and a cancel can always reach it.  exec itself puts every
+ * caught signal back to its default, which is what each of them needs (runlimit catches a
+ * signal only if it was at its default, or is one of those exceptions): only what runlimit
+ * set to be ignored needs putting back. */
+void disp_child_reset(void)
+{
+	static const int ignored[] = {SIGTTIN, SIGTTOU};
+	for (size_t k = 0; k < sizeof ignored / sizeof ignored[0]; k++)
+		if (changed[ignored[k]])
+			sigaction(ignored[k], &inherited[ignored[k]], NULL);
+}
+
+void disp_setup(const struct config *cfg)
+{
+	clock_init();
+	self = getpid();
+	resize_signal = sig_parse("WINCH"); /* not a POSIX 2008 name: -1 where unknown */
+	/* Everything blocked while the handlers go in: a signal that was ignored and is caught
+	 * for a moment (below) stays pending, and is dropped when the ignore is put back. */
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &inherited_mask);
+
+	sigemptyset(&caught);
+	for (int sig = sig_next(0); sig > 0 && sig < SLOTS; sig = sig_next(sig)) {
+		if (!is_forwarded(sig))
+			continue;
+		catch(sig);
+		/* An inherited ignore (nohup, a shell's background job) is honoured: not caught,
+		 * not passed on, and the command inherits it.  The exceptions must always work:
+		 * SIGALRM and the time-out signal, and TERM, INT and HUP, with which a supervisor
+		 * cancels a run (a runner started in the background has INT ignored, one under
+		 * nohup HUP).  "runlimit 1h nohup cmd" keeps a command immune to hangups. */
+		if (inherited[sig].sa_handler == SIG_IGN && sig != SIGALRM && sig != cfg->signal &&
+		    !always_forwarded(sig))
+			uncatch(sig);
+	}
+	/* An inherited SIGCHLD ignore would make the kernel reap the command behind runlimit's
+	 * back; an inherited block would hide its exit.  Neither is kept. */
+	catch(SIGCHLD);
+	/* Job control: SIGTSTP (Ctrl-Z) is passed to the command, whose stop then stops
+	 * runlimit; SIGCONT tells runlimit it was resumed; SIGWINCH (a resize) is passed on to
+	 * a command that does not own the terminal.  With --foreground the command shares
+	 * runlimit's group and the terminal does all this itself. */
+	if (!cfg->foreground) {
+		const int job_signals[] = {SIGTSTP, SIGCONT, resize_signal};
+		for (size_t k = 0; k < sizeof job_signals / sizeof job_signals[0]; k++) {
+			int sig = job_signals[k];
+			if (sig <= 0)
+				continue;
+			catch(sig);
+			if (inherited[sig].sa_handler == SIG_IGN)
+				uncatch(sig);
+		}
+	}
+	/* runlimit never stops for touching the terminal from the background. */
+	static const int tty_signals[] = {SIGTTIN, SIGTTOU};
+	for (size_t k = 0; k < sizeof tty_signals / sizeof tty_signals[0]; k++) {
+		int sig = tty_signals[k];
+		struct sigaction ign;
+		memset(&ign, 0, sizeof ign);
+		ign.sa_handler = SIG_IGN;
+		sigaction(sig, &ign, &inherited[sig]);
+		changed[sig] = true;
+	}
+	/* From here on the caught signals wait, blocked, until runlimit sleeps in clock_wait:
+	 * nothing that arrives is lost, and the loop never races with a handler. */
+	waitmask = inherited_mask;
+	sigset_t working = inherited_mask;
+	for (int sig = 1; sig < SLOTS; sig++) {
+		if (sigismember(&caught, sig)) {
+			sigdelset(&waitmask, sig);
+			sigaddset(&working, sig);
+		}
+	}
+	sigprocmask(SIG_SETMASK, &working, NULL);
+}
+
+void disp_die_of(int sig)
+{
+	/* Dying of the signal lets a calling shell see it (bash's wait-and-cooperative-exit
+	 * rule: Ctrl-C then ends a script's loop), but runlimit must not dump core for it. */
+	struct rlimit none = {0, 0};
+	setrlimit(RLIMIT_CORE, &none);
+	disp_set(sig, SIG_DFL);
+	sigset_t only;
+	sigemptyset(&only);
+	sigaddset(&only, sig);
+	sigprocmask(SIG_UNBLOCK, &only, NULL);
+	raise(sig);
+}
+
+
+int disp_resize(void)
+{
+	return resize_signal;
+}
+
+const sigset_t *disp_waitmask(void)
+{
+	return &waitmask;
+}
+
+const sigset_t *disp_inherited_mask(void)
+{
+	return &inherited_mask;
+}
+
+void disp_rearm(int sig)
+{
+	catch(sig);
+}
+
+bool disp_take(int sig, bool *by_process)
+{
+	if (sig <= 0 || sig >= SLOTS || !arrived[sig])
+		return false;
+	arrived[sig] = 0;
+	if (by_process)
+		*by_process = sent_by_process[sig];
+	sent_by_process[sig] = 0;
+	return true;
+}

@@ -1,0 +1,49 @@
+/* Signal dispositions: which signals runlimit catches, the handler that records their
+ * arrival (and only that), and what the command gets back of what runlimit inherited.
+ * The caught signals stay blocked except while runlimit waits (clock_wait with
+ * disp_waitmask()), so the loop never races with a handler. */
+#ifndef RUNLIMIT_DISPOSITIONS_H
+#define RUNLIMIT_DISPOSITIONS_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "cli.h"
+
+/* Enough slots for every signal number of every supported system (Linux tops out at 64,
+ * MIPS at 128). */
+#define DISP_SLOTS 129
+
+/* Catch every signal whose default would end runlimit (honouring inherited ignores, except
+ * for ALRM, the -s signal, TERM, INT and HUP), SIGCHLD, and with job control TSTP, CONT
+ * and WINCH; ignore TTIN and TTOU; block what is caught.  Sets up the clock's wake-up. */
+void disp_setup(const struct config *cfg);
+
+/* Did sig arrive since it was last taken?  Takes it; *by_process (if asked): some process
+ * sent it (kill, a supervisor), rather than the terminal's keys. */
+bool disp_take(int sig, bool *by_process);
+
+/* A fault signal (SEGV, BUS, ...): its handler steps aside when it runs, so that a real
+ * fault ends runlimit at once; one sent from outside is passed on and the handler put back
+ * with disp_rearm. */
+bool disp_is_fault(int sig);
+void disp_rearm(int sig);
+
+/* The mask for the wait (the caught signals let through), and the one runlimit inherited,
+ * which the command gets. */
+const sigset_t *disp_waitmask(void);
+const sigset_t *disp_inherited_mask(void);
+
+/* In the child, before exec: put back what runlimit set to be ignored (TTIN, TTOU). */
+void disp_child_reset(void);
+
+/* SIGWINCH's number, or -1 where the system has none. */
+int disp_resize(void);
+
+/* Set sig's handler (SIG_DFL, SIG_IGN, or a plain one). */
+void disp_set(int sig, void (*handler)(int));
+
+/* Die of sig, without a core dump: a calling shell then sees the death. */
+void disp_die_of(int sig);
+
+#endif

@@ -1,0 +1,97 @@
+/* Job control (jobctl.h): runlimit stops when its command does, as its shell expects. */
+#include "jobctl.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "dispositions.h"
+#include "tty.h"
+
+/* While runlimit is stopped it cannot keep the deadline: a small child waits for it and
+ * continues runlimit when it comes.  It holds nothing open but the read end of a pipe whose
+ * write end runlimit keeps (*tie): should runlimit die meanwhile, end-of-file wakes the timer,
+ * which then exits without signalling a pid that may no longer be runlimit's. */
+static pid_t start_timer(int64_t wake, int *tie)
+{
+	*tie = -1;
+	int link[2];
+	if (wake == CLOCK_NEVER || pipe(link) < 0)
+		return 0;
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid != 0) {
+		close(link[0]);
+		if (pid < 0) {
+			close(link[1]);
+			return 0;
+		}
+		*tie = link[1];
+		return pid;
+	}
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	close(link[1]);
+	for (int fd = 0; fd <= STDERR_FILENO; fd++)
+		if (fd != link[0])
+			close(fd); /* never hold the caller's pipes */
+	clock_wait_fd(link[0], wake);
+	if (getppid() == parent)
+		kill(parent, SIGCONT);
+	_exit(0);
+}
+
+/* Stop runlimit with sig, the way the command stopped, so that the calling shell sees a
+ * stopped job; the terminal goes back to runlimit's group first.  Returns after SIGCONT
+ * (fg, bg, or the deadline's timer), true if runlimit really was stopped (a process group
+ * with no parent in the session ignores terminal stops). */
+static bool suspend(pid_t pgid, int sig, int64_t wake)
+{
+	tty_take_back(pgid, false);
+	int tie;
+	pid_t timer = start_timer(wake, &tie);
+	int stop = sig == SIGSTOP ? SIGTSTP : sig;
+	struct sigaction saved;
+	sigaction(stop, NULL, &saved);
+	disp_set(stop, SIG_DFL);
+	/* SIGCONT is let through with the stop: its handler then runs as soon as runlimit is
+	 * resumed, before raise returns. */
+	sigset_t only, before;
+	sigemptyset(&only);
+	sigaddset(&only, stop);
+	sigaddset(&only, SIGCONT);
+	sigprocmask(SIG_UNBLOCK, &only, &before);
+	raise(stop);
+	sigprocmask(SIG_SETMASK, &before, NULL);
+	sigaction(stop, &saved, NULL);
+	if (timer > 0) {
+		kill(timer, SIGKILL);
+		waitpid(timer, NULL, 0);
+		close(tie);
+	}
+	return disp_take(SIGCONT, NULL);
+}
+
+/* The command stopped.  Terminal stops propagate to runlimit (the shell's job); a read or
+ * write of the terminal from the background gets the terminal when runlimit's job has it. */
+bool job_command_stopped(pid_t pgid, int sig, int64_t wake)
+{
+	bool owns_tty = tty_owned_by(pgid);
+	bool tty_access = sig == SIGTTIN || sig == SIGTTOU;
+	if (tty_access && !owns_tty && tty_in_foreground()) {
+		tty_give(pgid);
+	} else if (sig == SIGTSTP || tty_access || (sig == SIGSTOP && owns_tty)) {
+		bool had_tty = owns_tty || tty_access;
+		if (!suspend(pgid, sig, wake))
+			return false; /* could not stop: leave the command stopped, the deadline decides */
+		if (had_tty && tty_in_foreground())
+			tty_give(pgid);
+	} else {
+		return false; /* a plain SIGSTOP from someone: not runlimit's business */
+	}
+	return true;
+}
+
