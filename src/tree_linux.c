@@ -7,6 +7,7 @@
 #include "tree_walk.h"
 #include "guard.h"
 #include "pidmap.h"
+#include "clock.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -637,15 +638,13 @@ long tree_kill_short(const struct tree_target *t)
 	char path[64];
 	snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)self);
 	struct short_kill k = {t, self, 0};
-	struct timespec pause = {0, 1000000}, now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	time_t give_up = now.tv_sec + 10;
+	struct timespec pause = {0, 1000000};
+	int64_t give_up = clock_now() + TREE_GIVE_UP;
 	for (;;) {
 		k.alive = 0;
 		if (!each_child(path, kill_adopted, &k))
 			return -1;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (k.alive == 0 || now.tv_sec >= give_up)
+		if (k.alive == 0 || clock_now() >= give_up)
 			return k.alive;
 		nanosleep(&pause, NULL);
 	}

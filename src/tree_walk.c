@@ -1,6 +1,7 @@
 #include "tree.h"
 #include "tree_walk.h"
 #include "pidmap.h"
+#include "clock.h"
 
 #include <signal.h>
 #include <stdint.h>
@@ -90,13 +91,6 @@ static void pause_briefly(void)
 	nanosleep(&ts, NULL);
 }
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* Stop every process of the tree, rescanning until a scan finds none not yet stopped: a
  * stopped process cannot fork, so this ends even against a tree forking as fast as it can.
  * A scan only counts as the last once everything in it is seen stopped: a process that got
@@ -112,8 +106,8 @@ static size_t freeze(const struct tree_target *t, struct tree_proc **out)
 {
 	struct seen frozen = {NULL, 0, 0, {NULL, 0, 0}};
 	int waits = 0, settled_scans = 0;
-	int64_t give_up = now_ns() + (int64_t)10 * 1000000000;
-	for (int round = 0; round < 1000 && now_ns() < give_up; round++) {
+	int64_t give_up = clock_now() + TREE_GIVE_UP;
+	for (int round = 0; round < 1000 && clock_now() < give_up; round++) {
 		struct tree_proc *procs;
 		long n = tree_scan(t, &procs);
 		if (n < 0)
@@ -224,8 +218,8 @@ static long kill_rounds(const struct tree_target *t, struct tree_seen *seen)
 {
 	struct kill_round k = {{NULL, 0, 0, {NULL, 0, 0}}, 0};
 	bool short_of_memory = false;
-	int64_t give_up = now_ns() + (int64_t)10 * 1000000000;
-	for (int round = 0; round < 1000 && now_ns() < give_up; round++) {
+	int64_t give_up = clock_now() + TREE_GIVE_UP;
+	for (int round = 0; round < 1000 && clock_now() < give_up; round++) {
 		struct tree_proc *procs;
 		k.fresh = 0;
 		long n = tree_scan_each(t, &procs, pick_unkilled, &k);

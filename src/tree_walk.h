@@ -51,6 +51,10 @@ extern const int tree_settle_scans;
  * on Linux: there the final KILL needs no freeze, only rounds of kill and rescan. */
 extern const bool tree_fork_survives_kill;
 
+/* How long a freeze or the final KILL's rounds go on at most: then what was found is
+ * signalled, or said to be left (nanoseconds). */
+#define TREE_GIVE_UP ((int64_t)10 * 1000000000)
+
 /* Set by every tree_scan and tree_scan_each: the last one ran out of memory, so it may have
  * missed processes (and sent none of them a signal). */
 extern bool tree_scan_short;
