@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "spawn.h"
 #include "tree.h"
 
 static pid_t guard;
@@ -15,13 +16,10 @@ static int tie = -1; /* where the OS has no parent-death signal: EOF on it means
 
 static void guard_main(int sig, pid_t parent, int tie_read)
 {
+	spawn_helper_detach(tie_read);
+	setpgid(0, 0);
 	sigset_t all;
 	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, NULL);
-	setpgid(0, 0);
-	for (int fd = 0; fd <= 2; fd++)
-		if (fd != tie_read)
-			close(fd); /* never hold the caller's terminal or pipes */
 	int armed = tree_child_prepare(SIGUSR1, parent);
 	if (armed > 0) {
 		sigset_t wake;
@@ -104,12 +102,10 @@ static pid_t lodge_start(void)
 	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid == 0) {
+		spawn_helper_detach(-1);
+		setpgid(0, 0);
 		sigset_t all;
 		sigfillset(&all);
-		sigprocmask(SIG_SETMASK, &all, NULL);
-		setpgid(0, 0);
-		for (int fd = 0; fd <= 2; fd++)
-			close(fd);
 		if (tree_child_prepare(SIGKILL, parent) >= 0)
 			sigsuspend(&all);
 		_exit(0);

@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "dispositions.h"
+#include "spawn.h"
 #include "tty.h"
 
 /* While runlimit is stopped it cannot keep the deadline: a small child waits for it and
@@ -31,13 +32,8 @@ static pid_t start_timer(int64_t wake, int *tie)
 		*tie = link[1];
 		return pid;
 	}
-	sigset_t all;
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, NULL);
 	close(link[1]);
-	for (int fd = 0; fd <= STDERR_FILENO; fd++)
-		if (fd != link[0])
-			close(fd); /* never hold the caller's pipes */
+	spawn_helper_detach(link[0]);
 	clock_wait_fd(link[0], wake);
 	if (getppid() == parent)
 		kill(parent, SIGCONT);

@@ -28,6 +28,16 @@ int spawn_keep_off_stdio(int fd)
 	return high >= 0 ? high : fd;
 }
 
+void spawn_helper_detach(int keep)
+{
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	for (int fd = 0; fd <= STDERR_FILENO; fd++)
+		if (fd != keep)
+			close(fd); /* never hold the caller's terminal or pipes */
+}
+
 /* Where the child leaves the errno of a failed exec: a page shared with runlimit, which
  * reads it only once the child is gone.  It costs no descriptor, so runlimit still starts
  * commands where few are left (GNU timeout needs none either). */

@@ -30,6 +30,11 @@ int spawn_exec_error(void);
 /* "failed to run command 'X': reason" */
 void spawn_say_failed(const char *command, int err);
 
+/* In a helper child of runlimit (the guard, the lodge, the deadline's timer): block every
+ * signal and close the standard descriptors except keep (-1: none), so that a helper never
+ * holds the caller's terminal or pipes. */
+void spawn_helper_detach(int keep);
+
 /* Move fd to a number above 2 if it landed on a standard one (which runlimit was started
  * without), keeping that standard descriptor closed for the command.  Returns the fd. */
 int spawn_keep_off_stdio(int fd);
