@@ -1,4 +1,5 @@
 #include "cpufiles.h"
+#include "grow.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -354,14 +355,8 @@ struct mounts {
 /* One more mount in the list; false if memory ran out. */
 static bool push_mount(struct mounts *ms, const char *root, const char *mount_point, int kind)
 {
-	if (ms->n == ms->cap) {
-		size_t cap = ms->cap ? ms->cap * 2 : 32;
-		struct mount *bigger = realloc(ms->m, cap * sizeof *bigger);
-		if (!bigger)
-			return false;
-		ms->m = bigger;
-		ms->cap = cap;
-	}
+	if (!grow(&ms->m, ms->n, &ms->cap, sizeof *ms->m))
+		return false;
 	struct mount *e = &ms->m[ms->n];
 	e->root = dup_or_null(root);
 	e->mount_point = dup_or_null(mount_point);

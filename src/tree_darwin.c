@@ -8,6 +8,7 @@
 #include "tree_walk.h"
 #include "guard.h"
 #include "clock.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <libproc.h>
@@ -89,15 +90,9 @@ static void enqueue(struct queue *q, pid_t pid)
 {
 	if (queued(q, pid))
 		return;
-	if (q->n == q->cap) {
-		size_t cap = q->cap ? q->cap * 2 : 64;
-		pid_t *grown = realloc(q->pids, cap * sizeof *grown);
-		if (!grown) {
-			tree_scan_short = true;
-			return;
-		}
-		q->pids = grown;
-		q->cap = cap;
+	if (!grow(&q->pids, q->n, &q->cap, sizeof *q->pids)) {
+		tree_scan_short = true;
+		return;
 	}
 	q->pids[q->n++] = pid;
 }

@@ -7,6 +7,7 @@
 #include "tree_walk.h"
 #include "guard.h"
 #include "pidmap.h"
+#include "grow.h"
 #include "clock.h"
 
 #include <dirent.h>
@@ -203,15 +204,9 @@ static bool read_live(pid_t pid, struct tree_proc *p, long *threads)
 
 static bool push(struct tree_proc **procs, size_t *n, size_t *cap, const struct tree_proc *p)
 {
-	if (*n == *cap) {
-		size_t bigger = *cap ? *cap * 2 : 64;
-		struct tree_proc *grown = realloc(*procs, bigger * sizeof *grown);
-		if (!grown) {
-			tree_scan_short = true;
-			return false;
-		}
-		*procs = grown;
-		*cap = bigger;
+	if (!grow(procs, *n, cap, sizeof **procs)) {
+		tree_scan_short = true;
+		return false;
 	}
 	(*procs)[(*n)++] = *p;
 	return true;
@@ -251,15 +246,9 @@ static bool read_children(const char *path, pid_t **list, size_t *n, size_t *cap
 		long pid = strtol(p, &end, 10);
 		if (end == p || pid <= 0)
 			break;
-		if (*n == *cap) {
-			size_t bigger = *cap ? *cap * 2 : 64;
-			pid_t *grown = realloc(*list, bigger * sizeof *grown);
-			if (!grown) {
-				tree_scan_short = true;
-				break;
-			}
-			*list = grown;
-			*cap = bigger;
+		if (!grow(list, *n, cap, sizeof **list)) {
+			tree_scan_short = true;
+			break;
 		}
 		(*list)[(*n)++] = (pid_t)pid;
 	}
@@ -302,42 +291,29 @@ static bool has_children_files(void)
 	return known;
 }
 
+/* A process listed in a children file, and the parent it was listed under. */
+struct listed {
+	pid_t pid, parent;
+};
+
 /* Append to queue[*n...] the pids of list[0..m) it does not hold yet (seen: those it
  * holds), each with the parent it was listed under; how many were new.  Newest first: the
  * kernel lists children oldest first, and a process that keeps forking (or hands over to a
  * fresh copy of itself, orphaned to runlimit) is among the newest, which a walk in list
  * order would reach only after every older sibling, however many. */
-static size_t add_unseen(pid_t **queue, pid_t **parents, size_t *n, size_t *cap,
-                         struct pidmap *seen, const pid_t *list, size_t m, pid_t parent)
+static size_t add_unseen(struct listed **queue, size_t *n, size_t *cap, struct pidmap *seen,
+                         const pid_t *list, size_t m, pid_t parent)
 {
 	size_t added = 0;
 	for (size_t k = m; k-- > 0;) {
-		size_t i = k;
 		/* Re-parented between two reads, a pid can be listed twice. */
-		if (pidmap_get(seen, list[i]) >= 0)
+		if (pidmap_get(seen, list[k]) >= 0)
 			continue;
-		if (!pidmap_put(seen, list[i], 1)) {
+		if (!pidmap_put(seen, list[k], 1) || !grow(queue, *n, cap, sizeof **queue)) {
 			tree_scan_short = true;
 			break;
 		}
-		if (*n == *cap) {
-			size_t bigger = *cap ? *cap * 2 : 64;
-			pid_t *grown = realloc(*queue, bigger * sizeof *grown);
-			if (!grown) {
-				tree_scan_short = true;
-				break;
-			}
-			*queue = grown;
-			grown = realloc(*parents, bigger * sizeof *grown);
-			if (!grown) {
-				tree_scan_short = true;
-				break;
-			}
-			*parents = grown;
-			*cap = bigger;
-		}
-		(*parents)[*n] = parent;
-		(*queue)[(*n)++] = list[i];
+		(*queue)[(*n)++] = (struct listed){list[k], parent};
 		added++;
 	}
 	return added;
@@ -417,7 +393,8 @@ static void send_by_handle(int handle, const struct tree_proc *p, int sig)
 static long scan_children(const struct tree_target *t, struct tree_proc **out, tree_pick pick,
                           void *ctx)
 {
-	pid_t *queue = NULL, *parents = NULL, *list = NULL;
+	struct listed *queue = NULL;
+	pid_t *list = NULL;
 	size_t n = 0, cap = 0, nlist = 0, list_cap = 0;
 	struct pidmap seen = {NULL, 0, 0};
 	char self_children[64];
@@ -429,13 +406,13 @@ static long scan_children(const struct tree_target *t, struct tree_proc **out, t
 	for (int pass = 0; pass < 100; pass++) {
 		nlist = 0;
 		read_children(self_children, &list, &nlist, &list_cap);
-		if (add_unseen(&queue, &parents, &n, &cap, &seen, list, nlist, self) == 0 && pass > 0)
+		if (add_unseen(&queue, &n, &cap, &seen, list, nlist, self) == 0 && pass > 0)
 			break;
 		for (; i < n; i++) {
-			pid_t pid = queue[i];
+			pid_t pid = queue[i].pid, parent = queue[i].parent;
 			if (pid == self || pid == guard)
 				continue;
-			if (parents[i] == self && child_is_dead(pid)) {
+			if (parent == self && child_is_dead(pid)) {
 				note_dead(t, pid, self);
 				continue; /* a zombie of runlimit's: no /proc read needed to know it */
 			}
@@ -448,10 +425,10 @@ static long scan_children(const struct tree_target *t, struct tree_proc **out, t
 			long threads;
 			bool ours = read_live(pid, &p, &threads);
 			if (!ours)
-				note_dead(t, pid, parents[i]);
+				note_dead(t, pid, parent);
 			/* Still the process that was listed, not a later one given its pid: its parent
 			 * is the one it was listed under, or runlimit, which adopts orphans. */
-			if (ours && p.ppid != parents[i] && p.ppid != self)
+			if (ours && p.ppid != parent && p.ppid != self)
 				ours = false;
 			if (ours && p.ppid == self && !(pid == t->command && !t->reaped) &&
 			    !adopted_is_commands(t, &p))
@@ -469,14 +446,13 @@ static long scan_children(const struct tree_target *t, struct tree_proc **out, t
 					send_by_handle(handle, &p, sig);
 				nlist = 0;
 				children_of(pid, threads, &list, &nlist, &list_cap);
-				add_unseen(&queue, &parents, &n, &cap, &seen, list, nlist, pid);
+				add_unseen(&queue, &n, &cap, &seen, list, nlist, pid);
 			}
 			if (handle >= 0)
 				close(handle);
 		}
 	}
 	free(queue);
-	free(parents);
 	free(list);
 	pidmap_free(&seen);
 	*out = procs;

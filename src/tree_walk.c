@@ -1,6 +1,7 @@
 #include "tree.h"
 #include "tree_walk.h"
 #include "pidmap.h"
+#include "grow.h"
 #include "clock.h"
 
 #include <signal.h>
@@ -29,15 +30,9 @@ struct tree_seen *tree_scan_dead;
 
 void tree_seen_add(struct tree_seen *s, pid_t pid, uint64_t start)
 {
-	if (s->n == s->cap) {
-		size_t bigger = s->cap ? s->cap * 2 : 64;
-		struct tree_id *grown = realloc(s->ids, bigger * sizeof *grown);
-		if (!grown) {
-			s->unknown = true;
-			return;
-		}
-		s->ids = grown;
-		s->cap = bigger;
+	if (!grow(&s->ids, s->n, &s->cap, sizeof *s->ids)) {
+		s->unknown = true;
+		return;
 	}
 	s->ids[s->n++] = (struct tree_id){pid, start};
 }
@@ -71,14 +66,8 @@ static bool known(const struct seen *s, const struct tree_proc *p)
 /* Add p to s (a reused pid takes over the index entry of the process it belonged to). */
 static bool remember(struct seen *s, const struct tree_proc *p)
 {
-	if (s->n == s->cap) {
-		size_t bigger = s->cap ? s->cap * 2 : 64;
-		struct tree_proc *grown = realloc(s->procs, bigger * sizeof *grown);
-		if (!grown)
-			return false;
-		s->procs = grown;
-		s->cap = bigger;
-	}
+	if (!grow(&s->procs, s->n, &s->cap, sizeof *s->procs))
+		return false;
 	if (!pidmap_put(&s->index, p->pid, (long)s->n))
 		return false;
 	s->procs[s->n++] = *p;
