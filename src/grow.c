@@ -18,5 +18,7 @@ bool grow(void *items, size_t n, size_t *cap, size_t size)
 		return false;
 	memcpy(items, &grown, sizeof grown);
 	*cap = bigger;
+	/* cppcheck cannot see that the memcpy above keeps the new array. */
+	// cppcheck-suppress memleak
 	return true;
 }
