@@ -38,7 +38,7 @@ struct run {
 	bool killed;               /* the final KILL has gone out */
 	int64_t deadline;
 	int64_t kill_deadline;
-	bool received[DISP_SLOTS];      /* signals that came from outside and were passed on */
+	bool received[DISP_SLOTS]; /* signals that came from outside and were passed on */
 	bool keyboard_death;       /* died of INT or QUIT while its group had the terminal */
 	bool interrupted;          /* a signal from outside asked the run to end */
 	int stopped_by;            /* the command is stopped, by this signal (0: running) */
