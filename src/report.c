@@ -319,33 +319,77 @@ static int write_once(int fd, const char *text, size_t len)
 	return n < 0 ? errno : (size_t)n < len ? EIO : 0;
 }
 
-/* The descriptor that path names (/dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N,
- * /proc/self/fd/N), or -1.  It is written through, not opened again: an open of /proc/self/fd/1 would make a
- * new file description at offset 0 of the caller's log, and a rename onto it would replace
- * the caller's file. */
-static int named_descriptor(const char *path)
+/* The descriptor a name stands for (/dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N,
+ * /proc/self/fd/N, /proc/thread-self/fd/N), already folded; or -1. */
+static int descriptor_name(const char *name)
 {
-	if (strcmp(path, "/dev/stdin") == 0)
+	if (strcmp(name, "/dev/stdin") == 0)
 		return STDIN_FILENO; /* as a shell's <> or 0>> can make it */
-	if (strcmp(path, "/dev/stdout") == 0)
+	if (strcmp(name, "/dev/stdout") == 0)
 		return STDOUT_FILENO;
-	if (strcmp(path, "/dev/stderr") == 0)
+	if (strcmp(name, "/dev/stderr") == 0)
 		return STDERR_FILENO;
-	static const char *const dirs[] = {"/dev/fd/", "/proc/self/fd/"};
+	static const char *const dirs[] = {"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"};
 	for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
 		size_t n = strlen(dirs[k]);
-		if (strncmp(path, dirs[k], n) != 0)
+		if (strncmp(name, dirs[k], n) != 0)
 			continue;
-		const char *digits = path + n;
-		long fd = 0;
-		for (const char *c = digits; *c; c++) {
-			if (*c < '0' || *c > '9' || fd > INT_MAX / 10)
-				return -1;
-			fd = fd * 10 + (*c - '0');
-		}
-		return *digits ? (int)fd : -1;
+		const char *digits = name + n;
+		size_t len = strlen(digits);
+		if (len == 0 || len > 9 || strspn(digits, "0123456789") != len)
+			return -1;
+		return atoi(digits);
 	}
 	return -1;
+}
+
+/* path with "//" and "/./" folded into buf, as words, following no link; false if it does
+ * not fit. */
+static bool fold_path(const char *path, char *buf, size_t size)
+{
+	size_t n = 0;
+	for (const char *c = path; *c; c++) {
+		if (*c == '/' && n > 0 && buf[n - 1] == '/')
+			continue; /* "//" */
+		if (*c == '.' && n > 0 && buf[n - 1] == '/' && (c[1] == '/' || c[1] == '\0')) {
+			if (c[1] == '/')
+				c++; /* "/./": the slash is there already */
+			continue;
+		}
+		if (n + 1 >= size)
+			return false;
+		buf[n++] = *c;
+	}
+	buf[n] = '\0';
+	return true;
+}
+
+/* The descriptor that path names, however it is spelt (/dev//stdout), or that a symbolic
+ * link named path points to (/dev/stdout itself, or a link of the caller's to
+ * /proc/self/fd/1); or -1.  It is written through, not opened again: an open of
+ * /proc/self/fd/1 would make a new file description at offset 0 of the caller's log, and
+ * a rename onto it would replace the caller's file, or /dev/stdout itself. */
+static int named_descriptor(const char *path)
+{
+	char folded[PATH_MAX], target[PATH_MAX], joined[2 * PATH_MAX];
+	if (!fold_path(path, folded, sizeof folded))
+		return -1;
+	int fd = descriptor_name(folded);
+	if (fd >= 0)
+		return fd;
+	ssize_t n = readlink(path, target, sizeof target - 1);
+	if (n <= 0)
+		return -1;
+	target[n] = '\0';
+	if (target[0] == '/') {
+		snprintf(joined, sizeof joined, "%s", target);
+	} else {
+		/* Relative to the link's directory: /dev/stdout -> fd/1 on some systems. */
+		const char *slash = strrchr(folded, '/');
+		int dir = slash ? (int)(slash - folded) + 1 : 0;
+		snprintf(joined, sizeof joined, "%.*s%s", dir, folded, target);
+	}
+	return fold_path(joined, folded, sizeof folded) ? descriptor_name(folded) : -1;
 }
 
 /* A pipe, FIFO, socket, terminal or device: appended in one write.  A FIFO without a reader

@@ -46,6 +46,7 @@ setup() {
 teardown() {
 	kill_named "$N-s"
 	other_users_done
+	[ -z "${DEV_LINKS:-}" ] || dev_links_kept
 }
 
 # The fields every report has, whatever the outcome.
@@ -421,22 +422,53 @@ log_keeps() {
 	report_is "$log.json" 'd["outcome"] == "exited"' 'd["command"][0] in ("echo", "sh")'
 }
 
+# dev_links_kept: /dev/stdin, /dev/stdout and /dev/stderr are still the symbolic links they
+# were when the test began ($DEV_LINKS); one a broken runlimit replaced is put back (as
+# root), so that a regression fails this test, not the machine.
+dev_links() {
+	local n
+	for n in stdin stdout stderr; do printf '%s=%s ' "$n" "$(readlink "/dev/$n" 2>/dev/null)"; done
+}
+dev_links_kept() {
+	[ "$(dev_links)" = "$DEV_LINKS" ] && return 0
+	echo "/dev links changed: was '$DEV_LINKS', now '$(dev_links)'" >&2
+	local pair n target
+	for pair in $DEV_LINKS; do
+		n=${pair%%=*} target=${pair#*=}
+		if [ -n "$target" ] && [ ! -L "/dev/$n" ] && [ "$(id -u)" = 0 ]; then
+			rm -f "/dev/$n" && ln -s "$target" "/dev/$n"
+		fi
+	done
+	return 1
+}
+
 descriptor_names_keep_the_log() {
-	log_keeps /dev/stdout '>>' 1
-	log_keeps /dev/fd/1 '>>' 1
-	log_keeps /dev/stderr '>>' 2
-	log_keeps /dev/fd/2 '>>' 2
-	log_keeps /dev/stdin '>>' 0
+	log_keeps /dev/stdout '>>' 1 || return 1
+	log_keeps /dev/fd/1 '>>' 1 || return 1
+	log_keeps /dev/stderr '>>' 2 || return 1
+	log_keeps /dev/fd/2 '>>' 2 || return 1
+	log_keeps /dev/stdin '>>' 0 || return 1
 	if [ -e /proc/self/fd/1 ]; then
-		log_keeps /proc/self/fd/1 '>>' 1
+		log_keeps /proc/self/fd/1 '>>' 1 || return 1
 	fi
+	# (Each step says its failure: the caller runs this under || or an if.)
 	# Opened with > (no O_APPEND): the report still comes after what was written.
-	printf 'line1\nline2\n' >"$LOGDIR/build.log.old"
-	log_keeps /dev/fd/1 '>' 1
+	printf 'line1\nline2\n' >"$LOGDIR/build.log.old" || return 1
+	log_keeps /dev/fd/1 '>' 1 || return 1
+	# Other spellings of the same names, and a link of the caller's to one.
+	log_keeps /dev//stdout '>>' 1 || return 1
+	log_keeps //dev/./stderr '>>' 2 || return 1
+	if [ -e /proc/self/fd/1 ]; then
+		ln -sfn /proc/self/fd/1 "$LOGDIR/out-link" || return 1
+		log_keeps "$LOGDIR/out-link" '>>' 1 || return 1
+		[ -L "$LOGDIR/out-link" ] || return 1
+	fi
+	dev_links_kept
 }
 
 @test "19.2: /dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: written to the descriptor, at its end" {
 	[ -e /dev/fd/1 ] || skip "no /dev/fd here"
+	DEV_LINKS=$(dev_links)
 	LOGDIR=$BATS_TEST_TMPDIR AS= RL=$RUNLIMIT
 	descriptor_names_keep_the_log
 }
@@ -445,7 +477,7 @@ descriptor_names_keep_the_log() {
 	needs_other_users
 	LOGDIR=$(mktemp -d /tmp/runlimit-log.XXXXXX)
 	chown 65534:65534 "$LOGDIR"
-	AS="as_user 65534" RL=$USER_RL
+	AS="as_user 65534" RL=$USER_RL DEV_LINKS=$(dev_links)
 	local ok=0
 	descriptor_names_keep_the_log || ok=$?
 	rm -rf "$LOGDIR"
