@@ -50,11 +50,11 @@ endif
 # The platform back ends, by OS; PLATFORM=portable picks the POSIX-only ones on any system
 # (poll, the process group only, sysconf), which is how the paths of systems without a
 # reaper or a process table are tested here (make check PLATFORM=portable).
-LINUX_SRCS   = src/clock_ppoll.c src/tree_linux.c src/tree_walk.c src/pidmap.c src/ncpu_linux.c src/cpufiles.c
-FREEBSD_PLAT = src/clock_ppoll.c src/tree_freebsd.c src/ncpu_freebsd.c
-DARWIN_PLAT  = src/clock_darwin.c src/selfpipe.c src/tree_darwin.c src/tree_walk.c src/pidmap.c \
+LINUX_SRCS   = src/clock_ppoll.c src/os_linux.c src/rusage_posix.c src/tree_linux.c src/tree_walk.c src/pidmap.c src/ncpu_linux.c src/cpufiles.c
+FREEBSD_PLAT = src/clock_ppoll.c src/os_freebsd.c src/rusage_posix.c src/tree_freebsd.c src/ncpu_freebsd.c
+DARWIN_PLAT  = src/clock_darwin.c src/selfpipe.c src/os_posix.c src/rusage_darwin.c src/tree_darwin.c src/tree_walk.c src/pidmap.c \
 	src/ncpu_darwin.c
-PORTABLE     = src/clock_posix.c src/selfpipe.c src/tree_posix.c src/ncpu_posix.c
+PORTABLE     = src/clock_posix.c src/selfpipe.c src/os_posix.c src/rusage_posix.c src/tree_posix.c src/ncpu_posix.c
 ifeq ($(PLATFORM),portable)
 PLATFORM_SRCS = $(PORTABLE)
 else ifeq ($(OS),Linux)

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "spawn.h"
-#include "tree.h"
+#include "os.h"
 
 static pid_t guard;
 static pid_t lodge; /* see guard_leave_group */
@@ -20,7 +20,7 @@ static void guard_main(int sig, pid_t parent, int tie_read)
 	setpgid(0, 0);
 	sigset_t all;
 	sigfillset(&all);
-	int armed = tree_child_prepare(SIGUSR1, parent);
+	int armed = os_child_prepare(SIGUSR1, parent);
 	if (armed > 0) {
 		sigset_t wake;
 		sigemptyset(&wake);
@@ -43,9 +43,9 @@ static void guard_main(int sig, pid_t parent, int tie_read)
 	_exit(0);
 }
 
-pid_t guard_start(int sig)
+pid_t guard_start(int sig, pid_t parent)
 {
-	pid_t cloned = tree_guard_clone(sig);
+	pid_t cloned = os_guard_clone(sig, parent);
 	if (cloned != 0) {
 		if (cloned > 0) {
 			setpgid(cloned, cloned);
@@ -54,9 +54,8 @@ pid_t guard_start(int sig)
 		return cloned;
 	}
 	int link[2] = {-1, -1};
-	if (!tree_has_death_signal() && pipe(link) == 0)
+	if (!os_has_death_signal() && pipe(link) == 0)
 		fcntl(link[1], F_SETFD, FD_CLOEXEC);
-	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid == 0) {
 		if (link[1] >= 0)
@@ -106,7 +105,7 @@ static pid_t lodge_start(void)
 		setpgid(0, 0);
 		sigset_t all;
 		sigfillset(&all);
-		if (tree_child_prepare(SIGKILL, parent) >= 0)
+		if (os_child_prepare(SIGKILL, parent) >= 0)
 			sigsuspend(&all);
 		_exit(0);
 	}

@@ -11,10 +11,10 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-/* Fork the guard, which makes a new process group of its own; sig is what it sends to the
- * group if runlimit dies (0: only SIGCONT).  Returns the group's id (the guard's pid), or
+/* Fork the guard (runlimit being parent), which makes a new process group of its own; sig
+ * is what it sends to the group if runlimit dies (0: only SIGCONT).  Returns the group's id (the guard's pid), or
  * -1 with errno if fork failed. */
-pid_t guard_start(int sig);
+pid_t guard_start(int sig, pid_t parent);
 
 /* The guard's pid, or 0 if there is none (not started, or reaped). */
 pid_t guard_pid(void);

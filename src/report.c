@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "json.h"
 #include "msg.h"
+#include "os.h"
 #include "quote.h"
 #include "signals.h"
 
@@ -248,7 +249,7 @@ static void build(struct json *j, const struct report_end *e)
 	int_member(j, "command_exit", exited, exited ? WEXITSTATUS(e->status) : 0);
 	signal_member(j, "command_signal", signalled ? WTERMSIG(e->status) : 0);
 	json_key(j, "core_dumped");
-	json_bool(j, signalled && tree_dumped_core(e->status));
+	json_bool(j, signalled && os_dumped_core(e->status));
 	string_member(j, "error", e->error);
 
 	json_key(j, "duration_seconds");
@@ -289,7 +290,7 @@ static void build(struct json *j, const struct report_end *e)
 		json_key(j, "system_seconds");
 		timeval_value(j, ru.ru_stime);
 		json_key(j, "max_rss_kib");
-		json_int(j, tree_maxrss_kib(ru.ru_maxrss));
+		json_int(j, os_maxrss_kib(ru.ru_maxrss));
 		json_close(j, '}');
 	} else {
 		json_null(j);

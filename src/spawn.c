@@ -16,7 +16,7 @@
 #include "msg.h"
 #include "quote.h"
 #include "status.h"
-#include "tree.h"
+#include "os.h"
 
 int spawn_keep_off_stdio(int fd)
 {
@@ -110,7 +110,7 @@ static void child(const struct child_args *a)
 	if (req->group != 0)
 		setpgid(0, req->group > 0 ? req->group : 0);
 	req->child_setup();
-	if (tree_child_prepare(req->death_signal, a->parent) < 0)
+	if (os_child_prepare(req->death_signal, a->parent) < 0)
 		_exit(EXIT_RUNLIMIT_FAILED); /* runlimit died before we could be tied to it */
 	sigprocmask(SIG_SETMASK, req->mask, NULL);
 #ifdef RUNLIMIT_TEST_HOOKS

@@ -15,6 +15,7 @@
 #include "guard.h"
 #include "jobctl.h"
 #include "msg.h"
+#include "os.h"
 #include "quote.h"
 #include "report.h"
 #include "signals.h"
@@ -373,7 +374,7 @@ static void say_end(const struct config *cfg, const struct run_end *e)
 		spawn_say_failed(cfg->command[0], e->exec_error);
 	else if (!WIFEXITED(st) && !WIFSIGNALED(st))
 		msg("unknown status from command (%d)", st);
-	else if (WIFSIGNALED(st) && tree_dumped_core(st))
+	else if (WIFSIGNALED(st) && os_dumped_core(st))
 		msg("the monitored command dumped core");
 }
 
@@ -392,12 +393,12 @@ static int failed(const struct run *r, const char *what, int err)
  * cannot be, the command runs all the same, as GNU's would, and is still timed out: it
  * leads a group of its own, and stderr says what that costs.  Returns its pid, or -1 with
  * errno.  Every signal is blocked. */
-static pid_t start_command(struct run *r)
+static pid_t start_command(struct run *r, pid_t self)
 {
 	const struct config *cfg = r->cfg;
 	int guard_error = 0;
 	if (!cfg->foreground) {
-		r->pgid = guard_start(cfg->signal); /* the guard makes the group */
+		r->pgid = guard_start(cfg->signal, self); /* the guard makes the group */
 		guard_error = r->pgid < 0 ? errno : 0;
 	}
 	pid_t pid;
@@ -436,7 +437,9 @@ int supervise(const struct config *cfg)
 	if (!cfg->foreground)
 		tty_init();
 	disp_setup(cfg);
-	tree_init();
+	pid_t self = getpid();
+	tree_init(self);
+	os_init();
 
 	report_start(cfg);
 	struct run r = {.cfg = cfg, .kill_deadline = CLOCK_NEVER};
@@ -449,7 +452,7 @@ int supervise(const struct config *cfg)
 	sigset_t all, working;
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &working);
-	r.pid = start_command(&r);
+	r.pid = start_command(&r, self);
 	int fork_error = errno;
 	clock_sharpen();
 	if (r.pid > 0 && r.pgid > 0 && tty_leading())

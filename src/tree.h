@@ -1,7 +1,8 @@
 /* The command's process tree: finding and signalling every descendant, not only its
- * process group, and tying the command's fate to runlimit's.  One file per platform:
- * tree_linux.c (child subreaper, /proc walk, pidfd, parent-death signal),
- * tree_freebsd.c (procctl reaper), tree_darwin.c (libproc walk), tree_posix.c (group only). */
+ * process group.  What else runlimit asks of the OS is in os.h.  One file per platform:
+ * tree_linux.c (/proc walk, pidfd), tree_freebsd.c (the procctl reaper's kill),
+ * tree_darwin.c (libproc walk), tree_posix.c (the group only); tree_walk.c holds the walk
+ * that Linux and macOS share. */
 #ifndef RUNLIMIT_TREE_H
 #define RUNLIMIT_TREE_H
 
@@ -9,23 +10,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* In runlimit, before the fork: arrange for orphans of the command's descendants to be
- * re-parented to runlimit where the OS allows it, so they stay reachable. */
-void tree_init(void);
-
-/* Whether the OS can send a child a signal when its parent dies. */
-bool tree_has_death_signal(void);
-
-/* In a child of runlimit (parent_pid), before exec: have the kernel send sig to it if
- * runlimit dies (sig 0: nothing).  Returns 1 if that is armed, 0 if the OS has no such
- * thing (or sig is 0), -1 if runlimit is already gone. */
-int tree_child_prepare(int sig, pid_t parent_pid);
-
-/* Start the guard (guard.h) in the cheapest way the OS allows, where that is not a plain
- * fork: Linux clones it sharing runlimit's memory (no page tables copied, a third of a
- * fork's cost).  Returns its pid, 0 where there is no such way (guard.c then forks), or -1
- * with errno.  All signals must be blocked. */
-pid_t tree_guard_clone(int sig);
+/* In runlimit (pid runlimit), before the fork: note what the tree must never include (on
+ * Linux, the children runlimit had before it started). */
+void tree_init(pid_t runlimit);
 
 /* Who the tree belongs to.  group is the command's process group (led by the guard, see
  * guard.h), or 0 if the command shares runlimit's group (--foreground). */
@@ -79,12 +66,5 @@ bool tree_watch_exits(const struct tree_target *t);
  * (no process table, or no memory to list them all: the report then says it does not
  * know). */
 long tree_list(const struct tree_target *t, struct tree_id **out);
-
-/* ru_maxrss of getrusage() in KiB: Linux and FreeBSD count in KiB, macOS in bytes. */
-long tree_maxrss_kib(long ru_maxrss);
-
-/* Did the wait status of a process killed by a signal come with a core dump?  (WCOREDUMP is
- * not POSIX, so it lives with the platform code.) */
-bool tree_dumped_core(int status);
 
 #endif

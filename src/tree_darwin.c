@@ -30,19 +30,9 @@ bool tree_scan_short;
 static struct tree_proc *seen;
 static size_t nseen;
 
-void tree_init(void)
+void tree_init(pid_t runlimit)
 {
-}
-
-bool tree_has_death_signal(void)
-{
-	return false;
-}
-
-int tree_child_prepare(int sig, pid_t parent_pid)
-{
-	(void)sig;
-	return getppid() == parent_pid ? 0 : -1;
+	(void)runlimit;
 }
 
 /* pid's parent and start time (microseconds); false if it is gone or a zombie. */
@@ -220,18 +210,3 @@ bool tree_watch_exits(const struct tree_target *t)
 	return all;
 }
 
-pid_t tree_guard_clone(int sig)
-{
-	(void)sig;
-	return 0; /* a plain fork */
-}
-
-bool tree_dumped_core(int status)
-{
-	return WCOREDUMP(status) != 0;
-}
-
-long tree_maxrss_kib(long ru_maxrss)
-{
-	return ru_maxrss / 1024; /* bytes */
-}

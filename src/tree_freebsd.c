@@ -1,5 +1,5 @@
-/* FreeBSD: runlimit acquires the reaper role (procctl(2) PROC_REAP_ACQUIRE), so orphans of
- * the command's tree are re-parented to it, and the kernel itself signals the whole subtree
+/* FreeBSD: runlimit is the reaper of its subtree (os_freebsd.c), so orphans of the
+ * command's tree are re-parented to it, and the kernel itself signals the whole subtree
  * of the command (PROC_REAP_KILL with REAPER_KILL_SUBTREE), looping until no new process
  * appears: no user-space walk and no fork race. */
 #include "tree.h"
@@ -12,23 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-void tree_init(void)
+void tree_init(pid_t runlimit)
 {
-	procctl(P_PID, getpid(), PROC_REAP_ACQUIRE, NULL);
-}
-
-bool tree_has_death_signal(void)
-{
-	return true;
-}
-
-int tree_child_prepare(int sig, pid_t parent_pid)
-{
-	if (sig > 0)
-		procctl(P_PID, 0, PROC_PDEATHSIG_CTL, &sig);
-	if (getppid() != parent_pid)
-		return -1;
-	return sig > 0;
+	(void)runlimit;
 }
 
 static void reap_kill(pid_t command, int sig)
@@ -86,22 +72,6 @@ bool tree_watch_exits(const struct tree_target *t)
 {
 	(void)t;
 	return true; /* the reaper is told of every exit in its subtree (SIGCHLD) */
-}
-
-pid_t tree_guard_clone(int sig)
-{
-	(void)sig;
-	return 0; /* a plain fork */
-}
-
-bool tree_dumped_core(int status)
-{
-	return WCOREDUMP(status) != 0;
-}
-
-long tree_maxrss_kib(long ru_maxrss)
-{
-	return ru_maxrss;
 }
 
 long tree_list(const struct tree_target *t, struct tree_id **out)
