@@ -144,13 +144,16 @@ void report_kill_left(long left)
 		rep.kill_left = left;
 }
 
-void report_command_ended(const struct tree_target *t)
+void report_command_ended(long alive)
 {
-	if (!rep.cfg)
-		return;
-	struct tree_id *ids;
-	rep.alive_at_exit = tree_list(t, &ids);
-	free(ids);
+	if (rep.cfg)
+		rep.alive_at_exit = alive;
+}
+
+bool report_wants_survivors(void)
+{
+	/* Nothing was left when the command ended, and nothing can start since: no listing. */
+	return rep.cfg && !rep.unknown && !(rep.alive_at_exit == 0 && rep.ntargets == 0);
 }
 
 static void signal_value(struct json *j, int sig)
@@ -194,15 +197,13 @@ static void timeval_value(struct json *j, struct timeval tv)
 
 /* The processes still alive at the end, and how many of those runlimit asked to end are
  * gone (those sent SIGKILL count as gone: nothing outlives it but the time it takes). */
-static void process_counts(struct json *j, const struct tree_target *t)
+static void process_counts(struct json *j, const struct report_end *e)
 {
 	long left = -1, ended = -1;
-	struct tree_id *ids = NULL;
+	const struct tree_id *ids = e->survivors;
 	long n = -1;
-	if (t && !rep.unknown && rep.alive_at_exit == 0 && rep.ntargets == 0)
-		n = 0; /* nothing was left when the command ended, and nothing can start since */
-	else if (t && !rep.unknown)
-		n = tree_list(t, &ids);
+	if (e->has_tree && !rep.unknown)
+		n = report_wants_survivors() ? e->nsurvivors : 0;
 	if (n >= 0) {
 		left = ended = 0;
 		size_t still = 0; /* targets alive and not killed */
@@ -216,7 +217,6 @@ static void process_counts(struct json *j, const struct tree_target *t)
 		}
 		ended = (long)(rep.ntargets - still);
 	}
-	free(ids);
 	if (left < 0 && rep.kill_left >= 0)
 		left = rep.kill_left; /* the KILL looked until nothing was alive, without memory */
 	int_member(j, "alive_at_command_exit", rep.alive_at_exit >= 0, rep.alive_at_exit);
@@ -279,7 +279,7 @@ static void build(struct json *j, const struct report_end *e)
 	json_key(j, "signals_omitted");
 	json_int(j, (long long)rep.omitted);
 
-	process_counts(j, e->tree);
+	process_counts(j, e);
 
 	struct rusage ru;
 	json_key(j, "rusage");

@@ -32,8 +32,14 @@ void report_targets(struct tree_seen *seen, bool kill);
  * processes alive: the count the report gives if it cannot list the tree itself. */
 void report_kill_left(long left);
 
-/* The command has been reaped: note how many processes of its tree are still alive. */
-void report_command_ended(const struct tree_target *t);
+/* The command has been reaped: alive processes of its tree are still alive (-1: not
+ * known). */
+void report_command_ended(long alive);
+
+/* Does the end of the report need the list of the tree's processes still alive
+ * (report_end's survivors)?  Not when nothing was left at the command's exit and nothing was
+ * asked to end: the listing is then skipped. */
+bool report_wants_survivors(void);
 
 struct report_end {
 	const char *outcome;   /* exited, signalled, timed-out, killed, interrupted, not-found,
@@ -45,7 +51,9 @@ struct report_end {
 	int status;
 	bool timed_out;
 	const char *error;     /* why the command could not run, or runlimit failed (or NULL) */
-	const struct tree_target *tree; /* for the final count (NULL: there is no tree) */
+	bool has_tree;         /* the command had a tree of its own (not --foreground) */
+	const struct tree_id *survivors; /* its processes still alive, if report_wants_survivors */
+	long nsurvivors;       /* how many (-1: not known) */
 };
 
 /* Write the report (if one is wanted).  A report that cannot be written is a warning on

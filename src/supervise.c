@@ -221,6 +221,16 @@ static void handle_arrivals(struct run *r)
 	}
 }
 
+/* For the report: how many processes of the tree are alive (-1: not known). */
+static long count_alive(const struct run *r)
+{
+	struct tree_target t = target(r);
+	struct tree_id *ids;
+	long n = tree_list(&t, &ids);
+	free(ids);
+	return n;
+}
+
 /* Reap everything that has ended: the command, and (as a subreaper) orphans adopted from
  * its tree, whose statuses do not matter. */
 static void reap(struct run *r)
@@ -248,10 +258,8 @@ static void reap(struct run *r)
 			 * calling shell can tell, runlimit was hit too (see exit_status). */
 			r->keyboard_death = WIFSIGNALED(status) && is_keyboard(WTERMSIG(status)) &&
 			                    r->pgid > 0 && tty_owned_by(r->pgid);
-			if (report_wanted() && !r->cfg->foreground) {
-				struct tree_target t = target(r);
-				report_command_ended(&t);
-			}
+			if (report_wanted() && !r->cfg->foreground)
+				report_command_ended(count_alive(r));
 		}
 	}
 }
@@ -473,6 +481,10 @@ int supervise(const struct config *cfg)
 	struct verdict v = run_verdict(&end);
 	if (report_wanted()) {
 		struct tree_target t = target(&r);
+		struct tree_id *alive = NULL;
+		long nalive = -1;
+		if (!cfg->foreground && report_wants_survivors())
+			nalive = tree_list(&t, &alive);
 		struct report_end e = {
 			.outcome = run_outcome(&end),
 			.exit_status = v.status,
@@ -482,9 +494,12 @@ int supervise(const struct config *cfg)
 			.status = r.status,
 			.timed_out = r.timed_out,
 			.error = exec_error ? strerror(exec_error) : NULL,
-			.tree = cfg->foreground ? NULL : &t,
+			.has_tree = !cfg->foreground,
+			.survivors = alive,
+			.nsurvivors = nalive,
 		};
 		report_finish(&e);
+		free(alive);
 	}
 	if (v.die)
 		disp_die_of(v.die);
