@@ -80,7 +80,7 @@ else ifeq ($(PLATFORM_SRCS),$(DARWIN_PLAT))
 EXPECT = sessions counts
 endif
 
-CORE = src/cli.c src/dispositions.c src/duration.c src/grow.c src/guard.c src/jobctl.c src/json.c src/msg.c src/nproc.c src/quote.c \
+CORE = src/cli.c src/dispositions.c src/duration.c src/grow.c src/guard.c src/jobctl.c src/json.c src/longopt.c src/msg.c src/nproc.c src/quote.c \
 	src/report.c src/signals.c src/spawn.c src/status.c src/supervise.c src/tty.c
 SRCS = src/main.c $(CORE) $(PLATFORM_SRCS)
 DARWIN_SRCS = src/main.c $(CORE) $(DARWIN_PLAT)
@@ -107,7 +107,7 @@ $(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 
 # The unit tests take the pure parts: parsers, the nproc policy (with made-up probes) and the
 # cgroup files (against made-up trees), on any OS.
-UNIT_SRCS = src/duration.c src/signals.c src/nproc.c src/msg.c src/cpufiles.c src/grow.c src/ncpu_posix.c \
+UNIT_SRCS = src/duration.c src/signals.c src/nproc.c src/longopt.c src/msg.c src/cpufiles.c src/grow.c src/ncpu_posix.c \
 	src/quote.c src/pidmap.c src/json.c src/status.c
 UNIT_TESTS = tests/unit/unit.c tests/unit/unit_nproc.c tests/unit/unit_cpufiles.c \
 	tests/unit/unit_quote.c tests/unit/unit_pidmap.c tests/unit/unit_json.c \

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "duration.h"
+#include "longopt.h"
 #include "msg.h"
 #include "quote.h"
 #include "signals.h"
@@ -16,25 +17,24 @@ enum opt_id { OPT_SIGNAL, OPT_KILL, OPT_PRESERVE, OPT_FOREGROUND, OPT_VERBOSE,
 	OPT_KILL_LEFTOVERS, OPT_REPORT, OPT_NPROC, OPT_HELP, OPT_VERSION };
 
 struct option_def {
-	const char *name; /* long name, without "--" */
-	char short_name;  /* 0: long only */
-	bool has_arg;
+	struct longopt lo; /* first: longopt_match reads it */
+	char short_name;   /* 0: long only */
 	enum opt_id id;
-	bool extension;   /* not in GNU timeout: never makes a GNU abbreviation ambiguous */
 };
 
 static const struct option_def options[] = {
-	/* GNU's order, which its "is ambiguous; possibilities:" list follows */
-	{"kill-after", 'k', true, OPT_KILL, false},
-	{"signal", 's', true, OPT_SIGNAL, false},
-	{"verbose", 'v', false, OPT_VERBOSE, false},
-	{"foreground", 'f', false, OPT_FOREGROUND, false},
-	{"preserve-status", 'p', false, OPT_PRESERVE, false},
-	{"kill-leftovers", 0, false, OPT_KILL_LEFTOVERS, true},
-	{"report", 0, true, OPT_REPORT, true},
-	{"nproc", 0, false, OPT_NPROC, true},
-	{"help", 0, false, OPT_HELP, false},
-	{"version", 0, false, OPT_VERSION, false},
+	/* GNU's order, which its "is ambiguous; possibilities:" list follows; extensions are
+	 * not in GNU timeout, and never make one of its abbreviations ambiguous */
+	{{"kill-after", true, false}, 'k', OPT_KILL},
+	{{"signal", true, false}, 's', OPT_SIGNAL},
+	{{"verbose", false, false}, 'v', OPT_VERBOSE},
+	{{"foreground", false, false}, 'f', OPT_FOREGROUND},
+	{{"preserve-status", false, false}, 'p', OPT_PRESERVE},
+	{{"kill-leftovers", false, true}, 0, OPT_KILL_LEFTOVERS},
+	{{"report", true, true}, 0, OPT_REPORT},
+	{{"nproc", false, true}, 0, OPT_NPROC},
+	{{"help", false, false}, 0, OPT_HELP},
+	{{"version", false, false}, 0, OPT_VERSION},
 };
 
 #define NOPTIONS (sizeof options / sizeof options[0])
@@ -47,59 +47,61 @@ static char last_arg_buf[64];
 
 /* --help.  Every option and its description are at least two spaces apart, as GNU's tests
  * that read --help expect.  As "timeout", GNU's options only; the extensions stay accepted. */
+static const char usage_head[] =
+	"Usage: %s [OPTION]... DURATION COMMAND [ARG]...\n"
+	"  or:  %s --nproc [--all] [--ignore=N]\n"
+	"  or:  %s OPTION\n"
+	"Start COMMAND, and if it is still running after DURATION, signal it and\n"
+	"everything it started, then KILL whatever is left after a grace period.\n"
+	"\n"
+	"Mandatory arguments to long options are mandatory for short options too.\n";
+static const char usage_options[] =
+	"  -s, --signal=SIGNAL        signal to send at the deadline (default TERM):\n"
+	"                               a name (TERM, sigint, RTMIN+1) or a number;\n"
+	"                               0 sends none\n"
+	"  -k, --kill-after=DURATION  also send KILL to whatever is left this long\n"
+	"                               after the first signal (default 5s; 0: never)\n"
+	"  -p, --preserve-status      exit with COMMAND's own status, even when it\n"
+	"                               timed out\n"
+	"  -f, --foreground           keep COMMAND in this process group and signal\n"
+	"                               only it, not its children (GNU --foreground)\n"
+	"  -v, --verbose              report on stderr every signal sent\n";
+static const char usage_extensions[] =
+	"      --kill-leftovers       when COMMAND exits, also end what it left running\n"
+	"      --report=FILE          when done, write what happened to FILE as one\n"
+	"                               line of JSON (see the manual)\n"
+	"      --nproc                print the processors usable (see --nproc --help)\n";
+static const char usage_tail[] =
+	"      --help                 display this help and exit\n"
+	"      --version              output version information and exit\n"
+	"\n"
+	"DURATION is a number with an optional suffix: s (seconds, the default),\n"
+	"m, h or d.  0 means no time limit.  The signals this program receives are\n"
+	"passed on to COMMAND.\n"
+	"\n"
+	"Exit status:\n"
+	"  124  COMMAND timed out (and --preserve-status was not given)\n"
+	"  125  this program itself failed, or bad usage\n"
+	"  126  COMMAND was found but could not be run\n"
+	"  127  COMMAND was not found\n"
+	"  137  COMMAND timed out and was ended by KILL\n"
+	"  -    otherwise COMMAND's own status (128+N if signal N ended it)\n";
+static const char usage_as_timeout[] =
+	"\nrunlimit's extensions (--kill-leftovers, --report, --nproc) work here too:\n"
+	"see 'runlimit --help'.\n";
+
 static enum cli_result usage(void)
 {
 	const char *p = program_name;
 	bool as_timeout = strcmp(progname, "timeout") == 0;
-	char head[1024], tail[1024];
-	snprintf(head, sizeof head,
-		"Usage: %s [OPTION]... DURATION COMMAND [ARG]...\n"
-		"  or:  %s --nproc [--all] [--ignore=N]\n"
-		"  or:  %s OPTION\n"
-		"Start COMMAND, and if it is still running after DURATION, signal it and\n"
-		"everything it started, then KILL whatever is left after a grace period.\n"
-		"\n"
-		"Mandatory arguments to long options are mandatory for short options too.\n",
-		p, p, p);
-	const char *options_text =
-		"  -s, --signal=SIGNAL        signal to send at the deadline (default TERM):\n"
-		"                               a name (TERM, sigint, RTMIN+1) or a number;\n"
-		"                               0 sends none\n"
-		"  -k, --kill-after=DURATION  also send KILL to whatever is left this long\n"
-		"                               after the first signal (default 5s; 0: never)\n"
-		"  -p, --preserve-status      exit with COMMAND's own status, even when it\n"
-		"                               timed out\n"
-		"  -f, --foreground           keep COMMAND in this process group and signal\n"
-		"                               only it, not its children (GNU --foreground)\n"
-		"  -v, --verbose              report on stderr every signal sent\n";
-	const char *extensions_text = as_timeout ? "" :
-		"      --kill-leftovers       when COMMAND exits, also end what it left running\n"
-		"      --report=FILE          when done, write what happened to FILE as one\n"
-		"                               line of JSON (see the manual)\n"
-		"      --nproc                print the processors usable (see --nproc --help)\n";
-	snprintf(tail, sizeof tail,
-		"      --help                 display this help and exit\n"
-		"      --version              output version information and exit\n"
-		"\n"
-		"DURATION is a number with an optional suffix: s (seconds, the default),\n"
-		"m, h or d.  0 means no time limit.  The signals this program receives are\n"
-		"passed on to COMMAND.\n"
-		"\n"
-		"Exit status:\n"
-		"  124  COMMAND timed out (and --preserve-status was not given)\n"
-		"  125  this program itself failed, or bad usage\n"
-		"  126  COMMAND was found but could not be run\n"
-		"  127  COMMAND was not found\n"
-		"  137  COMMAND timed out and was ended by KILL\n"
-		"  -    otherwise COMMAND's own status (128+N if signal N ended it)\n"
-		"%s",
-		as_timeout ? "\nrunlimit's extensions (--kill-leftovers, --report, --nproc) work here too:\n"
-		             "see 'runlimit --help'.\n" : "");
-	size_t len = strlen(head) + strlen(options_text) + strlen(extensions_text) + strlen(tail);
+	char head[1024];
+	snprintf(head, sizeof head, usage_head, p, p, p);
 	char text[4096];
-	if (len >= sizeof text)
+	int len = snprintf(text, sizeof text, "%s%s%s%s%s", head, usage_options,
+	                   as_timeout ? "" : usage_extensions, usage_tail,
+	                   as_timeout ? usage_as_timeout : "");
+	if (len < 0 || (size_t)len >= sizeof text)
 		return CLI_FAILED;
-	snprintf(text, sizeof text, "%s%s%s%s", head, options_text, extensions_text, tail);
 	return msg_stdout(text) ? CLI_EXIT_OK : CLI_FAILED;
 }
 
@@ -156,68 +158,20 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 	return CLI_RUN;
 }
 
-/* Does option k match the first len characters of name?  Extensions match only where no
- * GNU option does, so every abbreviation GNU accepts ("--kill=1") means what it means there. */
-static bool matches_prefix(size_t k, const char *name, size_t len, bool gnu_matched)
-{
-	return strncmp(options[k].name, name, len) == 0 && !(options[k].extension && gnu_matched);
-}
-
 /* "--name[=value]": exact match first, then a unique prefix. */
-static enum cli_result parse_long(struct config *cfg, char *arg, int argc, char **argv, int *i)
+static enum cli_result parse_long(struct config *cfg, int argc, char **argv, int *i)
 {
-	const char *name = arg + 2;
-	const char *eq = strchr(name, '=');
-	size_t len = eq ? (size_t)(eq - name) : strlen(name);
-	bool gnu_matched = false;
-	for (size_t k = 0; k < NOPTIONS; k++)
-		if (!options[k].extension && strncmp(options[k].name, name, len) == 0)
-			gnu_matched = true;
-	const struct option_def *found = NULL;
-	int matches = 0;
-	for (size_t k = 0; k < NOPTIONS; k++) {
-		if (strncmp(options[k].name, name, len) == 0 && strlen(options[k].name) == len) {
-			found = &options[k];
-			matches = 1;
-			break;
-		}
-		if (matches_prefix(k, name, len, gnu_matched)) {
-			found = &options[k];
-			matches++;
-		}
-	}
-	if (matches == 0) {
-		msg("unrecognized option '%s'", arg);
+	const char *value;
+	bool next;
+	int k = longopt_match(options, NOPTIONS, sizeof options[0], argc, argv, i, &value, &next);
+	if (k < 0)
 		return bad_usage();
+	if (next) {
+		snprintf(last_arg_buf, sizeof last_arg_buf, "--%s", options[k].lo.name);
+		last_arg_option = last_arg_buf;
+		last_arg_value = value;
 	}
-	if (matches > 1) {
-		char list[512] = "";
-		size_t used = 0;
-		for (size_t k = 0; k < NOPTIONS && used < sizeof list; k++)
-			if (matches_prefix(k, name, len, gnu_matched))
-				used += (size_t)snprintf(list + used, sizeof list - used, " '--%s'",
-					options[k].name);
-		msg("option '%s' is ambiguous; possibilities:%s", arg, list);
-		return bad_usage();
-	}
-	const char *value = "";
-	if (found->has_arg) {
-		if (eq) {
-			value = eq + 1;
-		} else if (*i + 1 < argc) {
-			value = argv[++*i];
-			snprintf(last_arg_buf, sizeof last_arg_buf, "--%s", found->name);
-			last_arg_option = last_arg_buf;
-			last_arg_value = value;
-		} else {
-			msg("option '--%s' requires an argument", found->name);
-			return bad_usage();
-		}
-	} else if (eq) {
-		msg("option '--%s' doesn't allow an argument", found->name);
-		return bad_usage();
-	}
-	return apply(cfg, found->id, value);
+	return apply(cfg, options[k].id, value);
 }
 
 /* "-vk1", "-s", "INT": bundled flags, an argument attached or in the next word. */
@@ -232,7 +186,7 @@ static enum cli_result parse_short(struct config *cfg, char *arg, int argc, char
 			msg("invalid option -- '%c'", *p);
 			return bad_usage();
 		}
-		if (!found->has_arg) {
+		if (!found->lo.has_arg) {
 			enum cli_result r = apply(cfg, found->id, "");
 			if (r != CLI_RUN)
 				return r;
@@ -268,7 +222,7 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 		}
 		if (arg[0] != '-' || arg[1] == '\0')
 			break;
-		enum cli_result r = arg[1] == '-' ? parse_long(cfg, arg, argc, argv, &i)
+		enum cli_result r = arg[1] == '-' ? parse_long(cfg, argc, argv, &i)
 		                                  : parse_short(cfg, arg, argc, argv, &i);
 		if (r == CLI_NPROC && i != 1) {
 			/* Options before it would be silently dropped: say so instead. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "longopt.h"
 #include "msg.h"
 #include "quote.h"
 #include "ncpu.h"
@@ -112,60 +113,20 @@ static int bad_usage(void)
 }
 
 enum nproc_opt { OPT_ALL, OPT_IGNORE, OPT_HELP, OPT_VERSION };
-static const char *const names[] = {"all", "ignore", "help", "version"};
-#define NNAMES (sizeof names / sizeof names[0])
+static const struct longopt options[] = {
+	{"all", false, false}, {"ignore", true, false}, {"help", false, false},
+	{"version", false, false},
+};
 
-/* "--name[=value]" to an option, exact or a unique prefix; -1 after reporting. */
-static int long_option(const char *arg, const char **value, int argc, char **argv, int *i)
+/* The command line into *all and *ignore; -1 to go on, else the exit status. */
+static int parse(int argc, char **argv, bool *all, unsigned long *ignore)
 {
-	const char *name = arg + 2, *eq = strchr(name, '=');
-	size_t len = eq ? (size_t)(eq - name) : strlen(name);
-	int found = -1, matches = 0;
-	for (size_t k = 0; k < NNAMES; k++) {
-		if (strncmp(names[k], name, len) != 0)
-			continue;
-		found = (int)k;
-		matches++;
-		if (strlen(names[k]) == len) {
-			matches = 1;
-			break;
-		}
-	}
-	if (matches > 1) { /* only "--" with "=value": every option starts with its own letter */
-		msg("option '%s' is ambiguous; possibilities: '--all' '--ignore' '--help' "
-			"'--version'", arg);
-		return -1;
-	}
-	if (matches == 0) {
-		msg("unrecognized option '%s'", arg);
-		return -1;
-	}
-	*value = NULL;
-	if (found == OPT_IGNORE) {
-		if (eq) {
-			*value = eq + 1;
-		} else if (*i + 1 < argc) {
-			*value = argv[++*i];
-		} else {
-			msg("option '--%s' requires an argument", names[found]);
-			return -1;
-		}
-	} else if (eq) {
-		msg("option '--%s' doesn't allow an argument", names[found]);
-		return -1;
-	}
-	return found;
-}
-
-int nproc_main(int argc, char **argv)
-{
-	bool all = false;
-	unsigned long ignore = 0;
 	const char *operand = NULL;
 	bool options_done = false;
 	/* Options may follow operands, as with getopt; any operand is an error. */
 	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
+		const char *arg = argv[i], *value;
+		bool next;
 		if (options_done || arg[0] != '-' || arg[1] == '\0') {
 			if (!operand)
 				operand = arg;
@@ -179,13 +140,13 @@ int nproc_main(int argc, char **argv)
 			msg("invalid option -- '%c'", arg[1]);
 			return bad_usage();
 		}
-		const char *value;
-		switch (long_option(arg, &value, argc, argv, &i)) {
+		switch (longopt_match(options, sizeof options / sizeof options[0], sizeof options[0],
+		                      argc, argv, &i, &value, &next)) {
 		case OPT_ALL:
-			all = true;
+			*all = true;
 			break;
 		case OPT_IGNORE:
-			if (!ignore_parse(value, &ignore)) {
+			if (!ignore_parse(value, ignore)) {
 				msg("invalid number: %s", quote(value)); /* GNU adds no "Try" line */
 				return 1;
 			}
@@ -202,6 +163,16 @@ int nproc_main(int argc, char **argv)
 		msg("extra operand %s", quote(operand));
 		return bad_usage();
 	}
+	return -1;
+}
+
+int nproc_main(int argc, char **argv)
+{
+	bool all = false;
+	unsigned long ignore = 0;
+	int status = parse(argc, argv, &all, &ignore);
+	if (status >= 0)
+		return status;
 	static const struct ncpu_probes system = {ncpu_available, ncpu_installed, ncpu_quota};
 	unsigned long n = nproc_count(all, getenv("OMP_NUM_THREADS"), getenv("OMP_THREAD_LIMIT"),
 		&system);
