@@ -50,11 +50,15 @@ endif
 # The platform back ends, by OS; PLATFORM=portable picks the POSIX-only ones on any system
 # (poll, the process group only, sysconf), which is how the paths of systems without a
 # reaper or a process table are tested here (make check PLATFORM=portable).
-LINUX_SRCS   = src/clock_ppoll.c src/os_linux.c src/rusage_posix.c src/tree_linux.c src/tree_walk.c src/pidmap.c src/ncpu_linux.c src/cpufiles.c
-FREEBSD_PLAT = src/clock_ppoll.c src/os_freebsd.c src/rusage_posix.c src/tree_freebsd.c src/ncpu_freebsd.c
-DARWIN_PLAT  = src/clock_darwin.c src/selfpipe.c src/os_posix.c src/rusage_darwin.c src/tree_darwin.c src/tree_walk.c src/pidmap.c \
+LINUX_SRCS   = src/clock_ppoll.c src/clock_left.c src/os_linux.c src/rusage_posix.c \
+	src/tree_linux.c src/tree_walk.c src/pidmap.c src/ncpu_linux.c src/cpufiles.c
+FREEBSD_PLAT = src/clock_ppoll.c src/clock_left.c src/os_freebsd.c src/os_posix.c \
+	src/rusage_posix.c src/tree_freebsd.c src/ncpu_freebsd.c
+DARWIN_PLAT  = src/clock_darwin.c src/clock_left.c src/selfpipe.c src/os_posix.c \
+	src/reaper_posix.c src/rusage_darwin.c src/tree_darwin.c src/tree_walk.c src/pidmap.c \
 	src/ncpu_darwin.c
-PORTABLE     = src/clock_posix.c src/selfpipe.c src/os_posix.c src/rusage_posix.c src/tree_posix.c src/ncpu_posix.c
+PORTABLE     = src/clock_posix.c src/clock_left.c src/selfpipe.c src/os_posix.c \
+	src/reaper_posix.c src/rusage_posix.c src/tree_posix.c src/ncpu_posix.c
 ifeq ($(PLATFORM),portable)
 PLATFORM_SRCS = $(PORTABLE)
 else ifeq ($(OS),Linux)
@@ -80,8 +84,9 @@ else ifeq ($(PLATFORM_SRCS),$(DARWIN_PLAT))
 EXPECT = sessions counts
 endif
 
-CORE = src/cli.c src/dispositions.c src/duration.c src/grow.c src/guard.c src/jobctl.c src/json.c src/longopt.c src/msg.c src/nproc.c src/quote.c \
-	src/report.c src/signals.c src/spawn.c src/status.c src/supervise.c src/tty.c
+CORE = src/cli.c src/dispositions.c src/duration.c src/grow.c \
+	src/guard.c src/jobctl.c src/json.c src/longopt.c src/msg.c src/nproc.c \
+	src/quote.c src/report.c src/signals.c src/spawn.c src/status.c src/supervise.c src/tty.c
 SRCS = src/main.c $(CORE) $(PLATFORM_SRCS)
 DARWIN_SRCS = src/main.c $(CORE) $(DARWIN_PLAT)
 HDRS = $(wildcard src/*.h)
@@ -107,14 +112,17 @@ $(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 
 # The unit tests take the pure parts: parsers, the nproc policy (with made-up probes) and the
 # cgroup files (against made-up trees), on any OS.
-UNIT_SRCS = src/duration.c src/signals.c src/nproc.c src/longopt.c src/msg.c src/cpufiles.c src/grow.c src/ncpu_posix.c \
-	src/quote.c src/pidmap.c src/json.c src/status.c
+UNIT_SRCS = src/duration.c src/signals.c src/nproc.c src/longopt.c src/msg.c src/cpufiles.c \
+	src/grow.c src/ncpu_posix.c src/quote.c src/pidmap.c src/json.c src/status.c
 UNIT_TESTS = tests/unit/unit.c tests/unit/unit_nproc.c tests/unit/unit_cpufiles.c \
 	tests/unit/unit_quote.c tests/unit/unit_pidmap.c tests/unit/unit_json.c \
-	tests/unit/unit_status.c
-tests/unit/run-unit: $(UNIT_TESTS) tests/unit/unit.h $(UNIT_SRCS) $(HDRS) Makefile .build-flags-$(BIN)
+	tests/unit/unit_status.c tests/unit/unit_clock.c
+# and the event wait of each back end (unit_clock.c): its clock files
+clock_of = $(filter src/clock_%.c src/selfpipe.c,$(1))
+UNIT_CLOCK = $(call clock_of,$(PLATFORM_SRCS))
+tests/unit/run-unit: $(UNIT_TESTS) tests/unit/unit.h $(UNIT_SRCS) $(UNIT_CLOCK) $(HDRS) Makefile .build-flags-$(BIN)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc $(LDFLAGS) -o $@ $(UNIT_TESTS) \
-		$(UNIT_SRCS) $(LDLIBS)
+		$(UNIT_SRCS) $(UNIT_CLOCK) $(LDLIBS)
 
 # Tests run against $(RUNLIMIT) (default: the binary just built).  JOBS: bats files in parallel.
 RUNLIMIT ?= $(CURDIR)/$(BIN)
@@ -135,16 +143,16 @@ cross: $(DARWIN_SRCS) $(FREEBSD_SRCS) $(UNIT_TESTS) $(UNIT_SRCS) $(HDRS)
 	for t in $(CROSS_TARGETS); do \
 		arch=$${t%%-*}; \
 		case $$t in \
-		*-macos) srcs="$(DARWIN_SRCS)"; feat="$(FEATURES)"; \
+		*-macos) srcs="$(DARWIN_SRCS)"; feat="$(FEATURES)"; clk="$(call clock_of,$(DARWIN_PLAT))"; \
 			[ "$$arch" = aarch64 ] && arch=arm64; want="Mach-O 64-bit $$arch executable";; \
-		*-freebsd) srcs="$(FREEBSD_SRCS)"; feat="$(FEATURES_FreeBSD)"; \
+		*-freebsd) srcs="$(FREEBSD_SRCS)"; feat="$(FEATURES_FreeBSD)"; clk="$(call clock_of,$(FREEBSD_PLAT))"; \
 			[ "$$arch" = x86_64 ] && arch=x86-64; \
 			want="ELF 64-bit LSB .*$$arch.*FreeBSD";; \
 		esac; \
 		echo "zig cc -target $$t: runlimit-$$t tests/unit/run-unit-$$t"; \
 		$$zig cc -target $$t -std=c11 $$feat $(WARN) -O2 -o runlimit-$$t $$srcs -lm || exit 1; \
 		$$zig cc -target $$t -std=c11 $$feat $(WARN) -O2 -Isrc -o tests/unit/run-unit-$$t \
-			$(UNIT_TESTS) $(UNIT_SRCS) -lm || exit 1; \
+			$(UNIT_TESTS) $(UNIT_SRCS) $$clk -lm || exit 1; \
 		for f in runlimit-$$t tests/unit/run-unit-$$t; do \
 			file -b $$f | grep -Eq "^$$want" || \
 				{ echo "$$f is not what $$t wants: $$(file -b $$f)"; exit 1; }; \

@@ -10,6 +10,7 @@
 #include <sys/event.h>
 #include <sys/time.h>
 #include <errno.h>
+#include <stdint.h>
 #include <poll.h>
 #include <time.h>
 
@@ -45,48 +46,96 @@ bool clock_watch_exit(pid_t pid)
 	return queue() >= 0 && kevent(kq, &change, 1, NULL, 0, NULL) == 0;
 }
 
-/* Wait for fd (or just the deadline, fd -1), or a watched process's exit, with kevent; or
- * with poll where no kqueue can be had (descriptor limit): the fd is a pipe, which poll
- * handles. */
-static void wait_on(int fd, int64_t deadline)
+/* The filters for fds[k] into changes (flags: EV_ADD | EV_ONESHOT, or EV_DELETE), each
+ * with k + 1 as its mark; returns how many. */
+static int filters(struct kevent *changes, const struct pollfd *fds, size_t m, int flags)
 {
-	queue();
-	struct kevent change, event;
-	EV_SET(&change, (uintptr_t)fd, EVFILT_READ, EV_ADD, 0, 0, NULL);
-	struct timespec ts, *tsp = NULL;
-	if (deadline != CLOCK_NEVER) {
-		int64_t left = deadline - clock_now();
-		if (left < 0)
-			left = 0;
-		ts.tv_sec = (time_t)(left / 1000000000);
-		ts.tv_nsec = (long)(left % 1000000000);
-		tsp = &ts;
+	int nc = 0;
+	for (size_t k = 0; k < m; k++) {
+		void *mark = (void *)(uintptr_t)(k + 1);
+		if (fds[k].fd >= 0 && (fds[k].events & POLLIN))
+			EV_SET(&changes[nc++], (uintptr_t)fds[k].fd, EVFILT_READ, flags, 0, 0, mark);
+		if (fds[k].fd >= 0 && (fds[k].events & POLLOUT))
+			EV_SET(&changes[nc++], (uintptr_t)fds[k].fd, EVFILT_WRITE, flags, 0, 0, mark);
 	}
-	if (kq >= 0 && fd >= 0) {
-		if (kevent(kq, &change, 1, &event, 1, tsp) >= 0 || errno == EINTR)
-			return;
-		kq = -1; /* a forked child: kqueues are not inherited */
-	}
-	/* Without a pipe at all, a signal still interrupts the poll. */
-	struct pollfd p = {.fd = fd, .events = POLLIN};
-	int64_t ms = tsp ? (ts.tv_sec * 1000 + (ts.tv_nsec + 999999) / 1000000) : -1;
-	poll(&p, 1, ms > 0x7fffffff ? 0x7fffffff : (int)ms);
+	return nc;
 }
 
-void clock_wait(int64_t deadline, const sigset_t *waitmask)
+/* What kevent said of fds, as poll would have: the events that name one by its mark. */
+static void readiness(const struct kevent *events, int got, struct pollfd *fds, size_t m)
 {
-	int fd = selfpipe_drain();
+	for (int i = 0; i < got; i++) {
+		uintptr_t k = (uintptr_t)events[i].udata;
+		if (k == 0 || k > m)
+			continue; /* the self-pipe, or a watched exit */
+		short *rev = &fds[k - 1].revents;
+		if (events[i].flags & EV_ERROR)
+			*rev |= POLLNVAL;
+		else
+			*rev |= events[i].filter == EVFILT_WRITE ? POLLOUT : POLLIN;
+		if (events[i].flags & EV_EOF)
+			*rev |= POLLHUP;
+	}
+}
+
+/* Wait with kevent for the self-pipe (pipe, or -1), fds or a watched process's exit; the
+ * descriptors' filters go once the wait is over, so that none outlives its wait. */
+static bool wait_kevent(int pipe, struct pollfd *fds, size_t m, struct timespec *tsp)
+{
+	struct kevent changes[1 + 2 * CLOCK_MAX_FDS], events[1 + 2 * CLOCK_MAX_FDS];
+	int nc = 0;
+	if (pipe >= 0)
+		EV_SET(&changes[nc++], (uintptr_t)pipe, EVFILT_READ, EV_ADD, 0, 0, NULL);
+	int nfilters = filters(changes + nc, fds, m, EV_ADD | EV_ONESHOT);
+	nc += nfilters;
+	int got = kevent(kq, changes, nc, events, nc > 0 ? nc : 1, tsp);
+	if (got < 0 && errno != EINTR)
+		return false;
+	readiness(events, got, fds, m);
+	if (nfilters > 0) {
+		struct timespec now = {0, 0};
+		nc = filters(changes, fds, m, EV_DELETE);
+		kevent(kq, changes, nc, events, nc, &now); /* the fired ones are gone: ENOENT */
+	}
+	return true;
+}
+
+/* Wait for the self-pipe (pipe, or -1), fds, or a watched process's exit, with kevent; or
+ * with poll where no kqueue can be had (descriptor limit, or a forked child: kqueues are
+ * not inherited), which handles the pipe and the sockets runlimit watches. */
+static void wait_on(int pipe, struct pollfd *fds, size_t n, int64_t deadline)
+{
+	size_t m = n < CLOCK_MAX_FDS ? n : CLOCK_MAX_FDS;
+	for (size_t k = 0; k < n; k++)
+		fds[k].revents = 0;
+	struct timespec ts, *tsp = clock_left(deadline, &ts);
+	queue();
+	if (kq >= 0 && (pipe >= 0 || m > 0)) {
+		if (wait_kevent(pipe, fds, m, tsp))
+			return;
+		kq = -1;
+	}
+	/* Without a pipe at all, a signal still interrupts the poll. */
+	struct pollfd all[1 + CLOCK_MAX_FDS];
+	all[0] = (struct pollfd){.fd = pipe, .events = POLLIN};
+	for (size_t k = 0; k < m; k++)
+		all[1 + k] = (struct pollfd){.fd = fds[k].fd, .events = fds[k].events};
+	poll(all, (nfds_t)(1 + m), clock_left_ms(deadline));
+	for (size_t k = 0; k < m; k++)
+		fds[k].revents = all[1 + k].revents;
+}
+
+void clock_wait(int64_t deadline, const sigset_t *waitmask, struct pollfd *fds, size_t n)
+{
+	int pipe = selfpipe_drain();
 	sigset_t saved;
 	selfpipe_unblock(waitmask, &saved);
-	wait_on(fd, deadline);
+	wait_on(pipe, fds, n, deadline);
 	sigprocmask(SIG_SETMASK, &saved, NULL);
 }
 
 void clock_wait_fd(int fd, int64_t deadline)
 {
-	wait_on(fd, deadline);
-}
-
-void clock_sharpen(void)
-{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	wait_on(-1, &p, 1, deadline);
 }

@@ -3,7 +3,6 @@
 #include "clock.h"
 #include "selfpipe.h"
 
-#include <limits.h>
 #include <poll.h>
 #include <time.h>
 
@@ -24,38 +23,29 @@ void clock_wake(void)
 	selfpipe_wake();
 }
 
-static int ms_until(int64_t deadline)
+void clock_wait(int64_t deadline, const sigset_t *waitmask, struct pollfd *fds, size_t n)
 {
-	if (deadline == CLOCK_NEVER)
-		return -1;
-	int64_t left = deadline - clock_now();
-	if (left < 0)
-		left = 0;
-	int64_t up = (left + 999999) / 1000000;
-	return up > INT_MAX ? INT_MAX : (int)up;
-}
-
-void clock_wait(int64_t deadline, const sigset_t *waitmask)
-{
-	struct pollfd p = {.fd = selfpipe_drain(), .events = POLLIN};
+	struct pollfd all[1 + CLOCK_MAX_FDS];
+	size_t m = n < CLOCK_MAX_FDS ? n : CLOCK_MAX_FDS;
+	all[0] = (struct pollfd){.fd = selfpipe_drain(), .events = POLLIN};
+	for (size_t k = 0; k < m; k++)
+		all[1 + k] = (struct pollfd){.fd = fds[k].fd, .events = fds[k].events};
 	sigset_t saved;
 	selfpipe_unblock(waitmask, &saved);
-	poll(&p, 1, ms_until(deadline));
+	poll(all, (nfds_t)(1 + m), clock_left_ms(deadline));
 	sigprocmask(SIG_SETMASK, &saved, NULL);
+	for (size_t k = 0; k < n; k++)
+		fds[k].revents = k < m ? all[1 + k].revents : 0;
 }
 
 void clock_wait_fd(int fd, int64_t deadline)
 {
 	struct pollfd p = {.fd = fd, .events = POLLIN};
-	poll(&p, 1, ms_until(deadline));
+	poll(&p, 1, clock_left_ms(deadline));
 }
 
 bool clock_watch_exit(pid_t pid)
 {
 	(void)pid;
 	return false;
-}
-
-void clock_sharpen(void)
-{
 }

@@ -8,9 +8,6 @@
 #include <poll.h>
 #include <signal.h>
 #include <time.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
 int64_t clock_now(void)
 {
@@ -27,40 +24,23 @@ void clock_wake(void)
 {
 }
 
-static struct timespec *until(int64_t deadline, struct timespec *ts)
-{
-	if (deadline == CLOCK_NEVER)
-		return NULL;
-	int64_t left = deadline - clock_now();
-	if (left < 0)
-		left = 0;
-	ts->tv_sec = (time_t)(left / 1000000000);
-	ts->tv_nsec = (long)(left % 1000000000);
-	return ts;
-}
-
-void clock_wait(int64_t deadline, const sigset_t *waitmask)
+void clock_wait(int64_t deadline, const sigset_t *waitmask, struct pollfd *fds, size_t n)
 {
 	struct timespec ts;
-	ppoll(NULL, 0, until(deadline, &ts), waitmask);
+	for (size_t k = 0; k < n; k++)
+		fds[k].revents = 0;
+	ppoll(fds, (nfds_t)n, clock_left(deadline, &ts), waitmask);
 }
 
 void clock_wait_fd(int fd, int64_t deadline)
 {
 	struct pollfd p = {.fd = fd, .events = POLLIN};
 	struct timespec ts;
-	ppoll(&p, 1, until(deadline, &ts), NULL);
+	ppoll(&p, 1, clock_left(deadline, &ts), NULL);
 }
 
 bool clock_watch_exit(pid_t pid)
 {
 	(void)pid;
 	return false;
-}
-
-void clock_sharpen(void)
-{
-#ifdef PR_SET_TIMERSLACK
-	prctl(PR_SET_TIMERSLACK, 1UL);
-#endif
 }

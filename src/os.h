@@ -1,8 +1,9 @@
 /* What runlimit asks of the OS that is not about the command's tree (tree.h): becoming the
  * reaper of orphans, tying a child's fate to runlimit's, the guard's cheap start, and the
- * parts of a finished process's story that POSIX leaves to each system.  One file per
- * system: os_linux.c, os_freebsd.c, os_posix.c (anything else, macOS included); the unit of
- * ru_maxrss, the one thing macOS does its own way, in rusage_darwin.c and rusage_posix.c. */
+ * parts of a finished process's story that POSIX leaves to each system.  Linux has it all
+ * in os_linux.c.  Elsewhere: the subreaper and the parent-death signal in os_freebsd.c or
+ * reaper_posix.c (none: macOS, the portable build), the rest in os_posix.c; the unit of
+ * ru_maxrss, the one thing macOS does its own way, in rusage_darwin.c or rusage_posix.c. */
 #ifndef RUNLIMIT_OS_H
 #define RUNLIMIT_OS_H
 
@@ -26,6 +27,11 @@ int os_child_prepare(int sig, pid_t parent_pid);
  * copied, a third of a fork's cost).  Returns its pid, 0 where there is no such way (guard.c
  * then forks), or -1 with errno.  All signals must be blocked. */
 pid_t os_guard_clone(int sig, pid_t parent);
+
+/* Ask the kernel to end runlimit's waits at their deadline itself, not within its usual
+ * slack (Linux's timer slack: 50 us).  Called after the command is forked, which must not
+ * inherit it. */
+void os_sharpen_waits(void);
 
 /* Did the wait status of a process killed by a signal come with a core dump?  (WCOREDUMP is
  * not POSIX.) */

@@ -1,11 +1,10 @@
 /* FreeBSD: runlimit becomes the reaper of its subtree (procctl(2) PROC_REAP_ACQUIRE), so
  * orphans of the command's tree are re-parented to it; PROC_PDEATHSIG_CTL is the
- * parent-death signal. */
+ * parent-death signal.  The rest is os_posix.c's. */
 #include "os.h"
 
 #include <signal.h>
 #include <sys/procctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 void os_init(void)
@@ -25,16 +24,4 @@ int os_child_prepare(int sig, pid_t parent_pid)
 	if (getppid() != parent_pid)
 		return -1;
 	return sig > 0;
-}
-
-pid_t os_guard_clone(int sig, pid_t parent)
-{
-	(void)sig;
-	(void)parent;
-	return 0; /* a plain fork */
-}
-
-bool os_dumped_core(int status)
-{
-	return WCOREDUMP(status) != 0;
 }

@@ -31,6 +31,11 @@ int os_child_prepare(int sig, pid_t parent_pid)
 	return sig > 0;
 }
 
+void os_sharpen_waits(void)
+{
+	prctl(PR_SET_TIMERSLACK, 1UL);
+}
+
 /* The guard, cloned with CLONE_VM: it runs on a stack of its own but shares runlimit's
  * memory and even its thread data (errno), so it makes raw system calls only, none of which
  * fails while runlimit lives, and touches nothing of runlimit's but its own arguments.  It

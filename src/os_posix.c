@@ -1,32 +1,20 @@
-/* Systems without a subreaper, a parent-death signal or a cheaper guard than fork (macOS,
- * and the portable build): containment is the command's process group. */
+/* What most systems lack (FreeBSD, macOS, the portable build): a guard cheaper than a fork,
+ * and a timer slack to shrink.  Core dumps are told by WCOREDUMP where the system has it. */
 #define _DARWIN_C_SOURCE /* WCOREDUMP is not POSIX: macOS, glibc and musl hide it */
 #define _DEFAULT_SOURCE
 #include "os.h"
 
 #include <sys/wait.h>
-#include <unistd.h>
-
-void os_init(void)
-{
-}
-
-bool os_has_death_signal(void)
-{
-	return false;
-}
-
-int os_child_prepare(int sig, pid_t parent_pid)
-{
-	(void)sig;
-	return getppid() == parent_pid ? 0 : -1;
-}
 
 pid_t os_guard_clone(int sig, pid_t parent)
 {
 	(void)sig;
 	(void)parent;
 	return 0; /* a plain fork */
+}
+
+void os_sharpen_waits(void)
+{
 }
 
 bool os_dumped_core(int status)

@@ -4,9 +4,19 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "spawn.h"
-
 static int ends[2] = {-1, -1};
+
+/* Move fd to a number above 2 if it landed on a standard one (which runlimit was started
+ * without), keeping that standard descriptor closed for the command.  Returns the fd. */
+static int keep_off_stdio(int fd)
+{
+	if (fd < 0 || fd > STDERR_FILENO)
+		return fd;
+	int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+	if (high >= 0)
+		close(fd);
+	return high >= 0 ? high : fd;
+}
 
 void selfpipe_init(void)
 {
@@ -15,7 +25,7 @@ void selfpipe_init(void)
 	for (int k = 0; k < 2; k++) {
 		fcntl(ends[k], F_SETFD, FD_CLOEXEC);
 		fcntl(ends[k], F_SETFL, O_NONBLOCK);
-		ends[k] = spawn_keep_off_stdio(ends[k]);
+		ends[k] = keep_off_stdio(ends[k]);
 	}
 }
 

@@ -18,16 +18,6 @@
 #include "status.h"
 #include "os.h"
 
-int spawn_keep_off_stdio(int fd)
-{
-	if (fd < 0 || fd > STDERR_FILENO)
-		return fd;
-	int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
-	if (high >= 0)
-		close(fd);
-	return high >= 0 ? high : fd;
-}
-
 void spawn_helper_detach(int keep)
 {
 	sigset_t all;

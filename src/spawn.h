@@ -35,8 +35,4 @@ void spawn_say_failed(const char *command, int err);
  * holds the caller's terminal or pipes. */
 void spawn_helper_detach(int keep);
 
-/* Move fd to a number above 2 if it landed on a standard one (which runlimit was started
- * without), keeping that standard descriptor closed for the command.  Returns the fd. */
-int spawn_keep_off_stdio(int fd);
-
 #endif

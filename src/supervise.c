@@ -353,7 +353,7 @@ static void loop(struct run *r)
 				reap(r); /* leave no zombie of the tree to init */
 			return;
 		}
-		clock_wait(next_wake(r), disp_waitmask());
+		clock_wait(next_wake(r), disp_waitmask(), NULL, 0);
 	}
 }
 
@@ -462,7 +462,7 @@ int supervise(const struct config *cfg)
 	sigprocmask(SIG_SETMASK, &all, &working);
 	r.pid = start_command(&r, self);
 	int fork_error = errno;
-	clock_sharpen();
+	os_sharpen_waits();
 	if (r.pid > 0 && r.pgid > 0 && tty_leading())
 		tty_give(r.pgid); /* the child takes it too: whichever runs first */
 	sigprocmask(SIG_SETMASK, &working, NULL);

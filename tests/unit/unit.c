@@ -490,6 +490,7 @@ int main(void)
 	test_pidmap();
 	test_json();
 	test_status();
+	test_clock();
 	test_cpufiles();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

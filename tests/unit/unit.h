@@ -11,5 +11,6 @@ void test_quote(void);     /* unit_quote.c */
 void test_pidmap(void);    /* unit_pidmap.c */
 void test_json(void);      /* unit_json.c */
 void test_status(void);    /* unit_status.c */
+void test_clock(void);     /* unit_clock.c */
 
 #endif

@@ -1,0 +1,27 @@
+/* The time left to a deadline, in the forms the waits take it; for every clock file. */
+#include "clock.h"
+
+#include <limits.h>
+
+struct timespec *clock_left(int64_t deadline, struct timespec *ts)
+{
+	if (deadline == CLOCK_NEVER)
+		return NULL;
+	int64_t left = deadline - clock_now();
+	if (left < 0)
+		left = 0;
+	ts->tv_sec = (time_t)(left / 1000000000);
+	ts->tv_nsec = (long)(left % 1000000000);
+	return ts;
+}
+
+int clock_left_ms(int64_t deadline)
+{
+	if (deadline == CLOCK_NEVER)
+		return -1;
+	int64_t left = deadline - clock_now();
+	if (left < 0)
+		left = 0;
+	int64_t up = (left + 999999) / 1000000; /* never wake early */
+	return up > INT_MAX ? INT_MAX : (int)up;
+}
