@@ -84,8 +84,8 @@ else ifeq ($(PLATFORM_SRCS),$(DARWIN_PLAT))
 EXPECT = sessions counts
 endif
 
-CORE = src/cli.c src/dispositions.c src/duration.c src/grow.c \
-	src/guard.c src/jobctl.c src/json.c src/longopt.c src/msg.c src/nproc.c \
+CORE = src/cli.c src/deliver.c src/dispositions.c src/duration.c src/finish.c src/grow.c \
+	src/guard.c src/jobctl.c src/json.c src/launch.c src/longopt.c src/msg.c src/nproc.c \
 	src/quote.c src/report.c src/signals.c src/spawn.c src/status.c src/supervise.c src/tty.c
 SRCS = src/main.c $(CORE) $(PLATFORM_SRCS)
 DARWIN_SRCS = src/main.c $(CORE) $(DARWIN_PLAT)

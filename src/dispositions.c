@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -139,18 +140,27 @@ void disp_child_reset(void)
 			sigaction(ignored[k], &inherited[ignored[k]], NULL);
 }
 
-void disp_setup(const struct config *cfg)
+void disp_test_fault(int sig)
 {
-	clock_init();
-	self = getpid();
-	resize_signal = sig_parse("WINCH"); /* not a POSIX 2008 name: -1 where unknown */
-	/* Everything blocked while the handlers go in: a signal that was ignored and is caught
-	 * for a moment (below) stays pending, and is dropped when the ignore is put back. */
-	sigset_t all;
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &inherited_mask);
+#ifdef RUNLIMIT_TEST_HOOKS
+	if (sig == SIGUSR2 && getenv("RUNLIMIT_TEST_FAULT")) {
+		/* With SIGSEGV let through, so that the handler sees the fault: the loop
+		 * otherwise keeps it blocked, and the kernel would end runlimit by itself. */
+		sigset_t segv;
+		sigemptyset(&segv);
+		sigaddset(&segv, SIGSEGV);
+		sigprocmask(SIG_UNBLOCK, &segv, NULL);
+		volatile int *nowhere = NULL;
+		*nowhere = 1;
+	}
+#else
+	(void)sig;
+#endif
+}
 
-	sigemptyset(&caught);
+/* The signals passed on to the command. */
+static void catch_forwarded(const struct config *cfg)
+{
 	for (int sig = sig_next(0); sig > 0 && sig < SLOTS; sig = sig_next(sig)) {
 		if (!is_forwarded(sig))
 			continue;
@@ -164,25 +174,28 @@ void disp_setup(const struct config *cfg)
 		    !always_forwarded(sig))
 			uncatch(sig);
 	}
-	/* An inherited SIGCHLD ignore would make the kernel reap the command behind runlimit's
-	 * back; an inherited block would hide its exit.  Neither is kept. */
-	catch(SIGCHLD);
-	/* Job control: SIGTSTP (Ctrl-Z) is passed to the command, whose stop then stops
-	 * runlimit; SIGCONT tells runlimit it was resumed; SIGWINCH (a resize) is passed on to
-	 * a command that does not own the terminal.  With --foreground the command shares
-	 * runlimit's group and the terminal does all this itself. */
-	if (!cfg->foreground) {
-		const int job_signals[] = {SIGTSTP, SIGCONT, resize_signal};
-		for (size_t k = 0; k < sizeof job_signals / sizeof job_signals[0]; k++) {
-			int sig = job_signals[k];
-			if (sig <= 0)
-				continue;
-			catch(sig);
-			if (inherited[sig].sa_handler == SIG_IGN)
-				uncatch(sig);
-		}
+}
+
+/* Job control: SIGTSTP (Ctrl-Z) is passed to the command, whose stop then stops runlimit;
+ * SIGCONT tells runlimit it was resumed; SIGWINCH (a resize) is passed on to a command that
+ * does not own the terminal.  With --foreground the command shares runlimit's group and the
+ * terminal does all this itself. */
+static void catch_job_signals(void)
+{
+	const int job_signals[] = {SIGTSTP, SIGCONT, resize_signal};
+	for (size_t k = 0; k < sizeof job_signals / sizeof job_signals[0]; k++) {
+		int sig = job_signals[k];
+		if (sig <= 0)
+			continue;
+		catch(sig);
+		if (inherited[sig].sa_handler == SIG_IGN)
+			uncatch(sig);
 	}
-	/* runlimit never stops for touching the terminal from the background. */
+}
+
+/* runlimit never stops for touching the terminal from the background. */
+static void ignore_tty_signals(void)
+{
 	static const int tty_signals[] = {SIGTTIN, SIGTTOU};
 	for (size_t k = 0; k < sizeof tty_signals / sizeof tty_signals[0]; k++) {
 		int sig = tty_signals[k];
@@ -192,8 +205,12 @@ void disp_setup(const struct config *cfg)
 		sigaction(sig, &ign, &inherited[sig]);
 		changed[sig] = true;
 	}
-	/* From here on the caught signals wait, blocked, until runlimit sleeps in clock_wait:
-	 * nothing that arrives is lost, and the loop never races with a handler. */
+}
+
+/* From here on the caught signals wait, blocked, until runlimit sleeps in clock_wait:
+ * nothing that arrives is lost, and the loop never races with a handler. */
+static void block_caught(void)
+{
 	waitmask = inherited_mask;
 	sigset_t working = inherited_mask;
 	for (int sig = 1; sig < SLOTS; sig++) {
@@ -203,6 +220,27 @@ void disp_setup(const struct config *cfg)
 		}
 	}
 	sigprocmask(SIG_SETMASK, &working, NULL);
+}
+
+void disp_setup(const struct config *cfg)
+{
+	clock_init();
+	self = getpid();
+	resize_signal = sig_parse("WINCH"); /* not a POSIX 2008 name: -1 where unknown */
+	/* Everything blocked while the handlers go in: a signal that was ignored and is caught
+	 * for a moment (below) stays pending, and is dropped when the ignore is put back. */
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &inherited_mask);
+	sigemptyset(&caught);
+	catch_forwarded(cfg);
+	/* An inherited SIGCHLD ignore would make the kernel reap the command behind runlimit's
+	 * back; an inherited block would hide its exit.  Neither is kept. */
+	catch(SIGCHLD);
+	if (!cfg->foreground)
+		catch_job_signals();
+	ignore_tty_signals();
+	block_caught();
 }
 
 void disp_die_of(int sig)

@@ -29,6 +29,11 @@ bool disp_take(int sig, bool *by_process);
 bool disp_is_fault(int sig);
 void disp_rearm(int sig);
 
+/* Test builds only (runlimit-hooks, RUNLIMIT_TEST_FAULT set): on SIGUSR2, a genuine fault
+ * inside runlimit, to show that it still ends runlimit rather than being taken for one sent
+ * to it.  Does nothing in the real build. */
+void disp_test_fault(int sig);
+
 /* The mask for the wait (the caught signals let through), and the one runlimit inherited,
  * which the command gets. */
 const sigset_t *disp_waitmask(void);

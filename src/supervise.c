@@ -1,50 +1,72 @@
+/* The run as a state machine.  Its phase is one of five; the events are the deadline, a
+ * SIGALRM from outside, a request to end passed on from outside, the end of the grace, the
+ * command's exit and its leftovers' end.  The loop waits for the next event in the kernel
+ * (clock_wait) and dispatches it through one table of small actions, which own every signal
+ * sent, the grace, and the report's record of them; predicates only ask. */
 #include "supervise.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "deliver.h"
+#include "finish.h"
 #include "dispositions.h"
 #include "guard.h"
 #include "jobctl.h"
-#include "msg.h"
+#include "launch.h"
 #include "os.h"
-#include "quote.h"
 #include "report.h"
-#include "signals.h"
 #include "spawn.h"
 #include "status.h"
 #include "tree.h"
 #include "tty.h"
 
-static pid_t child_group; /* for child_setup: the group the command joins (0: none;
-                            SPAWN_OWN_GROUP: its own) */
+enum phase {
+	RUNNING,  /* the command runs, and nothing has asked it to end */
+	ENDING,   /* it was asked to end (a time-out, a request, its leftovers): the grace runs */
+	KILLED,   /* the final KILL has gone out: only the command's status is awaited */
+	DRAINING, /* the command is reaped; what it left running has the rest of the grace */
+	DONE,
+	PHASES
+};
+
+enum event {
+	DEADLINE,   /* the time limit passed */
+	ALARM,      /* SIGALRM came from outside: as with GNU timeout, time is up now */
+	REQUEST,    /* a signal asking the run to end came from outside (r->request) */
+	GRACE_OVER, /* the grace after the first signal ran out */
+	EXITED,     /* the command has been reaped */
+	DRAINED,    /* nothing of its tree is left */
+	EVENTS
+};
 
 struct run {
 	const struct config *cfg;
-	pid_t pid;                 /* the command */
-	pid_t pgid;                /* its process group, led by the guard (0: --foreground) */
-	bool leads_group;          /* no guard could be made: the command leads its group */
-	bool reaped;
-	int status;
-	bool timed_out;            /* the deadline passed, or SIGALRM came from outside */
-	bool signalled;            /* runlimit has sent the command a terminating signal */
-	bool killed;               /* the final KILL has gone out */
-	int64_t deadline;
-	int64_t kill_deadline;
-	bool received[DISP_SLOTS]; /* signals that came from outside and were passed on */
-	bool keyboard_death;       /* died of INT or QUIT while its group had the terminal */
-	bool interrupted;          /* a signal from outside asked the run to end */
+	enum phase phase;
+	struct recipient to;       /* the command, its group (see to()) */
+	int status;                /* its wait status, once reaped */
+	int64_t deadline;          /* the time limit (CLOCK_NEVER: none, or it has passed) */
+	int64_t grace_end;         /* the final KILL's time (CLOCK_NEVER: none due) */
+	int request;               /* the signal of the REQUEST being dispatched */
 	int stopped_by;            /* the command is stopped, by this signal (0: running) */
 	bool polling;              /* the leftovers' exits wake nothing: look again soon */
+	bool kill_sent;            /* the final KILL went out (the tree's zombies go to init) */
+	/* What the exit-status rules (status.h) ask of the run. */
+	bool timed_out;            /* the deadline passed, or SIGALRM came from outside */
+	bool interrupted;          /* a signal from outside asked the run to end */
+	bool keyboard_death;       /* died of INT or QUIT while its group had the terminal */
+	bool received[DISP_SLOTS]; /* signals that came from outside and were passed on */
 };
+
+static bool reaped(const struct run *r)
+{
+	return r->phase >= DRAINING;
+}
 
 /* Signals that start the grace period when passed on: the ones that ask a command to end. */
 static bool is_termination(int sig)
@@ -58,246 +80,203 @@ static bool is_keyboard(int sig)
 	return sig == SIGINT || sig == SIGQUIT;
 }
 
-static void child_setup(void)
+/* Whom runlimit's signals are for, as deliver.h needs to know it now. */
+static const struct recipient *to(struct run *r)
 {
-	tty_child_take(child_group == SPAWN_OWN_GROUP ? getpid() : child_group);
-	disp_child_reset();
+	r->to.reaped = reaped(r);
+	return &r->to;
 }
 
-/* The command's process group may be signalled while its id cannot have been reused: the
- * process that leads it is still runlimit's, unreaped (the guard, or without one the
- * command itself). */
-static bool group_held(const struct run *r)
-{
-	return r->pgid > 0 && (r->leads_group ? !r->reaped : guard_holds_group());
-}
-
-static void signal_group(const struct run *r, int sig)
-{
-	if (group_held(r))
-		kill(-r->pgid, sig);
-}
-
-/* Who a send reaches, for the run report. */
-static const char *send_target(const struct run *r, bool whole_tree)
-{
-	if (r->cfg->foreground)
-		return "command";
-	if (r->reaped)
-		return "leftovers";
-	return whole_tree ? "tree" : "group";
-}
-
-static struct tree_target target(const struct run *r)
-{
-	struct tree_target t = {.command = r->pid, .group = r->pgid, .reaped = r->reaped};
-	return t;
-}
-
-/* Send sig to the command and, unless --foreground, to its process group; with whole_tree
- * also to every descendant found outside the group.  then_continue follows it with SIGCONT,
- * since a stopped process cannot act on a signal until it runs again.  The report's record
- * of the targets comes from the walk that sends: asking for a report delays no signal. */
-static void send(struct run *r, int sig, bool whole_tree, bool then_continue, const char *why)
-{
-	struct tree_target t = target(r);
-	bool cont = then_continue && sig != SIGKILL && sig != SIGCONT;
-	bool walk = whole_tree && !r->cfg->foreground && sig != 0;
-	if (report_wanted() && sig != 0 && !(r->cfg->foreground && r->reaped)) {
-		report_signal(sig, send_target(r, whole_tree), why);
-		if (cont && !r->cfg->foreground)
-			report_signal(SIGCONT, send_target(r, whole_tree), why);
-	}
-	if (r->cfg->verbose) {
-		char name[16];
-		msg("sending signal %s to command %s", sig_name(sig, name, sizeof name),
-		    quote(r->cfg->command[0]));
-	}
-	if (!r->reaped)
-		kill(r->pid, sig);
-	if (r->cfg->foreground)
-		return;
-	signal_group(r, sig);
-	if (walk) {
-		struct tree_seen seen = {NULL, 0, 0, false};
-		int flags = (cont ? TREE_CONTINUE : 0) | (sig == SIGKILL ? TREE_FREEZE : TREE_SOFT);
-		long left = tree_signal(&t, sig, flags, report_wanted() ? &seen : NULL);
-		if (report_wanted())
-			report_targets(&seen, sig == SIGKILL);
-		free(seen.ids);
-		if (left > 0)
-			msg("out of memory: %ld processes of the command's tree may still be alive",
-			    left);
-		if (left >= 0)
-			report_kill_left(left);
-	}
-	if (cont) {
-		if (!r->reaped)
-			kill(r->pid, SIGCONT);
-		signal_group(r, SIGCONT);
-	}
-}
+/* The actions.  Each one is the whole of a transition. */
 
 static void start_grace(struct run *r)
 {
-	if (r->cfg->kill_after > 0 && r->kill_deadline == CLOCK_NEVER && !r->killed) {
+	if (r->cfg->kill_after > 0 && r->grace_end == CLOCK_NEVER) {
 		int64_t now = clock_now();
-		r->kill_deadline = r->cfg->kill_after > CLOCK_NEVER - now ? CLOCK_NEVER - 1
-		                                                          : now + r->cfg->kill_after;
+		r->grace_end = r->cfg->kill_after > CLOCK_NEVER - now ? CLOCK_NEVER - 1
+		                                                      : now + r->cfg->kill_after;
 	}
+	if (r->phase == RUNNING)
+		r->phase = ENDING;
 }
 
-static void time_out(struct run *r, const char *why)
+static void killed(struct run *r)
+{
+	r->kill_sent = true;
+	r->grace_end = CLOCK_NEVER;
+	r->phase = reaped(r) ? DONE : KILLED;
+}
+
+/* The report's reason for what an event sends. */
+static const char *why(enum event ev)
+{
+	return ev == ALARM ? "alarm" : ev == GRACE_OVER ? "grace" : "deadline";
+}
+
+static void time_out(struct run *r, enum event ev)
 {
 	r->timed_out = true;
-	send(r, r->cfg->signal, true, true, why);
+	r->deadline = CLOCK_NEVER;
+	deliver(to(r), r->cfg->signal, REACH_TREE, true, why(ev));
 	if (r->cfg->signal == SIGKILL)
-		r->killed = true;
+		killed(r);
 	/* "-s 0" sends nothing: only an explicit -k makes it escalate (as in GNU), not the
 	 * default grace, so "runlimit -s 0 D cmd" just reports 124 once cmd ends. */
-	if (r->cfg->signal != 0 || r->cfg->kill_after_given) {
-		r->signalled = true;
+	else if (r->cfg->signal != 0 || r->cfg->kill_after_given)
+		if (r->phase != KILLED)
+			start_grace(r);
+}
+
+/* A request to end (kill, a supervisor) goes to the whole tree and starts the grace. */
+static void request(struct run *r, enum event ev)
+{
+	(void)ev;
+	deliver(to(r), r->request, REACH_TREE, true, "forwarded");
+	r->interrupted = true;
+	if (r->phase != KILLED)
 		start_grace(r);
+}
+
+/* At the end of the grace; and while draining (--kill-leftovers), at the deadline too. */
+static void final_kill(struct run *r, enum event ev)
+{
+	deliver(to(r), SIGKILL, REACH_TREE, false, why(ev));
+	killed(r);
+}
+
+static void done(struct run *r, enum event ev)
+{
+	(void)ev;
+	r->phase = DONE;
+}
+
+/* What every exit does first: the command is reaped, and the report counts what it left. */
+static void exited(struct run *r)
+{
+	r->phase = DRAINING;
+	if (report_wanted() && !r->cfg->foreground) {
+		struct tree_target t = deliver_target(to(r));
+		struct tree_id *ids;
+		report_command_ended(tree_list(&t, &ids));
+		free(ids);
 	}
 }
 
-static void final_kill(struct run *r, const char *why)
+/* The command exited of itself.  --kill-leftovers: what it left running gets the same
+ * treatment as a time-out (TERM, grace, KILL), but the status stays the command's. */
+static void on_exit_running(struct run *r, enum event ev)
 {
-	r->killed = true;
-	send(r, SIGKILL, true, false, why);
+	const struct config *cfg = r->cfg;
+	exited(r);
+	if (!cfg->kill_leftovers || cfg->foreground || !deliver_leftovers_alive(to(r))) {
+		done(r, ev);
+		return;
+	}
+	deliver(to(r), SIGTERM, REACH_TREE, true, "leftovers");
+	start_grace(r);
+	if (r->grace_end == CLOCK_NEVER)
+		done(r, ev);
+}
+
+/* The command was told to end: give the rest of its tree the grace period too. */
+static void on_exit_ending(struct run *r, enum event ev)
+{
+	(void)ev;
+	exited(r);
+	r->phase = r->cfg->foreground || r->grace_end == CLOCK_NEVER ? DONE : DRAINING;
+}
+
+static void on_exit_killed(struct run *r, enum event ev)
+{
+	exited(r);
+	done(r, ev);
+}
+
+typedef void (*action)(struct run *, enum event);
+
+static const action table[PHASES][EVENTS] = {
+	/*            DEADLINE    ALARM     REQUEST  GRACE_OVER  EXITED           DRAINED */
+	[RUNNING]  = {time_out,   time_out, request, NULL,       on_exit_running, NULL},
+	[ENDING]   = {time_out,   time_out, request, final_kill, on_exit_ending,  NULL},
+	[KILLED]   = {time_out,   time_out, request, NULL,       on_exit_killed,  NULL},
+	[DRAINING] = {final_kill, time_out, request, final_kill, NULL,            done},
+};
+
+static void dispatch(struct run *r, enum event ev)
+{
+	action act = table[r->phase][ev];
+	if (act)
+		act(r, ev);
+}
+
+/* A signal from outside, passed on.  Ctrl-C or Ctrl-\ typed at the terminal is interaction,
+ * not a request: it goes where the terminal would have sent it, the command's group, and a
+ * program that handles it (a REPL) goes on undisturbed. */
+static void arrived(struct run *r, int sig, bool by_process)
+{
+	if (sig == SIGCHLD || sig == SIGCONT)
+		return; /* reap and suspend see to what they mean */
+	if (sig == SIGTSTP || sig == disp_resize()) {
+		/* Not signals to end anything: the group only, no grace, no SIGCONT.  A stop of
+		 * the command then stops runlimit (see command_stopped). */
+		deliver(to(r), sig, REACH_GROUP, false, "forwarded");
+		return;
+	}
+	if (sig == SIGALRM) {
+		if (!r->timed_out)
+			dispatch(r, ALARM);
+		return;
+	}
+	if (disp_is_fault(sig))
+		disp_rearm(sig); /* it came from outside: see dispositions.c */
+	disp_test_fault(sig);
+	r->received[sig] = true;
+	if (is_termination(sig) && (by_process || !is_keyboard(sig))) {
+		r->request = sig;
+		dispatch(r, REQUEST);
+	} else {
+		deliver(to(r), sig, REACH_COMMAND, false, "forwarded");
+	}
 }
 
 static void handle_arrivals(struct run *r)
 {
 	for (int sig = 1; sig < DISP_SLOTS; sig++) {
 		bool by_process;
-		if (!disp_take(sig, &by_process))
-			continue;
-		if (sig == SIGCHLD)
-			continue;
-		if (sig == SIGCONT)
-			continue; /* resumed: what matters of it, suspend() sees */
-		if (sig == SIGTSTP || sig == disp_resize()) {
-			/* Not signals to end anything: the group only, no grace, no SIGCONT.  A
-			 * stop of the command then stops runlimit (see suspend). */
-			signal_group(r, sig);
-			report_signal(sig, "group", "forwarded");
-			continue;
-		}
-		if (sig == SIGALRM) {
-			/* As with GNU timeout, SIGALRM from anyone means "time is up now". */
-			if (!r->timed_out)
-				time_out(r, "alarm");
-			continue;
-		}
-		if (disp_is_fault(sig))
-			disp_rearm(sig); /* it came from outside: see dispositions.c */
-#ifdef RUNLIMIT_TEST_HOOKS
-		/* Test builds only (runlimit-hooks): a genuine fault inside runlimit, on demand, to
-		 * show that it still ends runlimit rather than being taken for one sent to it. */
-		if (sig == SIGUSR2 && getenv("RUNLIMIT_TEST_FAULT")) {
-			/* With SIGSEGV let through, so that the handler sees the fault: the loop
-			 * otherwise keeps it blocked, and the kernel would end runlimit by itself. */
-			sigset_t segv;
-			sigemptyset(&segv);
-			sigaddset(&segv, SIGSEGV);
-			sigprocmask(SIG_UNBLOCK, &segv, NULL);
-			volatile int *nowhere = NULL;
-			*nowhere = 1;
-		}
-#endif
-		/* A request to end (kill, a supervisor) goes to the whole tree and starts the grace.
-		 * Ctrl-C or Ctrl-\ typed at the terminal is interaction, not a request: it goes
-		 * where the terminal would have sent it, the command's group, and a program that
-		 * handles it (a REPL) goes on undisturbed. */
-		bool request = is_termination(sig) && (by_process || !is_keyboard(sig));
-		r->received[sig] = true;
-		send(r, sig, request, request, "forwarded");
-		if (request) {
-			r->interrupted = true;
-			r->signalled = true;
-			start_grace(r);
-		}
+		if (disp_take(sig, &by_process))
+			arrived(r, sig, by_process);
 	}
 }
 
-/* For the report: how many processes of the tree are alive (-1: not known). */
-static long count_alive(const struct run *r)
-{
-	struct tree_target t = target(r);
-	struct tree_id *ids;
-	long n = tree_list(&t, &ids);
-	free(ids);
-	return n;
-}
-
-/* Reap everything that has ended: the command, and (as a subreaper) orphans adopted from
- * its tree, whose statuses do not matter. */
-static void reap(struct run *r)
+/* Collect what has ended: the command (true when its end is seen now), and (as a
+ * subreaper) orphans adopted from its tree, whose statuses do not matter. */
+static bool reap(struct run *r)
 {
 	int status;
 	pid_t pid;
+	bool ended = false;
 	/* After the final KILL only the command's status matters: whatever else of the tree
 	 * lies dead is left to init, however many, rather than reaped one by one before
 	 * runlimit may return. */
-	pid_t which = r->killed && !r->reaped ? r->pid : -1;
+	pid_t which = r->phase == KILLED ? r->to.pid : -1;
 	while ((pid = waitpid(which, &status, WNOHANG | WUNTRACED)) > 0) {
-		if (pid != r->pid) {
+		if (pid != r->to.pid) {
 			/* Only an exit or a death is a reaping: a guard stopped with the group
 			 * (kill -STOP -PGID) still holds the group's id. */
 			if (!WIFSTOPPED(status))
 				guard_reaped(pid);
-			continue;
-		}
-		if (WIFSTOPPED(status)) {
+		} else if (WIFSTOPPED(status)) {
 			r->stopped_by = WSTOPSIG(status);
 		} else {
-			r->reaped = true;
+			ended = true;
 			r->status = status;
-			/* Killed by a key typed at the terminal runlimit gave its group: as far as the
-			 * calling shell can tell, runlimit was hit too (see exit_status). */
+			/* Killed by a key typed at the terminal runlimit gave its group: as far as
+			 * the calling shell can tell, runlimit was hit too (see status.c). */
 			r->keyboard_death = WIFSIGNALED(status) && is_keyboard(WTERMSIG(status)) &&
-			                    r->pgid > 0 && tty_owned_by(r->pgid);
-			if (report_wanted() && !r->cfg->foreground)
-				report_command_ended(count_alive(r));
+			                    r->to.pgid > 0 && tty_owned_by(r->to.pgid);
 		}
 	}
-}
-
-/* Once the command has been reaped: is anything of its tree still alive?  Without a process
- * table, the group tells, once the guard has stepped out of it; without the guard, whose
- * group id may then be someone else's, nothing tells: take it as gone. */
-static bool leftovers_alive(const struct run *r)
-{
-	struct tree_target t = target(r);
-	int alive = tree_alive(&t);
-	if (alive >= 0)
-		return alive;
-	guard_leave_group();
-	return group_held(r) && !(kill(-r->pgid, 0) < 0 && errno == ESRCH);
-}
-
-/* Once the command has exited: is there anything left to wait for? */
-static bool finished(struct run *r)
-{
-	const struct config *cfg = r->cfg;
-	if (!r->signalled && cfg->kill_leftovers && !cfg->foreground && leftovers_alive(r)) {
-		/* --kill-leftovers: what the command left running gets the same treatment as a
-		 * time-out (TERM, grace, KILL), but the status stays the command's. */
-		r->signalled = true;
-		send(r, SIGTERM, true, true, "leftovers");
-		start_grace(r);
-	}
-	if (!r->signalled || r->killed || cfg->foreground || r->kill_deadline == CLOCK_NEVER)
-		return true;
-	/* The command was told to end: give the rest of its tree the grace period too, and
-	 * return as soon as it is gone: woken by the exits where the OS tells of them, else
-	 * by looking again every few milliseconds, during the grace only. */
-	if (!leftovers_alive(r))
-		return true;
-	struct tree_target t = target(r);
-	r->polling = !tree_watch_exits(&t);
-	return false;
+	return ended;
 }
 
 /* How often runlimit looks at the leftovers when their exits wake nothing. */
@@ -306,10 +285,8 @@ static bool finished(struct run *r)
 /* When runlimit next has something to do on its own: the deadline, or the final KILL. */
 static int64_t next_wake(const struct run *r)
 {
-	int64_t wake = r->killed ? CLOCK_NEVER : r->kill_deadline;
-	if (!r->timed_out && r->deadline < wake)
-		wake = r->deadline;
-	if (r->polling && !r->killed) {
+	int64_t wake = r->deadline < r->grace_end ? r->deadline : r->grace_end;
+	if (r->polling && r->phase == DRAINING) {
 		int64_t soon = clock_now() + LEFTOVER_POLL;
 		if (soon < wake)
 			wake = soon;
@@ -322,10 +299,20 @@ static void command_stopped(struct run *r, int64_t wake)
 {
 	int sig = r->stopped_by;
 	r->stopped_by = 0; /* seen; waitpid reports the next stop afresh */
-	if (!job_command_stopped(r->pgid, sig, wake))
+	if (job_command_stopped(r->to.pgid, sig, wake))
+		deliver(to(r), SIGCONT, REACH_GROUP, false, "resume");
+}
+
+/* While the leftovers have the grace: woken by their exits where the OS tells of them,
+ * else by looking again every few milliseconds. */
+static void watch_leftovers(struct run *r)
+{
+	if (!deliver_leftovers_alive(to(r))) {
+		dispatch(r, DRAINED);
 		return;
-	signal_group(r, SIGCONT);
-	report_signal(SIGCONT, "group", "resume");
+	}
+	struct tree_target t = deliver_target(to(r));
+	r->polling = !tree_watch_exits(&t);
 }
 
 static void loop(struct run *r)
@@ -333,23 +320,20 @@ static void loop(struct run *r)
 	for (;;) {
 		handle_arrivals(r);
 		int64_t now = clock_now();
-		if (!r->timed_out && now >= r->deadline) {
-			if (!r->reaped)
-				time_out(r, "deadline");
-			else if (r->signalled && !r->killed)
-				final_kill(r, "deadline"); /* --kill-leftovers: the deadline bounds the clean-up */
-			else
-				r->deadline = CLOCK_NEVER;
-		}
-		if (!r->killed && now >= r->kill_deadline)
-			final_kill(r, "grace");
-		reap(r);
-		if (r->stopped_by && !r->reaped && !r->cfg->foreground) {
+		if (now >= r->deadline)
+			dispatch(r, DEADLINE);
+		if (now >= r->grace_end)
+			dispatch(r, GRACE_OVER);
+		if (reap(r))
+			dispatch(r, EXITED);
+		if (r->stopped_by && !reaped(r) && !r->cfg->foreground) {
 			command_stopped(r, next_wake(r));
 			continue;
 		}
-		if (r->reaped && finished(r)) {
-			if (!r->killed)
+		if (r->phase == DRAINING)
+			watch_leftovers(r);
+		if (r->phase == DONE) {
+			if (!r->kill_sent)
 				reap(r); /* leave no zombie of the tree to init */
 			return;
 		}
@@ -373,73 +357,6 @@ static struct run_end run_end_of(const struct run *r, int exec_error)
 	return e;
 }
 
-/* What the end has to say on stderr: why the command could not run, a status no rule
- * knows, a core dump. */
-static void say_end(const struct config *cfg, const struct run_end *e)
-{
-	int st = e->wait_status;
-	if (e->exec_error)
-		spawn_say_failed(cfg->command[0], e->exec_error);
-	else if (!WIFEXITED(st) && !WIFSIGNALED(st))
-		msg("unknown status from command (%d)", st);
-	else if (WIFSIGNALED(st) && os_dumped_core(st))
-		msg("the monitored command dumped core");
-}
-
-/* runlimit failed before the command could run: report it, and return 125. */
-static int failed(const struct run *r, const char *what, int err)
-{
-	msg("%s: %s", what, strerror(err));
-	struct report_end e = {.outcome = "error", .exit_status = EXIT_RUNLIMIT_FAILED,
-	                       .pid = r->pid > 0 ? r->pid : 0, .error = strerror(err)};
-	report_finish(&e);
-	return EXIT_RUNLIMIT_FAILED;
-}
-
-/* Start the guard, then the command as a member of the guard's group.  Where no guard can
- * be made, or it took the last process the user may have (ulimit -u) so that the command
- * cannot be, the command runs all the same, as GNU's would, and is still timed out: it
- * leads a group of its own, and stderr says what that costs.  Returns its pid, or -1 with
- * errno.  Every signal is blocked. */
-static pid_t start_command(struct run *r, pid_t self)
-{
-	const struct config *cfg = r->cfg;
-	int guard_error = 0;
-	if (!cfg->foreground) {
-		r->pgid = guard_start(cfg->signal, self); /* the guard makes the group */
-		guard_error = r->pgid < 0 ? errno : 0;
-	}
-	pid_t pid;
-	for (;;) {
-		r->leads_group = !cfg->foreground && r->pgid < 0;
-		child_group = r->leads_group ? SPAWN_OWN_GROUP : r->pgid;
-		struct spawn_req req = {
-			.argv = cfg->command,
-			.group = child_group,
-			.death_signal = cfg->signal,
-			.mask = disp_inherited_mask(),
-			.child_setup = child_setup,
-		};
-		pid = spawn(&req);
-		if (pid < 0 && errno == EAGAIN && r->pgid > 0) {
-			guard_error = errno;
-			guard_stop(); /* its process slot is the command's */
-			r->pgid = -1;
-			continue;
-		}
-		break;
-	}
-	int err = errno;
-	if (r->leads_group) {
-		r->pgid = pid > 0 ? pid : 0;
-		if (pid > 0)
-			msg("cannot start the guard (%s): the command leads its own process group, "
-			    "where setsid fails", strerror(guard_error));
-	}
-	errno = err;
-	return pid;
-}
-
 int supervise(const struct config *cfg)
 {
 	if (!cfg->foreground)
@@ -448,59 +365,29 @@ int supervise(const struct config *cfg)
 	pid_t self = getpid();
 	tree_init(self);
 	os_init();
-
 	report_start(cfg);
-	struct run r = {.cfg = cfg, .kill_deadline = CLOCK_NEVER};
-	int64_t start = cfg->started ? cfg->started : clock_now();
-	r.deadline = cfg->duration == 0 || cfg->duration > CLOCK_NEVER - start
-	                 ? CLOCK_NEVER : start + cfg->duration;
-
-	/* Every signal stays blocked across the forks: none can be lost, or reach a handler in
-	 * a child, before each side has set itself up. */
-	sigset_t all, working;
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &working);
-	r.pid = start_command(&r, self);
-	int fork_error = errno;
-	os_sharpen_waits();
-	if (r.pid > 0 && r.pgid > 0 && tty_leading())
-		tty_give(r.pgid); /* the child takes it too: whichever runs first */
-	sigprocmask(SIG_SETMASK, &working, NULL);
-	if (r.pid < 0) {
+	struct run r = {.cfg = cfg, .to = {.cfg = cfg}, .phase = RUNNING, .grace_end = CLOCK_NEVER};
+	int64_t began = cfg->started ? cfg->started : clock_now();
+	r.deadline = cfg->duration == 0 || cfg->duration > CLOCK_NEVER - began
+	                 ? CLOCK_NEVER : began + cfg->duration;
+	struct launch l = launch_command(cfg, self);
+	if (l.pid < 0) {
+		int err = errno;
 		guard_stop();
-		return failed(&r, "fork system call failed", fork_error);
+		return finish_failed("fork system call failed", err);
 	}
-
+	r.to.pid = l.pid;
+	r.to.pgid = l.pgid;
+	r.to.leads_group = l.leads_group;
 	loop(&r);
 	guard_stop();
 	if (!cfg->foreground)
-		tty_take_back(r.pgid, r.timed_out || WIFSIGNALED(r.status));
+		tty_take_back(r.to.pgid, r.timed_out || WIFSIGNALED(r.status));
 	int exec_error = spawn_exec_error();
 	struct run_end end = run_end_of(&r, exec_error);
-	say_end(cfg, &end);
+	finish_say(cfg, &end);
 	struct verdict v = run_verdict(&end);
-	if (report_wanted()) {
-		struct tree_target t = target(&r);
-		struct tree_id *alive = NULL;
-		long nalive = -1;
-		if (!cfg->foreground && report_wants_survivors())
-			nalive = tree_list(&t, &alive);
-		struct report_end e = {
-			.outcome = run_outcome(&end),
-			.exit_status = v.status,
-			.die_signal = v.die,
-			.pid = r.pid,
-			.have_status = !exec_error,
-			.status = r.status,
-			.timed_out = r.timed_out,
-			.error = exec_error ? strerror(exec_error) : NULL,
-			.has_tree = !cfg->foreground,
-			.survivors = alive,
-			.nsurvivors = nalive,
-		};
-		report_finish(&e);
-		free(alive);
-	}
+	finish_report(to(&r), &end, v);
 	if (v.die)
 		disp_die_of(v.die);
 	return v.status;

@@ -1,0 +1,102 @@
+#include "deliver.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+
+#include "guard.h"
+#include "msg.h"
+#include "quote.h"
+#include "report.h"
+#include "signals.h"
+
+/* The command's process group may be signalled while its id cannot have been reused: the
+ * process that leads it is still runlimit's, unreaped (the guard, or without one the
+ * command itself). */
+static bool group_held(const struct recipient *to)
+{
+	return to->pgid > 0 && (to->leads_group ? !to->reaped : guard_holds_group());
+}
+
+static void signal_group(const struct recipient *to, int sig)
+{
+	if (group_held(to))
+		kill(-to->pgid, sig);
+}
+
+struct tree_target deliver_target(const struct recipient *to)
+{
+	struct tree_target t = {.command = to->pid, .group = to->pgid, .reaped = to->reaped};
+	return t;
+}
+
+/* Who a send reaches, for the run report. */
+static const char *reach_name(const struct recipient *to, enum reach reach)
+{
+	if (reach == REACH_GROUP)
+		return "group";
+	if (to->cfg->foreground)
+		return "command";
+	if (to->reaped)
+		return "leftovers";
+	return reach == REACH_TREE ? "tree" : "group";
+}
+
+/* The tree beyond the group, from a walk that notes what it reaches for the report (so
+ * that asking for a report delays no signal by a walk of its own). */
+static void signal_tree(const struct recipient *to, int sig, bool cont)
+{
+	struct tree_target t = deliver_target(to);
+	struct tree_seen seen = {NULL, 0, 0, false};
+	int flags = (cont ? TREE_CONTINUE : 0) | (sig == SIGKILL ? TREE_FREEZE : TREE_SOFT);
+	long left = tree_signal(&t, sig, flags, report_wanted() ? &seen : NULL);
+	if (report_wanted())
+		report_targets(&seen, sig == SIGKILL);
+	free(seen.ids);
+	if (left > 0)
+		msg("out of memory: %ld processes of the command's tree may still be alive", left);
+	if (left >= 0)
+		report_kill_left(left);
+}
+
+void deliver(const struct recipient *to, int sig, enum reach reach, bool cont, const char *why)
+{
+	const struct config *cfg = to->cfg;
+	cont = cont && sig != SIGKILL && sig != SIGCONT && reach != REACH_GROUP;
+	if (sig != 0 && !(cfg->foreground && to->reaped)) {
+		report_signal(sig, reach_name(to, reach), why);
+		if (cont && !cfg->foreground)
+			report_signal(SIGCONT, reach_name(to, reach), why);
+	}
+	if (reach == REACH_GROUP) {
+		signal_group(to, sig);
+		return;
+	}
+	if (cfg->verbose) {
+		char name[16];
+		msg("sending signal %s to command %s", sig_name(sig, name, sizeof name),
+		    quote(cfg->command[0]));
+	}
+	if (!to->reaped)
+		kill(to->pid, sig);
+	if (cfg->foreground)
+		return;
+	signal_group(to, sig);
+	if (reach == REACH_TREE && sig != 0)
+		signal_tree(to, sig, cont);
+	if (cont) {
+		if (!to->reaped)
+			kill(to->pid, SIGCONT);
+		signal_group(to, SIGCONT);
+	}
+}
+
+bool deliver_leftovers_alive(const struct recipient *to)
+{
+	struct tree_target t = deliver_target(to);
+	int alive = tree_alive(&t);
+	if (alive >= 0)
+		return alive;
+	guard_leave_group();
+	return group_held(to) && !(kill(-to->pgid, 0) < 0 && errno == ESRCH);
+}

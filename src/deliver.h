@@ -1,0 +1,41 @@
+/* Every signal runlimit sends to the command goes through deliver(): to the command, its
+ * process group, or its whole tree, with the SIGCONT that lets a stopped process act on it,
+ * and told to -v and to the run report alike.  Nothing here decides when: supervise.c does. */
+#ifndef RUNLIMIT_DELIVER_H
+#define RUNLIMIT_DELIVER_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "cli.h"
+#include "tree.h"
+
+/* Whom the signals are for. */
+struct recipient {
+	const struct config *cfg;
+	pid_t pid;        /* the command */
+	pid_t pgid;       /* its process group, led by the guard (0: --foreground) */
+	bool leads_group; /* no guard could be made: the command leads its group */
+	bool reaped;      /* the command is gone: its pid may be someone else's */
+};
+
+/* How far a signal goes. */
+enum reach {
+	REACH_GROUP,   /* the command's group only, as the terminal would send it; no -v line */
+	REACH_COMMAND, /* the command and its group */
+	REACH_TREE,    /* and every descendant found outside the group */
+};
+
+/* Send sig as far as reach (with --foreground: to the command alone); cont follows it with
+ * SIGCONT.  why is the report's reason ("deadline", "grace", "forwarded", ...). */
+void deliver(const struct recipient *to, int sig, enum reach reach, bool cont, const char *why);
+
+/* The tree, as tree.h names it. */
+struct tree_target deliver_target(const struct recipient *to);
+
+/* Once the command has been reaped: is anything of its tree still alive?  Without a process
+ * table, the group tells, once the guard has stepped out of it; without the guard, whose
+ * group id may then be someone else's, nothing tells: taken as gone. */
+bool deliver_leftovers_alive(const struct recipient *to);
+
+#endif

@@ -1,0 +1,56 @@
+#include "finish.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "msg.h"
+#include "os.h"
+#include "report.h"
+#include "spawn.h"
+
+void finish_say(const struct config *cfg, const struct run_end *e)
+{
+	int st = e->wait_status;
+	if (e->exec_error)
+		spawn_say_failed(cfg->command[0], e->exec_error);
+	else if (!WIFEXITED(st) && !WIFSIGNALED(st))
+		msg("unknown status from command (%d)", st);
+	else if (WIFSIGNALED(st) && os_dumped_core(st))
+		msg("the monitored command dumped core");
+}
+
+void finish_report(const struct recipient *to, const struct run_end *end, struct verdict v)
+{
+	if (!report_wanted())
+		return;
+	struct tree_target t = deliver_target(to);
+	struct tree_id *alive = NULL;
+	long nalive = -1;
+	if (!to->cfg->foreground && report_wants_survivors())
+		nalive = tree_list(&t, &alive);
+	struct report_end e = {
+		.outcome = run_outcome(end),
+		.exit_status = v.status,
+		.die_signal = v.die,
+		.pid = to->pid,
+		.have_status = !end->exec_error,
+		.status = end->wait_status,
+		.timed_out = end->timed_out,
+		.error = end->exec_error ? strerror(end->exec_error) : NULL,
+		.has_tree = !to->cfg->foreground,
+		.survivors = alive,
+		.nsurvivors = nalive,
+	};
+	report_finish(&e);
+	free(alive);
+}
+
+int finish_failed(const char *what, int err)
+{
+	msg("%s: %s", what, strerror(err));
+	struct report_end e = {.outcome = "error", .exit_status = EXIT_RUNLIMIT_FAILED,
+	                       .error = strerror(err)};
+	report_finish(&e);
+	return EXIT_RUNLIMIT_FAILED;
+}

@@ -1,0 +1,77 @@
+#include "launch.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dispositions.h"
+#include "guard.h"
+#include "msg.h"
+#include "os.h"
+#include "spawn.h"
+#include "tty.h"
+
+static pid_t child_group; /* for child_setup: the group the command joins (0: none;
+                            SPAWN_OWN_GROUP: its own) */
+
+static void child_setup(void)
+{
+	tty_child_take(child_group == SPAWN_OWN_GROUP ? getpid() : child_group);
+	disp_child_reset();
+}
+
+static struct launch start(const struct config *cfg, pid_t self)
+{
+	struct launch l = {0, 0, false};
+	int guard_error = 0;
+	if (!cfg->foreground) {
+		l.pgid = guard_start(cfg->signal, self); /* the guard makes the group */
+		guard_error = l.pgid < 0 ? errno : 0;
+	}
+	for (;;) {
+		l.leads_group = !cfg->foreground && l.pgid < 0;
+		child_group = l.leads_group ? SPAWN_OWN_GROUP : l.pgid;
+		struct spawn_req req = {
+			.argv = cfg->command,
+			.group = child_group,
+			.death_signal = cfg->signal,
+			.mask = disp_inherited_mask(),
+			.child_setup = child_setup,
+		};
+		l.pid = spawn(&req);
+		if (l.pid < 0 && errno == EAGAIN && l.pgid > 0) {
+			guard_error = errno;
+			guard_stop(); /* its process slot is the command's */
+			l.pgid = -1;
+			continue;
+		}
+		break;
+	}
+	int err = errno;
+	if (l.leads_group) {
+		l.pgid = l.pid > 0 ? l.pid : 0;
+		if (l.pid > 0)
+			msg("cannot start the guard (%s): the command leads its own process group, "
+			    "where setsid fails", strerror(guard_error));
+	}
+	errno = err;
+	return l;
+}
+
+struct launch launch_command(const struct config *cfg, pid_t self)
+{
+	/* Every signal stays blocked across the forks: none can be lost, or reach a handler in
+	 * a child, before each side has set itself up. */
+	sigset_t all, working;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &working);
+	struct launch l = start(cfg, self);
+	int err = errno;
+	os_sharpen_waits();
+	if (l.pid > 0 && l.pgid > 0 && tty_leading())
+		tty_give(l.pgid); /* the child takes it too: whichever runs first */
+	sigprocmask(SIG_SETMASK, &working, NULL);
+	errno = err;
+	return l;
+}
