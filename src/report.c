@@ -224,23 +224,18 @@ static void process_counts(struct json *j, const struct report_end *e)
 	int_member(j, "left_running", left >= 0, left);
 }
 
-static void build(struct json *j, const struct report_end *e)
+/* What ended the run, and how the command ended. */
+static void end_members(struct json *j, const struct report_end *e)
 {
-	const struct config *cfg = rep.cfg;
-	int64_t wall = clock_now() - rep.started;
-	json_open(j, '{');
-	json_key(j, "version");
-	json_string(j, RUNLIMIT_VERSION);
 	json_key(j, "outcome");
 	json_string(j, e->outcome);
 	int_member(j, "exit_status", !e->die_signal, e->exit_status);
 	signal_member(j, "exit_signal", e->die_signal);
 	json_key(j, "timed_out");
 	json_bool(j, e->timed_out);
-
 	json_key(j, "command");
 	json_open(j, '[');
-	for (char **arg = cfg->command; arg && *arg; arg++)
+	for (char **arg = rep.cfg->command; arg && *arg; arg++)
 		json_string(j, *arg);
 	json_close(j, ']');
 	int_member(j, "pid", e->pid > 0, e->pid);
@@ -251,7 +246,12 @@ static void build(struct json *j, const struct report_end *e)
 	json_key(j, "core_dumped");
 	json_bool(j, signalled && os_dumped_core(e->status));
 	string_member(j, "error", e->error);
+}
 
+/* The limits asked for, and the time the run took. */
+static void limit_members(struct json *j)
+{
+	const struct config *cfg = rep.cfg;
 	json_key(j, "duration_seconds");
 	json_seconds(j, cfg->duration);
 	json_key(j, "kill_after_seconds");
@@ -259,8 +259,12 @@ static void build(struct json *j, const struct report_end *e)
 	json_key(j, "timeout_signal");
 	signal_value(j, cfg->signal);
 	json_key(j, "wall_seconds");
-	json_seconds(j, wall);
+	json_seconds(j, clock_now() - rep.started);
+}
 
+/* Every signal sent, in order. */
+static void signal_members(struct json *j)
+{
 	json_key(j, "signals");
 	json_open(j, '[');
 	for (size_t k = 0; k < rep.nsent; k++) {
@@ -278,23 +282,37 @@ static void build(struct json *j, const struct report_end *e)
 	json_close(j, ']');
 	json_key(j, "signals_omitted");
 	json_int(j, (long long)rep.omitted);
+}
 
-	process_counts(j, e);
-
+/* The resources used by the command and what it started (all of runlimit's children). */
+static void rusage_member(struct json *j)
+{
 	struct rusage ru;
 	json_key(j, "rusage");
-	if (getrusage(RUSAGE_CHILDREN, &ru) == 0) {
-		json_open(j, '{');
-		json_key(j, "user_seconds");
-		timeval_value(j, ru.ru_utime);
-		json_key(j, "system_seconds");
-		timeval_value(j, ru.ru_stime);
-		json_key(j, "max_rss_kib");
-		json_int(j, os_maxrss_kib(ru.ru_maxrss));
-		json_close(j, '}');
-	} else {
+	if (getrusage(RUSAGE_CHILDREN, &ru) != 0) {
 		json_null(j);
+		return;
 	}
+	json_open(j, '{');
+	json_key(j, "user_seconds");
+	timeval_value(j, ru.ru_utime);
+	json_key(j, "system_seconds");
+	timeval_value(j, ru.ru_stime);
+	json_key(j, "max_rss_kib");
+	json_int(j, os_maxrss_kib(ru.ru_maxrss));
+	json_close(j, '}');
+}
+
+static void build(struct json *j, const struct report_end *e)
+{
+	json_open(j, '{');
+	json_key(j, "version");
+	json_string(j, RUNLIMIT_VERSION);
+	end_members(j, e);
+	limit_members(j);
+	signal_members(j);
+	process_counts(j, e);
+	rusage_member(j);
 	json_close(j, '}');
 }
 

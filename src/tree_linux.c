@@ -371,73 +371,93 @@ static void send_by_handle(int handle, const struct tree_proc *p, int sig)
  * of files for a small command, however many processes the system runs.  A process whose
  * parent dies during the walk moves to runlimit's own list, which is therefore read again
  * at the end, until it holds nothing new. */
+/* How often runlimit's own list is read again for orphans new since the last reading. */
+#define SCAN_PASSES 100
+
+struct walk {
+	const struct tree_target *t;
+	tree_pick pick;
+	void *ctx;
+	struct listed *queue; /* what is listed, in the order found */
+	size_t n, cap;
+	pid_t *list;          /* a children file's pids */
+	size_t nlist, list_cap;
+	struct pidmap seen;   /* what the queue holds */
+	struct tree_proc *procs;
+	size_t nprocs, procs_cap;
+};
+
+/* Is the process read (p, listed as pid under parent) still the one that was listed, not a
+ * later one given its pid?  Its parent is the one it was listed under, or runlimit, which
+ * adopts orphans, and then only if it is the command's (see adopted_is_commands). */
+static bool still_listed(const struct tree_target *t, pid_t pid, pid_t parent,
+                         const struct tree_proc *p)
+{
+	if (p->ppid != parent && p->ppid != self)
+		return false;
+	return p->ppid != self || (pid == t->command && !t->reaped) || adopted_is_commands(t, p);
+}
+
+/* One listed process: read it, signal it if asked, and list its children. */
+static void visit(struct walk *w, pid_t pid, pid_t parent)
+{
+	if (parent == self && child_is_dead(pid)) {
+		note_dead(w->t, pid, self);
+		return; /* a zombie of runlimit's: no /proc read needed to know it */
+	}
+	/* With a signal to send, the handle first: what is read next is then the process the
+	 * handle holds, and the signal needs no second read. */
+	int handle = w->pick ? open_handle(pid) : -1;
+	if (handle == HANDLE_GONE)
+		return;
+	struct tree_proc p = {.in_tree = true};
+	long threads;
+	bool alive = read_live(pid, &p, &threads);
+	if (!alive)
+		note_dead(w->t, pid, parent);
+	if (alive && still_listed(w->t, pid, parent, &p)) {
+		/* Short of memory for the list, the process is still signalled and its children
+		 * still walked (tree_scan_short says the list is short). */
+		push(&w->procs, &w->nprocs, &w->procs_cap, &p);
+		/* The signal first, then the children: a fork cannot complete once SIGKILL is
+		 * pending, so the list read after it holds every child the process will ever
+		 * have (and if it has died meanwhile, they are in runlimit's own list, which is
+		 * read again). */
+		int sig = w->pick ? w->pick(&p, w->ctx) : 0;
+		if (sig > 0)
+			send_by_handle(handle, &p, sig);
+		w->nlist = 0;
+		children_of(pid, threads, &w->list, &w->nlist, &w->list_cap);
+		add_unseen(&w->queue, &w->n, &w->cap, &w->seen, w->list, w->nlist, pid);
+	}
+	if (handle >= 0)
+		close(handle);
+}
+
 static long scan_children(const struct tree_target *t, struct tree_proc **out, tree_pick pick,
                           void *ctx)
 {
-	struct listed *queue = NULL;
-	pid_t *list = NULL;
-	size_t n = 0, cap = 0, nlist = 0, list_cap = 0;
-	struct pidmap seen = {NULL, 0, 0};
+	struct walk w = {.t = t, .pick = pick, .ctx = ctx, .seen = {NULL, 0, 0}};
 	char self_children[64];
 	snprintf(self_children, sizeof self_children, "/proc/self/task/%d/children", (int)self);
-	struct tree_proc *procs = NULL;
-	size_t nprocs = 0, procs_cap = 0, i = 0;
+	size_t i = 0;
 	pid_t guard = guard_pid();
 	tree_scan_short = false;
-	for (int pass = 0; pass < 100; pass++) {
-		nlist = 0;
-		read_children(self_children, &list, &nlist, &list_cap);
-		if (add_unseen(&queue, &n, &cap, &seen, list, nlist, self) == 0 && pass > 0)
+	for (int pass = 0; pass < SCAN_PASSES; pass++) {
+		w.nlist = 0;
+		read_children(self_children, &w.list, &w.nlist, &w.list_cap);
+		if (add_unseen(&w.queue, &w.n, &w.cap, &w.seen, w.list, w.nlist, self) == 0 &&
+		    pass > 0)
 			break;
-		for (; i < n; i++) {
-			pid_t pid = queue[i].pid, parent = queue[i].parent;
-			if (pid == self || pid == guard)
-				continue;
-			if (parent == self && child_is_dead(pid)) {
-				note_dead(t, pid, self);
-				continue; /* a zombie of runlimit's: no /proc read needed to know it */
-			}
-			/* With a signal to send, the handle first: what is read next is then the
-			 * process the handle holds, and the signal needs no second read. */
-			int handle = pick ? open_handle(pid) : -1;
-			if (handle == HANDLE_GONE)
-				continue;
-			struct tree_proc p = {.in_tree = true};
-			long threads;
-			bool ours = read_live(pid, &p, &threads);
-			if (!ours)
-				note_dead(t, pid, parent);
-			/* Still the process that was listed, not a later one given its pid: its parent
-			 * is the one it was listed under, or runlimit, which adopts orphans. */
-			if (ours && p.ppid != parent && p.ppid != self)
-				ours = false;
-			if (ours && p.ppid == self && !(pid == t->command && !t->reaped) &&
-			    !adopted_is_commands(t, &p))
-				ours = false;
-			if (ours) {
-				/* Short of memory for the list, the process is still signalled and
-				 * its children still walked (tree_scan_short says the list is short). */
-				push(&procs, &nprocs, &procs_cap, &p);
-				/* The signal first, then the children: a fork cannot complete once
-				 * SIGKILL is pending, so the list read after it holds every child the
-				 * process will ever have (and if it has died meanwhile, they are in
-				 * runlimit's own list, which is read again below). */
-				int sig = pick ? pick(&p, ctx) : 0;
-				if (sig > 0)
-					send_by_handle(handle, &p, sig);
-				nlist = 0;
-				children_of(pid, threads, &list, &nlist, &list_cap);
-				add_unseen(&queue, &n, &cap, &seen, list, nlist, pid);
-			}
-			if (handle >= 0)
-				close(handle);
-		}
+		for (; i < w.n; i++)
+			if (w.queue[i].pid != self && w.queue[i].pid != guard)
+				visit(&w, w.queue[i].pid, w.queue[i].parent);
 	}
-	free(queue);
-	free(list);
-	pidmap_free(&seen);
-	*out = procs;
-	return (long)nprocs;
+	free(w.queue);
+	free(w.list);
+	pidmap_free(&w.seen);
+	*out = w.procs;
+	return (long)w.nprocs;
 }
 
 long tree_scan(const struct tree_target *t, struct tree_proc **out)
