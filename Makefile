@@ -180,7 +180,7 @@ check-portable:
 	RUNLIMIT=$(CURDIR)/runlimit-portable RUNLIMIT_HOOKS=$(CURDIR)/runlimit-portable-hooks \
 		RUNLIMIT_EXPECT= scripts/run-bats.sh $(JOBS)
 
-SHELL_SCRIPTS = scripts/*.sh .ci/run tests/helpers.bash
+SHELL_SCRIPTS = scripts/*.sh .ci/run tests/helpers.bash tests/tools/*.sh tests/tools/block_signals
 lint:
 	mandoc -Tlint -Wwarning man/runlimit.1
 	shellcheck $(SHELL_SCRIPTS)

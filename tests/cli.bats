@@ -31,14 +31,7 @@ gnu() {
 # same_as_gnu ARGS...: runlimit and GNU timeout print the same stderr and exit the same.
 same_as_gnu() {
 	[ "$GNU_TIMEOUT_OK" = yes ] || skip "no GNU timeout at $GNU_TIMEOUT"
-	local ours theirs ours_rc=0 theirs_rc=0
-	ours=$("$RUNLIMIT" "$@" 2>&1 >/dev/null) || ours_rc=$?
-	theirs=$(gnu "$@" 2>&1 >/dev/null) || theirs_rc=$?
-	if [ "$ours" != "$theirs" ] || [ "$ours_rc" != "$theirs_rc" ]; then
-		printf 'args: %s\n' "$*"
-		printf 'runlimit (%s):\n%s\nGNU (%s):\n%s\n' "$ours_rc" "$ours" "$theirs_rc" "$theirs"
-		return 1
-	fi
+	same_outcome "$RUNLIMIT" gnu "$@"
 }
 
 # usage_error EXPECTED-FIRST-LINE ARGS...: exit 125, the message, then the Try line, nothing
@@ -62,12 +55,8 @@ start_bg() {
 
 # finish_bg [SECONDS]: wait (bounded) for the background runlimit; sets status, output, stderr.
 finish_bg() {
-	if ! wait_for_gone "$bg_pid" "${1:-15}"; then
-		kill -KILL "$bg_pid" 2>/dev/null || true
-		return 1
-	fi
-	status=0
-	wait "$bg_pid" || status=$?
+	wait_bg "$bg_pid" "${1:-15}" || return 1
+	status=$BG_STATUS
 	output=$(cat "$BATS_TEST_TMPDIR/out")
 	stderr=$(cat "$BATS_TEST_TMPDIR/err")
 }

@@ -7,49 +7,6 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 setup_file() {
-	# drive.py READY SIG CMD...: run CMD with INT, QUIT and PIPE at their defaults (whatever
-	# this shell has ignored); if SIG is not "-", wait for the file READY, then send SIG to
-	# CMD's pid.  Prints one line: "exit N SECONDS" or "signal N[+core] SECONDS", SECONDS
-	# counted from the signal (or from the start), or "noready"/"hung" on a bounded failure.
-	cat >"$BATS_FILE_TMPDIR/drive.py" <<'EOF'
-import os, signal, subprocess, sys, time
-ready, sig, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
-def defaults():
-    for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE):
-        signal.signal(s, signal.SIG_DFL)
-p = subprocess.Popen(cmd, preexec_fn=defaults)
-t0 = time.monotonic()
-status = None
-if sig != "-":
-    limit = t0 + 15
-    while not (os.path.exists(ready) and os.path.getsize(ready) > 0):
-        pid, st = os.waitpid(p.pid, os.WNOHANG)
-        if pid or time.monotonic() > limit:
-            if not pid:
-                os.kill(p.pid, signal.SIGKILL)
-                os.waitpid(p.pid, 0)
-            print("noready")
-            sys.exit(0)
-        time.sleep(0.01)
-    os.kill(p.pid, getattr(signal, "SIG" + sig))
-    t0 = time.monotonic()
-limit = time.monotonic() + 30
-while True:
-    pid, st = os.waitpid(p.pid, os.WNOHANG)
-    if pid:
-        break
-    if time.monotonic() > limit:
-        os.kill(p.pid, signal.SIGKILL)
-        os.waitpid(p.pid, 0)
-        print("hung")
-        sys.exit(0)
-    time.sleep(0.01)
-t = time.monotonic() - t0
-if os.WIFSIGNALED(st):
-    print("signal %d%s %.3f" % (os.WTERMSIG(st), "+core" if os.WCOREDUMP(st) else "", t))
-else:
-    print("exit %d %.3f" % (os.WEXITSTATUS(st), t))
-EOF
 	# The interpreter itself, not a wrapper script (pyenv shims are slow bash scripts).
 	PY=$(python3 -c 'import sys; print(sys.executable)')
 	export PY
@@ -58,7 +15,7 @@ EOF
 # drive READY SIG CMD...: run drive.py; sets RESULT ("exit N", "signal N", ...) and SECS.
 drive() {
 	local line
-	line=$("$PY" "$BATS_FILE_TMPDIR/drive.py" "$@" 2>"$BATS_TEST_TMPDIR/drive.err" | tail -n 1)
+	line=$("$PY" "$TOOLS/drive.py" "$@" 2>"$BATS_TEST_TMPDIR/drive.err" | tail -n 1)
 	RESULT=${line% *}
 	SECS=${line##* }
 	echo "drive: $line" >&2

@@ -12,6 +12,9 @@
 # shellcheck shell=bash
 
 RUNLIMIT=${RUNLIMIT:-$BATS_TEST_DIRNAME/../runlimit}
+# The helper programs (tests/tools/): python run by "$PY", shell scripts, and the ones that
+# install_tool puts in place with their interpreter on the "#!" line.
+TOOLS=$BATS_TEST_DIRNAME/tools
 export LC_ALL=C
 
 # now: seconds since the epoch, with a fraction, for elapsed-time assertions.  date +%N is
@@ -35,25 +38,41 @@ elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
 # lt A B: true if A < B (floating point).
 lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 
-# wait_for_file PATH [SECONDS]: wait until PATH exists and is non-empty (default 10 s).
-wait_for_file() {
-	local path=$1 limit=${2:-10} i=0
-	while [ ! -s "$path" ]; do
-		i=$((i + 1))
-		[ "$i" -le $((limit * 100)) ] || { echo "timed out waiting for $path" >&2; return 1; }
-		sleep 0.01
+# wait_until SECONDS CMD...: poll CMD every WAIT_POLL seconds (default 0.01) until it
+# succeeds, for at most SECONDS of wall time (a ps is slow when hundreds of processes exist).
+# Every bounded wait of the suite is written with this one.
+wait_until() {
+	local limit=$1 t0
+	shift
+	t0=$(now)
+	until "$@"; do
+		lt "$(elapsed "$t0")" "$limit" || { echo "timed out waiting for: $*" >&2; return 1; }
+		sleep "${WAIT_POLL:-0.01}"
 	done
 }
 
+# wait_for_file PATH [SECONDS]: wait until PATH exists and is non-empty (default 10 s).
+wait_for_file() { wait_until "${2:-10}" test -s "$1"; }
+
+# gone PID: no process has PID, or only a zombie does.
+gone() {
+	kill -0 "$1" 2>/dev/null || return 0
+	[ "$(ps -o stat= -p "$1" 2>/dev/null | cut -c1)" = Z ]
+}
+
 # wait_for_gone PID [SECONDS]: wait until no process has PID (zombies count as gone).
-wait_for_gone() {
-	local pid=$1 limit=${2:-10} i=0
-	while kill -0 "$pid" 2>/dev/null; do
-		[ "$(ps -o stat= -p "$pid" 2>/dev/null | cut -c1)" = Z ] && return 0
-		i=$((i + 1))
-		[ "$i" -le $((limit * 100)) ] || { echo "pid $pid still alive" >&2; return 1; }
-		sleep 0.01
-	done
+wait_for_gone() { wait_until "${2:-10}" gone "$1"; }
+
+# wait_bg PID [SECONDS]: wait (bounded, default 20 s) for the background PID to end and
+# collect it: its exit status in BG_STATUS.  Still running at the bound, it is KILLed.
+wait_bg() {
+	if ! wait_for_gone "$1" "${2:-20}"; then
+		kill -KILL "$1" 2>/dev/null || true
+		return 1
+	fi
+	local st=0
+	wait "$1" || st=$?
+	export BG_STATUS=$st # read by the caller
 }
 
 # bounded SECONDS PROGRAM [ARG]...: PROGRAM, KILLed if it runs longer than SECONDS, so that a
@@ -87,18 +106,14 @@ survivors() {
 	ps -A -o pid= -o stat= -o ucomm= | awk -v n="$1" '$3 == n && $2 !~ /^Z/ { print $1 }'
 }
 
-# no_survivors NAME [SECONDS]: wait until no live process is called NAME.  The bound is in
-# seconds of wall time (a ps can take long when thousands of processes exist).
+# no_live NAME, has_survivors NAME: no live process is called NAME; one is, at least.
+no_live() { [ -z "$(survivors "$1")" ]; }
+has_survivors() { [ -n "$(survivors "$1")" ]; }
+
+# no_survivors NAME [SECONDS]: wait until no live process is called NAME (default 10 s).
 no_survivors() {
-	local name=$1 limit=${2:-10} end
-	end=$(($(date +%s) + limit))
-	while [ -n "$(survivors "$name")" ]; do
-		if [ "$(date +%s)" -ge "$end" ]; then
-			echo "survivors named $name: $(survivors "$name")" >&2
-			return 1
-		fi
-		sleep 0.01
-	done
+	wait_until "${2:-10}" no_live "$1" ||
+		{ echo "survivors named $1: $(survivors "$1")" >&2; return 1; }
 }
 
 # kill_named NAME: clean-up after a test, whatever it left.
@@ -141,68 +156,56 @@ is_child_of() { [ "$(ps -o ppid= -p "$1" 2>/dev/null | tr -d ' ')" = "$2" ]; }
 is_stopped() { [ "$(ps -o stat= -p "$1" 2>/dev/null | cut -c1)" = T ]; }
 sleeping() { [ "$(ps -o stat= -p "$1" 2>/dev/null | cut -c1)" = S ]; }
 
-# make_dfl_wrapper: in a setup_file, write $BATS_FILE_TMPDIR/dfl.py (dfl.py PROG ARG...: exec
-# PROG with INT, QUIT, PIPE and XFSZ at their defaults; a background job of a non-interactive
-# shell starts with INT and QUIT ignored, which runlimit would rightly honour, and python
-# ignores PIPE and XFSZ, so whatever runs under a python reaper inherits those ignores) and
-# export PY, the python interpreter itself (pyenv shims are slow bash scripts).
+# make_dfl_wrapper: in a setup_file, export PY, the python interpreter itself (pyenv shims are
+# slow bash scripts), which runs "$TOOLS/dfl.py" PROG ARG... (PROG with INT, QUIT, PIPE and
+# XFSZ at their defaults) and the other python tools.
 make_dfl_wrapper() {
-	cat >"$BATS_FILE_TMPDIR/dfl.py" <<'EOF'
-import os, signal, sys
-for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE, signal.SIGXFSZ):
-    signal.signal(s, signal.SIG_DFL)
-os.execv(sys.argv[1], sys.argv[1:])
-EOF
 	PY=$(python3 -c 'import sys; print(sys.executable)')
 	export PY
 }
 
+# install_tool TOOL INTERPRETER PATH: tests/tools/TOOL as an executable PATH run by
+# INTERPRETER itself (its "#!" line), for what must be exec'd directly, not through a shell
+# or a wrapper that could change what it inherits.
+install_tool() {
+	{
+		printf '#!%s\n' "$2"
+		cat "$TOOLS/$1"
+	} >"$3" && chmod +x "$3"
+}
+
 # ---- what this system has -----------------------------------------------------------------
 
-# setsid(1) is util-linux's.  Where it is missing (macOS, FreeBSD), a stand-in put first on
-# PATH does the same: setsid(), after a fork if the caller leads a process group, then exec.
-# A perl (else python3) script of its own, not a shell script, which would need more file
-# descriptors than a test may leave (dash moves the script's above 9).
-if ! command -v setsid >/dev/null 2>&1 && [ -n "${BATS_FILE_TMPDIR:-}" ]; then
+# make_setsid_standin: in a setup_file, where setsid(1) (util-linux's) is missing (macOS,
+# FreeBSD), put a stand-in first on PATH that does the same: setsid(), after a fork if the
+# caller leads a process group, then exec.  A perl (else python3) script of its own, not a
+# shell script, which would need more file descriptors than a test may leave (dash moves the
+# script's above 9).
+make_setsid_standin() {
+	command -v setsid >/dev/null 2>&1 && return 0
 	mkdir -p "$BATS_FILE_TMPDIR/bin"
 	if command -v perl >/dev/null 2>&1; then
-		{
-			printf '#!%s\n' "$(command -v perl)"
-			cat <<'EOF'
-# setsid PROGRAM [ARG]...: a stand-in for util-linux's, written by tests/helpers.bash.
-use POSIX ();
-if (!defined POSIX::setsid()) {
-	my $pid = fork;
-	die "setsid: fork: $!\n" unless defined $pid;
-	exit 0 if $pid;
-	defined POSIX::setsid() or die "setsid: $!\n";
-}
-exec { $ARGV[0] } @ARGV or die "setsid: $ARGV[0]: $!\n";
-EOF
-		} >"$BATS_FILE_TMPDIR/bin/setsid"
+		install_tool setsid.pl "$(command -v perl)" "$BATS_FILE_TMPDIR/bin/setsid"
 	else
-		{
-			printf '#!%s\n' "$(python3 -c 'import sys; print(sys.executable)')"
-			cat <<'EOF'
-# setsid PROGRAM [ARG]...: a stand-in for util-linux's, written by tests/helpers.bash
-# (python ignores PIPE and XFSZ itself: back to their defaults before the exec).
-import os, signal, sys
-for s in (signal.SIGPIPE, signal.SIGXFSZ):
-    signal.signal(s, signal.SIG_DFL)
-try:
-    os.setsid()
-except OSError:
-    if os.fork():
-        os._exit(0)
-    os.setsid()
-os.execvp(sys.argv[1], sys.argv[1:])
-EOF
-		} >"$BATS_FILE_TMPDIR/bin/setsid"
+		install_tool setsid.py "$(python3 -c 'import sys; print(sys.executable)')" \
+			"$BATS_FILE_TMPDIR/bin/setsid"
 	fi
-	chmod +x "$BATS_FILE_TMPDIR/bin/setsid"
 	PATH=$BATS_FILE_TMPDIR/bin:$PATH
 	export PATH
-fi
+}
+
+# same_outcome OURS THEIRS ARG...: OURS ARG... and THEIRS ARG... (commands or functions) print
+# the same on stderr and exit the same (stdout discarded); on a difference, both are shown.
+same_outcome() {
+	local ours=$1 theirs=$2 o g o_rc=0 g_rc=0
+	shift 2
+	o=$("$ours" "$@" 2>&1 >/dev/null) || o_rc=$?
+	g=$("$theirs" "$@" 2>&1 >/dev/null) || g_rc=$?
+	if [ "$o" != "$g" ] || [ "$o_rc" != "$g_rc" ]; then
+		printf 'args: %s\nrunlimit (%s):\n%s\nGNU (%s):\n%s\n' "$*" "$o_rc" "$o" "$g_rc" "$g"
+		return 1
+	fi
+}
 
 # gnu_coreutils PATH: PATH runs and is GNU coreutils' program (FreeBSD's timeout and nproc
 # are its own, with other options and messages; macOS has neither).
@@ -253,6 +256,12 @@ needs_procs() {
 
 # ---- what the runlimit under test does ----------------------------------------------------
 
+# probe_tree_up DIR NAME: the probe's tree (tools/probe-tree.sh) is all there.
+probe_tree_up() {
+	[ -n "$(survivors "$2-c")" ] && [ -s "$1/esc" ] && [ -s "$1/orphan" ] &&
+		[ "$(ps -o ucomm= -p "$(cat "$1/esc")" 2>/dev/null | tr -d ' ')" = "$2-e" ]
+}
+
 # probe_tree_reach: in a setup_file, find out whether the runlimit under test reaches what
 # left the command's process group, and export the answers (yes, no, or unknown where the
 # probe could not tell):
@@ -262,7 +271,7 @@ needs_procs() {
 #                        reaper; macOS has none).
 # The answers are printed as a TAP comment, so that a build that lost one shows it.
 probe_tree_reach() {
-	local dir=$BATS_FILE_TMPDIR/probe-tree n rl esc orphan i=0
+	local dir=$BATS_FILE_TMPDIR/probe-tree n rl esc orphan
 	n=pr$(($$ % 100000))
 	RL_REACHES_SESSIONS=unknown RL_ADOPTS_ORPHANS=unknown
 	export RL_REACHES_SESSIONS RL_ADOPTS_ORPHANS
@@ -271,30 +280,16 @@ probe_tree_reach() {
 	cp "$(command -v sleep)" "$dir/$n-e"
 	cp "$(command -v sleep)" "$dir/$n-o"
 	cp "$(command -v sleep)" "$dir/$n-c"
-	# The command: a setsid'd sleep, an orphaned sleep (its parent, a shell, exits at once),
-	# then the command becomes a sleep itself.
-	cat >"$dir/cmd.sh" <<'EOF'
-d=$1 n=$2
-setsid "$d/$n-e" 30 &
-echo $! >"$d/esc"
-sh -c '"$1" 30 & echo $! >"$2"' _ "$d/$n-o" "$d/orphan"
-exec "$d/$n-c" 30
-EOF
-	"$RUNLIMIT" -s KILL 30 sh "$dir/cmd.sh" "$dir" "$n" </dev/null >/dev/null 2>&1 3>&- &
+	"$RUNLIMIT" -s KILL 30 sh "$TOOLS/probe-tree.sh" "$dir" "$n" </dev/null >/dev/null 2>&1 3>&- &
 	rl=$!
 	# Ready: the command runs its sleep (so the orphan's parent is gone) and the escapee
 	# runs its own (so it has its own session).
-	until [ -n "$(survivors "$n-c")" ] && [ -s "$dir/esc" ] && [ -s "$dir/orphan" ] &&
-		[ "$(ps -o ucomm= -p "$(cat "$dir/esc")" 2>/dev/null | tr -d ' ')" = "$n-e" ]; do
-		i=$((i + 1))
-		if [ "$i" -gt 1000 ]; then
-			kill -KILL "$rl" 2>/dev/null || true
-			kill_named "$n-e"; kill_named "$n-o"; kill_named "$n-c"
-			echo "# probe: the probe's tree did not come up; capabilities unknown" >&3
-			return 0
-		fi
-		sleep 0.01
-	done
+	if ! wait_until 20 probe_tree_up "$dir" "$n" 2>/dev/null; then
+		kill -KILL "$rl" 2>/dev/null || true
+		kill_named "$n-e"; kill_named "$n-o"; kill_named "$n-c"
+		echo "# probe: the probe's tree did not come up; capabilities unknown" >&3
+		return 0
+	fi
 	esc=$(cat "$dir/esc") orphan=$(cat "$dir/orphan")
 	if is_child_of "$orphan" "$rl"; then RL_ADOPTS_ORPHANS=yes; else RL_ADOPTS_ORPHANS=no; fi
 	kill -ALRM "$rl"
@@ -358,31 +353,7 @@ needs_orphan_adoption() {
 # shell script (a shell may clear the mask at start-up: dash does); python ignores PIPE and
 # XFSZ itself, so their two bits are left clear.
 make_sigsnap() {
-	{
-		printf '#!%s\n' "$PY"
-		cat <<'EOF'
-import signal, sys, time
-ign = blk = 0
-for n in range(1, signal.NSIG):
-    if n in (signal.SIGPIPE, signal.SIGXFSZ):
-        continue
-    try:
-        if signal.getsignal(n) == signal.SIG_IGN:
-            ign |= 1 << (n - 1)
-    except (ValueError, OSError):
-        pass
-for s in signal.pthread_sigmask(signal.SIG_BLOCK, []):
-    blk |= 1 << (int(s) - 1)
-text = "SigIgn:\t%016x\nSigBlk:\t%016x\n" % (ign, blk)
-if len(sys.argv) > 1:
-    open(sys.argv[1], "w").write(text)
-else:
-    sys.stdout.write(text)
-if len(sys.argv) > 2:
-    time.sleep(float(sys.argv[2]))
-EOF
-	} >"$BATS_FILE_TMPDIR/sigsnap"
-	chmod +x "$BATS_FILE_TMPDIR/sigsnap"
+	install_tool sigsnap.py "$PY" "$BATS_FILE_TMPDIR/sigsnap"
 	SIGSNAP=$BATS_FILE_TMPDIR/sigsnap
 	export SIGSNAP
 }

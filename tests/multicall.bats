@@ -55,13 +55,7 @@ gnu() {
 # same_as_gnu ARGS...: identical stderr and exit status (stdout discarded).
 same_as_gnu() {
 	needs_gnu
-	local o g o_rc=0 g_rc=0
-	o=$(ours "$@" 2>&1 >/dev/null) || o_rc=$?
-	g=$(gnu "$@" 2>&1 >/dev/null) || g_rc=$?
-	if [ "$o" != "$g" ] || [ "$o_rc" != "$g_rc" ]; then
-		printf 'args: %s\nours (%s):\n%s\nGNU (%s):\n%s\n' "$*" "$o_rc" "$o" "$g_rc" "$g"
-		return 1
-	fi
+	same_outcome ours gnu "$@"
 }
 
 @test "the link is really a link to runlimit, and runs commands" {

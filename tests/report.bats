@@ -9,26 +9,13 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 setup_file() {
+	make_setsid_standin
 	make_dfl_wrapper
 	probe_tree_reach
-	# report_is FILE EXPR...: FILE holds one line of JSON, and every python EXPR over it (d:
-	# the parsed object) is true; the ones that are not are printed, with the report.
-	cat >"$BATS_FILE_TMPDIR/report_is.py" <<'EOF'
-import json, sys
-text = open(sys.argv[1], "rb").read()
-assert text.endswith(b"\n") and text.count(b"\n") == 1, "not one line: %r" % text[:200]
-d = json.loads(text)
-bad = [e for e in sys.argv[2:] if not eval(e)]
-if bad:
-    print("report: %s" % text.decode("utf-8", "replace").strip(), file=sys.stderr)
-    for e in bad:
-        print("false: %s" % e, file=sys.stderr)
-    sys.exit(1)
-EOF
 	# Does this build count the command's processes (a process table to list the tree)?
 	RL_COUNTS=no
 	if "$RUNLIMIT" --report="$BATS_FILE_TMPDIR/probe.json" 10 true &&
-		"$PY" "$BATS_FILE_TMPDIR/report_is.py" "$BATS_FILE_TMPDIR/probe.json" \
+		"$PY" "$TOOLS/report_is.py" "$BATS_FILE_TMPDIR/probe.json" \
 			'd["left_running"] is not None'; then
 		RL_COUNTS=yes
 	fi
@@ -36,7 +23,7 @@ EOF
 	echo "# counts the tree's processes: $RL_COUNTS" >&3
 }
 
-report_is() { "$PY" "$BATS_FILE_TMPDIR/report_is.py" "$@"; }
+report_is() { "$PY" "$TOOLS/report_is.py" "$@"; }
 
 setup() {
 	F=$BATS_TEST_TMPDIR/report.json

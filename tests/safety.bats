@@ -16,21 +16,10 @@ load helpers
 GNU_TIMEOUT=${GNU_TIMEOUT:-$(command -v timeout || echo /usr/bin/timeout)}
 
 setup_file() {
+	make_setsid_standin
 	make_dfl_wrapper
 	make_sigsnap
 	probe_tree_reach
-	# lowfd.py N PROG ARG...: exec PROG with only fds 0-2 open and RLIMIT_NOFILE at N (soft
-	# and hard, as `ulimit -n N`), INT, QUIT and PIPE at their defaults.  bats leaves fds 3, 4,
-	# 10, 251... open, which would eat into a small limit.
-	cat >"$BATS_FILE_TMPDIR/lowfd.py" <<'EOF'
-import os, resource, signal, sys
-for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE):
-    signal.signal(s, signal.SIG_DFL)
-n = int(sys.argv[1])
-os.closerange(3, 65536)
-resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
-os.execv(sys.argv[2], sys.argv[2:])
-EOF
 }
 
 setup() {
@@ -65,19 +54,6 @@ kill_private() {
 	return 0
 }
 
-# wait_until SECONDS CMD...: poll CMD every 10 ms until it succeeds, for at most SECONDS of
-# wall time (a ps is slow when hundreds of processes exist).
-wait_until() {
-	local limit=$1 t0
-	shift
-	t0=$(now)
-	until "$@"; do
-		lt "$(elapsed "$t0")" "$limit" || { echo "timed out waiting for: $*" >&2; return 1; }
-		sleep 0.01
-	done
-}
-
-has_survivors() { [ -n "$(survivors "$1")" ]; }
 count_is() { [ "$(survivors "$1" | wc -l)" -eq "$2" ]; }
 
 # timed CMD...: CMD in the foreground (killed after 40 s), output to $D/out and $D/err; sets
@@ -93,9 +69,8 @@ timed() {
 
 # finish PID [SECONDS]: wait (bounded) for the background PID to end; its status in ST.
 finish() {
-	wait_for_gone "$1" "${2:-20}" || return 1
-	ST=0
-	wait "$1" || ST=$?
+	wait_bg "$1" "${2:-20}" || return 1
+	ST=$BG_STATUS
 	RL_PID=
 	echo "status $ST; stderr: $(head -c 2000 "$D/err" 2>/dev/null)" >&2
 }
@@ -191,7 +166,7 @@ while [ -z "${done:-}" ]; do "$S" 0.05; done
 exit 0
 EOF
 	chmod +x "$D/cmd.sh"
-	"$PY" "$BATS_FILE_TMPDIR/dfl.py" "$@" "$D/cmd.sh" >"$D/out" 2>"$D/err" 3>&- &
+	"$PY" "$TOOLS/dfl.py" "$@" "$D/cmd.sh" >"$D/out" 2>"$D/err" 3>&- &
 	RL_PID=$!
 	wait_for_file "$D/ready" 20
 	wait_until 20 sleeping "$(cat "$D/inner")"
@@ -342,7 +317,7 @@ no_leak_check() {
 
 # ---- 8. few file descriptors --------------------------------------------------------------
 
-lowfd() { timed "$PY" "$BATS_FILE_TMPDIR/lowfd.py" "$@"; }
+lowfd() { timed "$PY" "$TOOLS/lowfd.py" "$@"; }
 
 @test "8.1: with 4, 5 and 6 file descriptors, a command runs (0) and times out (124)" {
 	local n
@@ -363,7 +338,7 @@ lowfd() { timed "$PY" "$BATS_FILE_TMPDIR/lowfd.py" "$@"; }
 	L=$(private_sleep "$N-l")
 	# dash saves a redirected fd above 9 before it runs the command, which fails under 7
 	# fds: tee writes the ready file.
-	"$PY" "$BATS_FILE_TMPDIR/lowfd.py" 7 "$RUNLIMIT" -k 0.5 30 sh -c \
+	"$PY" "$TOOLS/lowfd.py" 7 "$RUNLIMIT" -k 0.5 30 sh -c \
 		'setsid "$S" 100 & trap "" TERM; date | tee "$D/ready"; while :; do "$L" 0.05; done' \
 		>"$D/out" 2>"$D/err" &
 	RL_PID=$!

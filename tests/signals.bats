@@ -9,21 +9,6 @@ load helpers
 setup_file() {
 	make_dfl_wrapper
 	make_sigsnap
-	# block_signals SIGS PROG ARG...: exec PROG with SIGS (comma-separated names) blocked:
-	# env --block-signal where env has it, else python's pthread_sigmask.  A script, not a
-	# function, so that it can run under `bounded`.
-	cat >"$BATS_FILE_TMPDIR/block_signals" <<'EOF'
-#!/bin/sh
-sigs=$1
-shift
-if env --block-signal=INT true 2>/dev/null; then
-	exec env --block-signal="$sigs" "$@"
-fi
-exec "$PY" -c 'import os, shutil, signal, sys
-signal.pthread_sigmask(signal.SIG_BLOCK, [getattr(signal, "SIG" + s) for s in sys.argv[1].split(",")])
-os.execv(shutil.which(sys.argv[2]), sys.argv[2:])' "$sigs" "$@"
-EOF
-	chmod +x "$BATS_FILE_TMPDIR/block_signals"
 	# What can be read here: a process's own ignores and mask, with sigsnap (SIGSNAP_SELF),
 	# and another's, the caught signals included, with sigsnap_of (SIGSNAP_OTHER); yes or no.
 	local f=$BATS_FILE_TMPDIR/snap
@@ -31,7 +16,7 @@ EOF
 	if sh -c 'trap "" USR1; exec "$SIGSNAP"' >"$f" 2>/dev/null &&
 		in_mask "$(mask_of SigIgn "$f")" "$(kill -l USR1)" &&
 		! in_mask "$(mask_of SigIgn "$f")" "$(kill -l USR2)" &&
-		"$BATS_FILE_TMPDIR/block_signals" USR1 "$SIGSNAP" >"$f" 2>/dev/null &&
+		"$TOOLS/block_signals" USR1 "$SIGSNAP" >"$f" 2>/dev/null &&
 		in_mask "$(mask_of SigBlk "$f")" "$(kill -l USR1)" &&
 		! in_mask "$(mask_of SigBlk "$f")" "$(kill -l USR2)"; then
 		SIGSNAP_SELF=yes
@@ -61,7 +46,7 @@ teardown() {
 # start_rl ARG...: runlimit ARG... in the background with default INT/QUIT/PIPE; its pid in
 # RL_PID, its stdout and stderr in $BATS_TEST_TMPDIR/out and err.
 start_rl() {
-	"$PY" "$BATS_FILE_TMPDIR/dfl.py" "$RUNLIMIT" "$@" \
+	"$PY" "$TOOLS/dfl.py" "$RUNLIMIT" "$@" \
 		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
 	RL_PID=$!
 }
@@ -77,14 +62,16 @@ ready() {
 
 # finish_rl [SECONDS]: wait (bounded) for RL_PID to end; its status in RL_STATUS.
 finish_rl() {
-	wait_for_gone "$RL_PID" "${1:-15}" || return 1
-	RL_STATUS=0
-	wait "$RL_PID" || RL_STATUS=$?
+	wait_bg "$RL_PID" "${1:-15}" || return 1
+	RL_STATUS=$BG_STATUS
 	RL_PID=
 	echo "runlimit status $RL_STATUS; stderr: $(cat "$BATS_TEST_TMPDIR/err" 2>/dev/null)" >&2
 }
 
-block_signals() { "$BATS_FILE_TMPDIR/block_signals" "$@"; }
+# lines_at_least N FILE: FILE has N lines or more.
+lines_at_least() { [ "$(wc -l <"$2")" -ge "$1" ]; }
+
+block_signals() { "$TOOLS/block_signals" "$@"; }
 
 # bounded30 CMD...: CMD, killed if it runs for more than 30 s (a hung runlimit must fail
 # the test, not hang the suite).
@@ -136,12 +123,7 @@ faults_forwarded() {
 	kill -"$sig" "$RL_PID"
 	wait_for_file "$d/marker"
 	kill -"$sig" "$RL_PID" # again: the handler must be back
-	local i=0
-	while [ "$(wc -l <"$d/marker")" -lt 2 ]; do
-		i=$((i + 1))
-		[ "$i" -le 1000 ] || { echo "second $sig never arrived" >&2; return 1; }
-		sleep 0.01
-	done
+	wait_until 10 lines_at_least 2 "$d/marker" || { echo "second $sig never arrived" >&2; return 1; }
 	kill -TERM "$RL_PID"
 	finish_rl
 	[ "$RL_STATUS" -eq 143 ]
@@ -158,7 +140,7 @@ faults_forwarded() {
 	[ -z "${ASAN_OPTIONS:-}" ] || skip "the sanitizers report faults themselves"
 	local d=$BATS_TEST_TMPDIR ps
 	ps=$(private_sleep "sg-sleep-$BATS_TEST_NUMBER")
-	RUNLIMIT_TEST_FAULT=1 "$PY" "$BATS_FILE_TMPDIR/dfl.py" "$RUNLIMIT_HOOKS" 30 sh -c \
+	RUNLIMIT_TEST_FAULT=1 "$PY" "$TOOLS/dfl.py" "$RUNLIMIT_HOOKS" 30 sh -c \
 		"echo \$\$ > '$d/ready'; exec '$ps' 30" >"$d/out" 2>"$d/err" 3>&- &
 	RL_PID=$!
 	ready "$d/ready"
@@ -343,7 +325,7 @@ print(subprocess.run(sys.argv[1:]).returncode)' "$RUNLIMIT_HOOKS" 30 sh -c "echo
 	needs_sigsnap_self
 	local want got
 	want=$(block_signals INT,USR1,ALRM,CHLD "$SIGSNAP" | grep SigBlk)
-	got=$(bounded30 "$BATS_FILE_TMPDIR/block_signals" INT,USR1,ALRM,CHLD "$RUNLIMIT" 5 "$SIGSNAP" |
+	got=$(bounded30 "$TOOLS/block_signals" INT,USR1,ALRM,CHLD "$RUNLIMIT" 5 "$SIGSNAP" |
 		grep SigBlk)
 	echo "want $want, got $got" >&2
 	in_mask "$(printf '%s\n' "$want" | awk '{ print $2 }')" "$(signum USR1)"
@@ -355,7 +337,7 @@ print(subprocess.run(sys.argv[1:]).returncode)' "$RUNLIMIT_HOOKS" 30 sh -c "echo
 	# The baseline comes the same way, without runlimit.  (sigsnap saves, then sleeps.)
 	block_signals INT,USR1,ALRM,CHLD "$SIGSNAP" "$d/want"
 	t0=$(now)
-	run -124 bounded30 "$BATS_FILE_TMPDIR/block_signals" INT,USR1,ALRM,CHLD "$RUNLIMIT" 0.3 \
+	run -124 bounded30 "$TOOLS/block_signals" INT,USR1,ALRM,CHLD "$RUNLIMIT" 0.3 \
 		"$SIGSNAP" "$d/status" 10
 	lt "$(elapsed "$t0")" 5
 	needs_sigsnap_self
@@ -366,7 +348,7 @@ print(subprocess.run(sys.argv[1:]).returncode)' "$RUNLIMIT_HOOKS" 30 sh -c "echo
 @test "with TERM blocked (inherited), the time-out escalates to KILL: 137" {
 	local t0
 	t0=$(now)
-	run -137 bounded30 "$BATS_FILE_TMPDIR/block_signals" TERM,ALRM,CHLD "$RUNLIMIT" -k 0.5 0.3 sleep 10
+	run -137 bounded30 "$TOOLS/block_signals" TERM,ALRM,CHLD "$RUNLIMIT" -k 0.5 0.3 sleep 10
 	lt "$(elapsed "$t0")" 5
 }
 
@@ -445,7 +427,7 @@ print(p.wait(timeout=20))' "$RUNLIMIT" "$d"
 	# and no XFSZ at all (its own stderr is elsewhere: it must not raise its own).
 	head -c 200000 /dev/zero >"$d/big"
 	export d RUNLIMIT
-	run bounded30 "$PY" "$BATS_FILE_TMPDIR/dfl.py" /bin/bash -c 'ulimit -f 100 &&
+	run bounded30 "$PY" "$TOOLS/dfl.py" /bin/bash -c 'ulimit -f 100 &&
 		"$RUNLIMIT" -v -k 1 0.3 sh -c "exec 2>/dev/null
 			trap \"echo TERM >> \$d/got\" TERM
 			trap \"echo XFSZ >> \$d/got\" XFSZ
@@ -471,10 +453,7 @@ print(p.wait(timeout=20))' "$RUNLIMIT" "$d"
 	local ps
 	ps=$(private_sleep "sg-sleep-$BATS_TEST_NUMBER")
 	start_rl 30 "$ps" 30
-	local i=0
-	until [ -n "$(survivors "sg-sleep-$BATS_TEST_NUMBER")" ]; do
-		i=$((i + 1)); [ "$i" -le 1000 ]; sleep 0.01
-	done
+	wait_until 10 has_survivors "sg-sleep-$BATS_TEST_NUMBER"
 	kill -KILL "$RL_PID"
 	finish_rl
 	[ "$RL_STATUS" -eq 137 ]

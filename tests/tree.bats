@@ -13,6 +13,7 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 setup_file() {
+	make_setsid_standin
 	make_dfl_wrapper
 	probe_tree_reach
 	SH_BIN=$(private_shell_binary) || SH_BIN=
@@ -56,29 +57,16 @@ needs_private_sh() {
 # no_exe_survivors PATTERN [SECONDS]: wait until no live process runs an executable
 # matching PATTERN.
 no_exe_survivors() {
-	local t0
-	t0=$(now)
-	while [ -n "$(exe_pids "$1")" ]; do
-		if ! lt "$(elapsed "$t0")" "${2:-10}"; then
-			echo "survivors running $1: $(exe_pids "$1" | head)" >&2
-			return 1
-		fi
-		sleep 0.01
-	done
+	wait_until "${2:-10}" no_exe_pids "$1" ||
+		{ echo "survivors running $1: $(exe_pids "$1" | head)" >&2; return 1; }
 }
+no_exe_pids() { [ -z "$(exe_pids "$1")" ]; }
 
 # gone_within SECONDS NAME: no_survivors bounded in time, not in polls (ps is slow when
 # thousands of processes are left).
 gone_within() {
-	local t0
-	t0=$(now)
-	while [ -n "$(survivors "$2")" ]; do
-		if ! lt "$(elapsed "$t0")" "$1"; then
-			echo "$(survivors "$2" | wc -l) survivors named $2" >&2
-			return 1
-		fi
-		sleep 0.01
-	done
+	wait_until "$1" no_live "$2" ||
+		{ echo "$(survivors "$2" | wc -l) survivors named $2" >&2; return 1; }
 }
 
 # kill_private: end every process running one of this test's private executables, fork
@@ -96,18 +84,6 @@ kill_private() {
 	return 0
 }
 
-# wait_until SECONDS CMD...: poll CMD every 10 ms until it succeeds.
-wait_until() {
-	local limit=$1 i=0
-	shift
-	until "$@"; do
-		i=$((i + 1))
-		[ "$i" -le $((limit * 100)) ] || { echo "timed out waiting for: $*" >&2; return 1; }
-		sleep 0.01
-	done
-}
-
-has_survivors() { [ -n "$(survivors "$1")" ]; }
 has_exe_pids() { [ -n "$(exe_pids "$1")" ]; }
 group_gone() { ! kill -0 -- "-$1" 2>/dev/null; }
 
@@ -124,7 +100,7 @@ rl() {
 
 # start_rl ARG...: runlimit in the background (default INT/QUIT/PIPE); its pid in RL_PID.
 start_rl() {
-	"$PY" "$BATS_FILE_TMPDIR/dfl.py" "$RUNLIMIT" "$@" >"$D/out" 2>"$D/err" 3>&- &
+	"$PY" "$TOOLS/dfl.py" "$RUNLIMIT" "$@" >"$D/out" 2>"$D/err" 3>&- &
 	RL_PID=$!
 }
 
@@ -143,10 +119,9 @@ time_out_now() {
 
 # finish_rl [SECONDS]: wait (bounded) for runlimit to end; RL_STATUS, and RL_ELAPSED since T0.
 finish_rl() {
-	wait_for_gone "$RL_PID" "${1:-20}" || return 1
+	wait_bg "$RL_PID" "${1:-20}" || return 1
 	RL_ELAPSED=$(elapsed "$T0")
-	RL_STATUS=0
-	wait "$RL_PID" || RL_STATUS=$?
+	RL_STATUS=$BG_STATUS
 	RL_PID=
 	echo "runlimit status $RL_STATUS after ${RL_ELAPSED}s; stderr: $(cat "$D/err")" >&2
 }

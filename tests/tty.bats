@@ -19,6 +19,9 @@ bats_require_minimum_version 1.5.0
 
 load helpers
 
+# The pane is read with tmux: polled every 50 ms, not every 10.
+WAIT_POLL=0.05
+
 setup() {
 	D=$BATS_TEST_TMPDIR
 	SOCK=rl-tty-$$-$BATS_TEST_NUMBER
@@ -70,17 +73,12 @@ screen() {
 # wait_screen REGEX [SECONDS]: poll the pane every 50 ms until a line matches REGEX
 # (grep -E), at most SECONDS (default 10); on failure show the screen.
 wait_screen() {
-	local re=$1 limit=${2:-10} i=0
-	while ! screen | grep -Eq -- "$re"; do
-		i=$((i + 1))
-		if [ "$i" -gt $((limit * 20)) ]; then
-			echo "timed out after ${limit}s waiting for /$re/; screen:" >&2
-			screen | grep -v '^$' >&2
-			return 1
-		fi
-		sleep 0.05
-	done
+	wait_until "${2:-10}" on_screen "$1" 2>/dev/null && return 0
+	echo "timed out after ${2:-10}s waiting for /$1/; screen:" >&2
+	screen | grep -v '^$' >&2
+	return 1
 }
+on_screen() { screen | grep -Eq -- "$1"; }
 
 # no_screen REGEX: no line of the pane matches REGEX.
 no_screen() {
@@ -104,17 +102,14 @@ key() {
 
 # wait_pid NAME [SECONDS]: wait until exactly one live process is called NAME; print its pid.
 wait_pid() {
-	local name=$1 limit=${2:-10} i=0 pids
-	while :; do
-		pids=$(survivors "$name")
-		if [ -n "$pids" ] && [ "$(printf '%s\n' "$pids" | wc -l)" -eq 1 ]; then
-			printf '%s\n' "$pids"
-			return 0
-		fi
-		i=$((i + 1))
-		[ "$i" -le $((limit * 20)) ] || { echo "no single process $name: '$pids'" >&2; return 1; }
-		sleep 0.05
-	done
+	wait_until "${2:-10}" single_pid "$1" 2>/dev/null ||
+		{ echo "no single process $1: '$(survivors "$1")'" >&2; return 1; }
+	printf '%s\n' "$PID_FOUND"
+}
+# single_pid NAME: exactly one live process is called NAME; its pid in PID_FOUND.
+single_pid() {
+	PID_FOUND=$(survivors "$1")
+	[ -n "$PID_FOUND" ] && [ "$(printf '%s\n' "$PID_FOUND" | wc -l)" -eq 1 ]
 }
 
 # field PID FIELD: one ps field of PID, spaces trimmed.
@@ -124,35 +119,21 @@ field() {
 
 # wait_state PID LETTER [SECONDS]: wait until PID's state (first letter of stat) is LETTER.
 wait_state() {
-	local pid=$1 want=$2 limit=${3:-10} i=0 st
-	while :; do
-		st=$(field "$pid" stat | cut -c1)
-		[ "$st" = "$want" ] && return 0
-		i=$((i + 1))
-		if [ "$i" -gt $((limit * 20)) ]; then
-			echo "pid $pid in state '$st', not $want" >&2
-			ps -o pid,ppid,pgid,tpgid,stat,args -t "$(field "$SHELL_PID" tty)" >&2
-			return 1
-		fi
-		sleep 0.05
-	done
+	wait_until "${3:-10}" state_is "$1" "$2" 2>/dev/null && return 0
+	echo "pid $1 in state '$(field "$1" stat | cut -c1)', not $2" >&2
+	ps -o pid,ppid,pgid,tpgid,stat,args -t "$(field "$SHELL_PID" tty)" >&2
+	return 1
 }
+state_is() { [ "$(field "$1" stat | cut -c1)" = "$2" ]; }
 
 # wait_tty_owner PGID [SECONDS]: wait until the terminal's foreground group is PGID.
 wait_tty_owner() {
-	local want=$1 limit=${2:-10} i=0 fg
-	while :; do
-		fg=$(field "$SHELL_PID" tpgid)
-		[ "$fg" = "$want" ] && return 0
-		i=$((i + 1))
-		if [ "$i" -gt $((limit * 20)) ]; then
-			echo "terminal foreground group is '$fg', not $want" >&2
-			ps -o pid,ppid,pgid,tpgid,stat,args -t "$(field "$SHELL_PID" tty)" >&2
-			return 1
-		fi
-		sleep 0.05
-	done
+	wait_until "${2:-10}" tty_owner_is "$1" 2>/dev/null && return 0
+	echo "terminal foreground group is '$(field "$SHELL_PID" tpgid)', not $1" >&2
+	ps -o pid,ppid,pgid,tpgid,stat,args -t "$(field "$SHELL_PID" tty)" >&2
+	return 1
 }
+tty_owner_is() { [ "$(field "$SHELL_PID" tpgid)" = "$1" ]; }
 
 # shell_owns_tty: the interactive shell has the terminal back (its group is the foreground).
 shell_owns_tty() {
@@ -162,17 +143,12 @@ shell_owns_tty() {
 # wait_prompts N [SECONDS]: wait until the shell has shown at least N prompts (a command line
 # that ends in an interrupted job prints nothing after it, but the next prompt appears).
 wait_prompts() {
-	local n=$1 limit=${2:-10} i=0
-	while [ "$(screen | grep -c '^PROMPT\$')" -lt "$n" ]; do
-		i=$((i + 1))
-		if [ "$i" -gt $((limit * 20)) ]; then
-			echo "timed out after ${limit}s waiting for prompt $n; screen:" >&2
-			screen | grep -v '^$' >&2
-			return 1
-		fi
-		sleep 0.05
-	done
+	wait_until "${2:-10}" prompts_shown "$1" 2>/dev/null && return 0
+	echo "timed out after ${2:-10}s waiting for prompt $1; screen:" >&2
+	screen | grep -v '^$' >&2
+	return 1
 }
+prompts_shown() { [ "$(screen | grep -c '^PROMPT\$')" -ge "$1" ]; }
 
 # job_pid: the pid bash printed for the background job just started ("[1] 1234").
 job_pid() {
