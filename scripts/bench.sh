@@ -2,20 +2,26 @@
 # Benchmark runlimit side by side with GNU timeout and, when installed, busybox timeout,
 # uutils (rust-coreutils) timeout and timelimit.  It measures and prints a Markdown table;
 # it never fails on noise.  Usage:
-#   scripts/bench.sh [--quick] [--install-peers] [--runlimit PATH]
-# --install-peers installs the peers (and hyperfine, strace) from the Debian packages first.
+#   scripts/bench.sh [--quick] [--install-peers] [--no-peers] [--runlimit PATH] [--baseline PATH]
+# --install-peers installs the peers (and hyperfine, strace) from the Debian packages first;
+# --no-peers compares with GNU timeout only.  --baseline PATH adds another runlimit build
+# (an earlier commit's, say) as a last column, "baseline", measured in the same rotation: a
+# before-and-after in one run.
 # The timing is done by scripts/benchrun.c, compiled here with cc: tools run interleaved,
 # round-robin, so that each sees the same machine.  Linux only (it reads /proc).
 set -eu
 cd "$(dirname "$0")/.."
 
-quick=0 install=0 runlimit=$PWD/runlimit
+quick=0 install=0 peers=1 runlimit=$PWD/runlimit baseline=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1 ;;
 	--install-peers) install=1 ;;
+	--no-peers) peers=0 ;;
 	--runlimit) runlimit=$2; shift ;;
-	*) echo "usage: $0 [--quick] [--install-peers] [--runlimit PATH]" >&2; exit 2 ;;
+	--baseline) baseline=$2; shift ;;
+	*) echo "usage: $0 [--quick] [--install-peers] [--no-peers] [--runlimit PATH] [--baseline PATH]" >&2
+		exit 2 ;;
 	esac
 	shift
 done
@@ -44,15 +50,21 @@ fi
 # options that make the deadline's signal KILL.
 UU=/usr/lib/cargo/bin/coreutils/timeout
 tools="runlimit gnu"
-command -v busybox >/dev/null && busybox timeout 1 true 2>/dev/null && tools="$tools busybox"
-[ -x "$UU" ] && tools="$tools uutils"
-command -v timelimit >/dev/null && tools="$tools timelimit"
+if [ "$peers" = 1 ]; then
+	command -v busybox >/dev/null && busybox timeout 1 true 2>/dev/null && tools="$tools busybox"
+	[ -x "$UU" ] && tools="$tools uutils"
+	command -v timelimit >/dev/null && tools="$tools timelimit"
+fi
+[ -n "$baseline" ] && tools="$tools baseline"
+# ours: the runlimit builds, which take every measure (the peers are spared the largest trees).
+ours="runlimit${baseline:+ baseline}"
 
 # tool NAME DURATION [kill]: the command line, as words, for that tool.
 tool() {
 	k=""
 	case $1 in
 	runlimit) [ "${3:-}" ] && k="-s KILL"; echo "$runlimit $k $2" ;;
+	baseline) [ "${3:-}" ] && k="-s KILL"; echo "$baseline $k $2" ;;
 	gnu) [ "${3:-}" ] && k="-s KILL"; echo "/usr/bin/timeout $k $2" ;;
 	busybox) [ "${3:-}" ] && k="-s KILL"; echo "busybox timeout $k $2" ;;
 	uutils) [ "${3:-}" ] && k="-s KILL"; echo "$UU $k $2" ;;
@@ -229,7 +241,7 @@ echo "tree-kill series ($n_tree runs each): $sizes..." >&2
 for size in $sizes; do
 	d=$((3 + size / 1000))
 	for t in $tools; do
-		[ "$size" -gt 1000 ] && [ "$t" != runlimit ] && continue
+		case " $ours " in *" $t "*) ;; *) [ "$size" -gt 1000 ] && continue ;; esac
 		# shellcheck disable=SC2046
 		r=$(BENCH_DEADLINE=$d "$br" series "$n_tree" "$size" $(tool "$t" "$d" kill))
 		echo "$t $size $r" >>"$work/series"
@@ -246,9 +258,11 @@ done
 : >"$work/series-hogs"
 for size in $hog_sizes; do
 	d=$((3 + size / 1000))
-	# shellcheck disable=SC2046
-	r=$(BENCH_DEADLINE=$d "$br" series "$n_tree" "$size" $(tool runlimit "$d" kill))
-	echo "runlimit $size $r" >>"$work/series-hogs"
+	for t in $ours; do
+		# shellcheck disable=SC2046
+		r=$(BENCH_DEADLINE=$d "$br" series "$n_tree" "$size" $(tool "$t" "$d" kill))
+		echo "$t $size $r" >>"$work/series-hogs"
+	done
 done
 # shellcheck disable=SC2086
 kill $hogs
@@ -318,12 +332,16 @@ done
 echo
 echo "With two CPU-bound hogs running, runlimit (ms; target: twice the idle target):"
 echo
-echo "| processes | runlimit | target |"
-echo "|---|---|---|"
+echo "| processes | $(echo "$ours" | sed 's/ / | /g') | target |"
+echo "|---$(echo "$ours" | sed 's/[^ ]*/|---/g; s/ //g')|---|"
 for size in $hog_sizes; do
-	v=$(awk -v s="$size" '$2 == s { if ($4 > 0) print $4 "_left"; else print $3 }' "$work/series-hogs")
+	line="| $size |"
+	for t in $ours; do
+		v=$(awk -v t="$t" -v s="$size" '$1 == t && $2 == s { if ($4 > 0) print $4 "_left"; else print $3 }' "$work/series-hogs")
+		line="$line ${v:-n/a} |"
+	done
 	case $size in 200) target=50 ;; 1000) target=200 ;; *) target=1000 ;; esac
-	echo "| $size | ${v:-n/a} | $target |"
+	echo "$line $target |"
 done
 echo
 echo "--report=FILE adds $report_cost µs to \`runlimit 10 true\` (with and without it, interleaved)."
