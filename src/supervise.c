@@ -133,7 +133,7 @@ static void request(struct run *r, enum event ev)
 	(void)ev;
 	deliver(to(r), r->request, REACH_TREE, true, "forwarded");
 	r->interrupted = true;
-	if (r->phase != KILLED)
+	if (r->phase != KILLED && r->phase != DONE)
 		start_grace(r);
 }
 
@@ -200,6 +200,8 @@ static const action table[PHASES][EVENTS] = {
 	[ENDING]   = {time_out,   time_out, request, final_kill, on_exit_ending,  NULL},
 	[KILLED]   = {time_out,   time_out, request, NULL,       on_exit_killed,  NULL},
 	[DRAINING] = {final_kill, time_out, request, final_kill, NULL,            done},
+	/* Ended by a signal taken in this pass: the requests taken with it still go out. */
+	[DONE]     = {NULL,       NULL,     request, NULL,       NULL,            NULL},
 };
 
 static void dispatch(struct run *r, enum event ev)

@@ -484,3 +484,32 @@ print(p.wait(timeout=20))' "$RUNLIMIT" "$d"
 		skip "runlimit keeps its caller's timer slack ($want ns): this build does not set it"
 	[ "${lines[1]}" = 1 ]
 }
+
+# alarm_while_draining SIG: -s KILL --kill-leftovers, the command gone and a TERM-ignoring
+# leftover being given its grace; runlimit is stopped, sent ALRM and SIG, and continued, so
+# that where its wait takes the signals that came together in one pass (a self-pipe build)
+# it takes both at once.  Its -v lines are then in $BATS_TEST_TMPDIR/err.
+alarm_while_draining() {
+	local d=$BATS_TEST_TMPDIR ps
+	ps=$(private_sleep "sg-left-$BATS_TEST_NUMBER")
+	start_rl -v -s KILL -k 30 --kill-leftovers 60 sh -c "trap '' TERM; '$ps' 300 & exit 0"
+	wait_until 10 grep -q "sending signal TERM" "$d/err"
+	kill -STOP "$RL_PID"
+	wait_until 10 is_stopped "$RL_PID"
+	kill -ALRM "$RL_PID"
+	kill -"$1" "$RL_PID"
+	kill -CONT "$RL_PID"
+	finish_rl
+	no_survivors "sg-left-$BATS_TEST_NUMBER" 5
+}
+
+@test "a request taken with the alarm's final KILL is still passed on to the leftovers" {
+	# Where each wait takes one signal (ppoll), the lowest first, the run ends at the alarm
+	# before a higher one (VTALRM, TERM) is taken: nothing to see.
+	alarm_while_draining VTALRM
+	grep -q "sending signal VTALRM" "$BATS_TEST_TMPDIR/err" ||
+		skip "this build takes one signal per wait: the alarm's KILL ends the run first"
+	alarm_while_draining TERM
+	[ "$(grep -c "sending signal TERM" "$BATS_TEST_TMPDIR/err")" -eq 2 ]
+	grep -A9 "sending signal KILL" "$BATS_TEST_TMPDIR/err" | grep -q "sending signal TERM"
+}
