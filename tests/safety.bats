@@ -426,6 +426,19 @@ ignored_reaches() {
 group_of() { ps -o pgid= -p "$1" | tr -d ' '; }
 not_stopped() { ! is_stopped "$1"; }
 
+# stop_reached PID: the group's stop has reached PID: it is stopped, or it is parked in
+# vfork (state D) behind a child that the stop caught before its exec, and stops once that
+# child has run, after the SIGCONT.  (A shell's loop of sleeps is in vfork now and then.)
+stop_reached() {
+	is_stopped "$1" && return 0
+	[ "$(ps -o stat= -p "$1" 2>/dev/null | cut -c1)" = D ] || return 1
+	local c
+	for c in $(ps -A -o pid= -o ppid= | awk -v p="$1" '$2 == p { print $1 }'); do
+		is_stopped "$c" && return 0
+	done
+	return 1
+}
+
 # settled PID: PID (runlimit) sleeps with no SIGCHLD pending: it has taken in every state
 # change of its children so far.  Where /proc/PID/status is missing, sleeping is all.
 settled() {
@@ -446,7 +459,7 @@ stop_and_continue_group() {
 	[ -n "$pgid" ] && [ "$pgid" != "$cmd" ] || { echo "$cmd leads its group ($pgid)" >&2; return 1; }
 	kill -STOP -"$pgid"
 	wait_until 10 is_stopped "$pgid" || return 1
-	wait_until 10 is_stopped "$cmd" || return 1
+	wait_until 10 stop_reached "$cmd" || return 1
 	wait_until 10 settled "$RL_PID" || return 1
 	kill -CONT -"$pgid"
 	wait_until 10 not_stopped "$pgid" || return 1
