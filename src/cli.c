@@ -14,7 +14,7 @@
 #define DEFAULT_KILL_AFTER ((int64_t)5 * 1000000000)
 
 enum opt_id { OPT_SIGNAL, OPT_KILL, OPT_PRESERVE, OPT_FOREGROUND, OPT_VERBOSE,
-	OPT_KILL_LEFTOVERS, OPT_REPORT, OPT_NPROC, OPT_HELP, OPT_VERSION };
+	OPT_KILL_LEFTOVERS, OPT_REPORT, OPT_OUTPUT_GRACE, OPT_NPROC, OPT_HELP, OPT_VERSION };
 
 struct option_def {
 	struct longopt lo; /* first: longopt_match reads it */
@@ -32,6 +32,7 @@ static const struct option_def options[] = {
 	{{"preserve-status", false, false}, 'p', OPT_PRESERVE},
 	{{"kill-leftovers", false, true}, 0, OPT_KILL_LEFTOVERS},
 	{{"report", true, true}, 0, OPT_REPORT},
+	{{"output-grace", true, true}, 0, OPT_OUTPUT_GRACE},
 	{{"nproc", false, true}, 0, OPT_NPROC},
 	{{"help", false, false}, 0, OPT_HELP},
 	{{"version", false, false}, 0, OPT_VERSION},
@@ -70,6 +71,9 @@ static const char usage_extensions[] =
 	"      --kill-leftovers       when COMMAND exits, also end what it left running\n"
 	"      --report=FILE          when done, write what happened to FILE as one\n"
 	"                               line of JSON (see the manual)\n"
+	"      --output-grace=DURATION  relay COMMAND's stdout and stderr pipes; once it\n"
+	"                               exits, return after at most DURATION even if\n"
+	"                               what it left running still holds them\n"
 	"      --nproc                print the processors usable (see --nproc --help)\n";
 static const char usage_tail[] =
 	"      --help                 display this help and exit\n"
@@ -87,7 +91,8 @@ static const char usage_tail[] =
 	"  137  COMMAND timed out and was ended by KILL\n"
 	"  -    otherwise COMMAND's own status (128+N if signal N ended it)\n";
 static const char usage_as_timeout[] =
-	"\nrunlimit's extensions (--kill-leftovers, --report, --nproc) work here too:\n"
+	"\nrunlimit's extensions (--kill-leftovers, --report, --output-grace, --nproc) work\n"
+	"here too: "
 	"see 'runlimit --help'.\n";
 
 static enum cli_result usage(void)
@@ -122,6 +127,15 @@ static enum cli_result bad_usage(void)
 	return CLI_USAGE;
 }
 
+/* A duration given to an option; false after saying it is invalid. */
+static bool interval(const char *arg, int64_t *ns)
+{
+	if (duration_parse(arg, ns))
+		return true;
+	msg("invalid time interval %s", quote(arg));
+	return false;
+}
+
 /* Apply one option.  Returns CLI_RUN to go on. */
 static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg)
 {
@@ -134,16 +148,19 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 		}
 		break;
 	case OPT_KILL:
-		if (!duration_parse(arg, &cfg->kill_after)) {
-			msg("invalid time interval %s", quote(arg));
+		if (!interval(arg, &cfg->kill_after))
 			return bad_usage();
-		}
 		cfg->kill_after_given = true;
 		break;
 	case OPT_PRESERVE: cfg->preserve_status = true; break;
 	case OPT_FOREGROUND: cfg->foreground = true; break;
 	case OPT_VERBOSE: cfg->verbose = true; break;
 	case OPT_KILL_LEFTOVERS: cfg->kill_leftovers = true; break;
+	case OPT_OUTPUT_GRACE:
+		if (!interval(arg, &cfg->output_grace))
+			return bad_usage();
+		cfg->relay = true;
+		break;
 	case OPT_REPORT:
 		if (!*arg) {
 			msg("invalid report file %s", quote(arg));

@@ -17,6 +17,8 @@ struct config {
 	bool verbose;
 	bool kill_leftovers;
 	const char *report; /* --report=FILE: where the run report goes (NULL: none) */
+	bool relay;         /* own the command's output (relay.h): --output-grace */
+	int64_t output_grace; /* ns the relay goes on after the command's exit */
 	char **command;     /* NULL-terminated argv of COMMAND */
 	int64_t started;    /* clock_now() when runlimit started: the deadline counts from it */
 };

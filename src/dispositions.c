@@ -30,6 +30,16 @@ static sigset_t inherited_mask;
 /* The signals runlimit catches stay blocked except while it waits (clock_wait): waitmask. */
 static sigset_t caught, waitmask;
 
+bool disp_is_termination(int sig)
+{
+	return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
+}
+
+bool disp_is_keyboard(int sig)
+{
+	return sig == SIGINT || sig == SIGQUIT;
+}
+
 bool disp_is_fault(int sig)
 {
 	return sig == SIGILL || sig == SIGTRAP || sig == SIGABRT || sig == SIGBUS ||

@@ -23,6 +23,12 @@ void disp_setup(const struct config *cfg);
  * sent it (kill, a supervisor), rather than the terminal's keys. */
 bool disp_take(int sig, bool *by_process);
 
+/* The signals that ask a command to end (TERM, INT, HUP, QUIT): passed on, they start the
+ * grace period.  The keys the terminal turns into signals for its foreground group (INT,
+ * QUIT: Ctrl-C and Ctrl-backslash). */
+bool disp_is_termination(int sig);
+bool disp_is_keyboard(int sig);
+
 /* A fault signal (SEGV, BUS, ...): its handler steps aside when it runs, so that a real
  * fault ends runlimit at once; one sent from outside is passed on and the handler put back
  * with disp_rearm. */

@@ -9,6 +9,7 @@
 #include "guard.h"
 #include "msg.h"
 #include "os.h"
+#include "relay.h"
 #include "spawn.h"
 #include "tty.h"
 
@@ -19,15 +20,22 @@ static void child_setup(void)
 {
 	tty_child_take(child_group == SPAWN_OWN_GROUP ? getpid() : child_group);
 	disp_child_reset();
+	relay_child();
 }
 
 static struct launch start(const struct config *cfg, pid_t self)
 {
-	struct launch l = {0, 0, false};
+	struct launch l = {0, 0, false, false};
 	int guard_error = 0;
 	if (!cfg->foreground) {
 		l.pgid = guard_start(cfg->signal, self); /* the guard makes the group */
 		guard_error = l.pgid < 0 ? errno : 0;
+	}
+	/* After the guard, which must not hold the pipes' write ends. */
+	if (cfg->relay && !relay_prepare()) {
+		l.pid = -1;
+		l.relay_failed = true;
+		return l;
 	}
 	for (;;) {
 		l.leads_group = !cfg->foreground && l.pgid < 0;
@@ -68,6 +76,7 @@ struct launch launch_command(const struct config *cfg, pid_t self)
 	sigprocmask(SIG_SETMASK, &all, &working);
 	struct launch l = start(cfg, self);
 	int err = errno;
+	relay_started();
 	os_sharpen_waits();
 	if (l.pid > 0 && l.pgid > 0 && tty_leading())
 		tty_give(l.pgid); /* the child takes it too: whichever runs first */

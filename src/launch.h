@@ -15,6 +15,7 @@ struct launch {
 	pid_t pid;        /* the command, or -1 with errno if it could not be forked */
 	pid_t pgid;       /* its process group (0: --foreground, runlimit's own) */
 	bool leads_group; /* no guard: the command leads its group itself */
+	bool relay_failed; /* pid -1: the output relay's pipes could not be made */
 };
 
 /* Start cfg's command, runlimit being pid self, with every signal blocked meanwhile, and

@@ -1,8 +1,10 @@
-/* The run as a state machine.  Its phase is one of five; the events are the deadline, a
+/* The run as a state machine.  Its phase is one of six; the events are the deadline, a
  * SIGALRM from outside, a request to end passed on from outside, the end of the grace, the
- * command's exit and its leftovers' end.  The loop waits for the next event in the kernel
- * (clock_wait) and dispatches it through one table of small actions, which own every signal
- * sent, the grace, and the report's record of them; predicates only ask. */
+ * command's exit and its leftovers' end; after them the relay (relay.h) may have its output
+ * grace.  The loop waits for the next event in the kernel (clock_wait, which also watches
+ * the relay's pipes) and dispatches it through one table of small actions, each the whole of
+ * a transition, which own every signal sent, the grace, and the report's record of them;
+ * predicates only ask. */
 #include "supervise.h"
 
 #include <errno.h>
@@ -20,6 +22,8 @@
 #include "jobctl.h"
 #include "launch.h"
 #include "os.h"
+#include "reap.h"
+#include "relay.h"
 #include "report.h"
 #include "spawn.h"
 #include "status.h"
@@ -31,6 +35,7 @@ enum phase {
 	ENDING,   /* it was asked to end (a time-out, a request, its leftovers): the grace runs */
 	KILLED,   /* the final KILL has gone out: only the command's status is awaited */
 	DRAINING, /* the command is reaped; what it left running has the rest of the grace */
+	FLUSHING, /* the tree is done with; the relay has the output grace (relay.h) */
 	DONE,
 	PHASES
 };
@@ -68,26 +73,12 @@ static bool reaped(const struct run *r)
 	return r->phase >= DRAINING;
 }
 
-/* Signals that start the grace period when passed on: the ones that ask a command to end. */
-static bool is_termination(int sig)
-{
-	return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
-}
-
-/* The keys that the terminal turns into signals for its foreground group (Ctrl-C, Ctrl-\). */
-static bool is_keyboard(int sig)
-{
-	return sig == SIGINT || sig == SIGQUIT;
-}
-
 /* Whom runlimit's signals are for, as deliver.h needs to know it now. */
 static const struct recipient *to(struct run *r)
 {
 	r->to.reaped = reaped(r);
 	return &r->to;
 }
-
-/* The actions.  Each one is the whole of a transition. */
 
 static void start_grace(struct run *r)
 {
@@ -100,11 +91,25 @@ static void start_grace(struct run *r)
 		r->phase = ENDING;
 }
 
+/* The run is over but for its output: the relay gets its grace, if it relays anything. */
+static void over(struct run *r)
+{
+	if (relay_active() && r->phase != FLUSHING) {
+		r->phase = FLUSHING;
+		relay_command_exited(clock_now(), r->cfg->output_grace);
+	} else {
+		r->phase = DONE;
+	}
+}
+
 static void killed(struct run *r)
 {
 	r->kill_sent = true;
 	r->grace_end = CLOCK_NEVER;
-	r->phase = reaped(r) ? DONE : KILLED;
+	if (reaped(r))
+		over(r);
+	else
+		r->phase = KILLED;
 }
 
 /* The report's reason for what an event sends. */
@@ -133,8 +138,16 @@ static void request(struct run *r, enum event ev)
 	(void)ev;
 	deliver(to(r), r->request, REACH_TREE, true, "forwarded");
 	r->interrupted = true;
-	if (r->phase != KILLED && r->phase != DONE)
+	if (r->phase != KILLED && r->phase != FLUSHING && r->phase != DONE)
 		start_grace(r);
+}
+
+/* While the output is relayed, a request to end is passed on and ends the relaying too. */
+static void cut_off(struct run *r, enum event ev)
+{
+	request(r, ev);
+	relay_close();
+	r->phase = DONE;
 }
 
 /* At the end of the grace; and while draining (--kill-leftovers), at the deadline too. */
@@ -147,7 +160,7 @@ static void final_kill(struct run *r, enum event ev)
 static void done(struct run *r, enum event ev)
 {
 	(void)ev;
-	r->phase = DONE;
+	over(r);
 }
 
 /* What every exit does first: the command is reaped, and the report counts what it left. */
@@ -181,9 +194,9 @@ static void on_exit_running(struct run *r, enum event ev)
 /* The command was told to end: give the rest of its tree the grace period too. */
 static void on_exit_ending(struct run *r, enum event ev)
 {
-	(void)ev;
 	exited(r);
-	r->phase = r->cfg->foreground || r->grace_end == CLOCK_NEVER ? DONE : DRAINING;
+	if (r->cfg->foreground || r->grace_end == CLOCK_NEVER)
+		done(r, ev);
 }
 
 static void on_exit_killed(struct run *r, enum event ev)
@@ -200,6 +213,7 @@ static const action table[PHASES][EVENTS] = {
 	[ENDING]   = {time_out,   time_out, request, final_kill, on_exit_ending,  NULL},
 	[KILLED]   = {time_out,   time_out, request, NULL,       on_exit_killed,  NULL},
 	[DRAINING] = {final_kill, time_out, request, final_kill, NULL,            done},
+	[FLUSHING] = {NULL,       NULL,     cut_off, NULL,       NULL,            NULL},
 	/* Ended by a signal taken in this pass: the requests taken with it still go out. */
 	[DONE]     = {NULL,       NULL,     request, NULL,       NULL,            NULL},
 };
@@ -233,7 +247,7 @@ static void arrived(struct run *r, int sig, bool by_process)
 		disp_rearm(sig); /* it came from outside: see dispositions.c */
 	disp_test_fault(sig);
 	r->received[sig] = true;
-	if (is_termination(sig) && (by_process || !is_keyboard(sig))) {
+	if (disp_is_termination(sig) && (by_process || !disp_is_keyboard(sig))) {
 		r->request = sig;
 		dispatch(r, REQUEST);
 	} else {
@@ -250,35 +264,16 @@ static void handle_arrivals(struct run *r)
 	}
 }
 
-/* Collect what has ended: the command (true when its end is seen now), and (as a
- * subreaper) orphans adopted from its tree, whose statuses do not matter. */
+/* Collect what has ended or stopped; true when the command's end is seen now. */
 static bool reap(struct run *r)
 {
-	int status;
-	pid_t pid;
-	bool ended = false;
-	/* After the final KILL only the command's status matters: whatever else of the tree
-	 * lies dead is left to init, however many, rather than reaped one by one before
-	 * runlimit may return. */
-	pid_t which = r->phase == KILLED ? r->to.pid : -1;
-	while ((pid = waitpid(which, &status, WNOHANG | WUNTRACED)) > 0) {
-		if (pid != r->to.pid) {
-			/* Only an exit or a death is a reaping: a guard stopped with the group
-			 * (kill -STOP -PGID) still holds the group's id. */
-			if (!WIFSTOPPED(status))
-				guard_reaped(pid);
-		} else if (WIFSTOPPED(status)) {
-			r->stopped_by = WSTOPSIG(status);
-		} else {
-			ended = true;
-			r->status = status;
-			/* Killed by a key typed at the terminal runlimit gave its group: as far as
-			 * the calling shell can tell, runlimit was hit too (see status.c). */
-			r->keyboard_death = WIFSIGNALED(status) && is_keyboard(WTERMSIG(status)) &&
-			                    r->to.pgid > 0 && tty_owned_by(r->to.pgid);
-		}
-	}
-	return ended;
+	if (!reap_children(r->to.pid, r->phase == KILLED, &r->status, &r->stopped_by))
+		return false;
+	/* Killed by a key typed at the terminal runlimit gave its group: as far as the calling
+	 * shell can tell, runlimit was hit too (see status.c). */
+	r->keyboard_death = WIFSIGNALED(r->status) && disp_is_keyboard(WTERMSIG(r->status)) &&
+	                    r->to.pgid > 0 && tty_owned_by(r->to.pgid);
+	return true;
 }
 
 /* How often runlimit looks at the leftovers when their exits wake nothing. */
@@ -288,6 +283,8 @@ static bool reap(struct run *r)
 static int64_t next_wake(const struct run *r)
 {
 	int64_t wake = r->deadline < r->grace_end ? r->deadline : r->grace_end;
+	if (relay_deadline() < wake)
+		wake = relay_deadline();
 	if (r->polling && r->phase == DRAINING) {
 		int64_t soon = clock_now() + LEFTOVER_POLL;
 		if (soon < wake)
@@ -334,12 +331,17 @@ static void loop(struct run *r)
 		}
 		if (r->phase == DRAINING)
 			watch_leftovers(r);
+		if (r->phase == FLUSHING && relay_finished(clock_now()))
+			r->phase = DONE;
 		if (r->phase == DONE) {
 			if (!r->kill_sent)
 				reap(r); /* leave no zombie of the tree to init */
 			return;
 		}
-		clock_wait(next_wake(r), disp_waitmask(), NULL, 0);
+		struct pollfd fds[RELAY_MAX_FDS];
+		size_t n = relay_fds(fds);
+		clock_wait(next_wake(r), disp_waitmask(), fds, n);
+		relay_pump(fds, n);
 	}
 }
 
@@ -376,7 +378,8 @@ int supervise(const struct config *cfg)
 	if (l.pid < 0) {
 		int err = errno;
 		guard_stop();
-		return finish_failed("fork system call failed", err);
+		return finish_failed(l.relay_failed ? "cannot make the output relay's pipes"
+		                                    : "fork system call failed", err);
 	}
 	r.to.pid = l.pid;
 	r.to.pgid = l.pgid;

@@ -1,0 +1,136 @@
+#!/usr/bin/env bats
+# The output relay (DESIGN §7, --output-grace): a leftover holding the command's stdout or
+# stderr never keeps the caller waiting past the grace; everything the command wrote is
+# relayed byte for byte, however slow the reader; what each stream is stays what it was.
+#
+# Leftovers run a private copy of sleep under a unique name, so that they can be found and
+# ended (teardown).
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+setup_file() {
+	make_setsid_standin
+	make_dfl_wrapper
+	probe_tree_reach
+	head -c 1000000 /dev/urandom >"$BATS_FILE_TMPDIR/random"
+}
+
+setup() {
+	export D=$BATS_TEST_TMPDIR RUNLIMIT
+	N=o$BATS_TEST_NUMBER-$(($$ % 100000))
+	export S
+	S=$(private_sleep "$N-s")
+}
+
+teardown() {
+	kill_named "$N-s"
+}
+
+# captured ARG...: runlimit ARG... under python's subprocess.run(capture_output=True), as a
+# CI runner or an agent's shell tool calls it; prints "STATUS SECONDS", then stdout.
+captured() {
+	"$PY" -c 'import subprocess, sys, time
+t = time.time()
+p = subprocess.run(sys.argv[1:], capture_output=True, timeout=60)
+sys.stdout.write("%d %.3f\n" % (p.returncode, time.time() - t))
+sys.stdout.buffer.write(p.stdout)' "$RUNLIMIT" "$@"
+}
+
+@test "a leftover holding stdout: subprocess.run returns after the grace, with the output and 0" {
+	run -0 captured --output-grace=0.2 30 sh -c '"$S" 60 & echo hi'
+	set -- ${lines[0]}
+	[ "$1" = 0 ]
+	lt "$2" 3
+	[ "${lines[1]}" = hi ]
+	has_survivors "$N-s" # not signalled: it was started on purpose
+}
+
+@test "a leftover holding stdout and stderr: \$(...) returns after the grace" {
+	local t0 out
+	t0=$(now)
+	out=$(bounded 30 "$RUNLIMIT" --output-grace=0.2 30 sh -c '"$S" 60 & echo hi; echo err >&2' 2>&1)
+	lt "$(elapsed "$t0")" 3
+	[ "$out" = "hi"$'\n'"err" ]
+	has_survivors "$N-s"
+}
+
+@test "without --output-grace, the caller waits for the leftover (what the option is for)" {
+	run -0 captured 30 sh -c '"$S" 2 & echo hi'
+	set -- ${lines[0]}
+	lt 1.9 "$2"
+	[ "${lines[1]}" = hi ]
+}
+
+@test "--output-grace with --kill-leftovers: the leftover is ended too" {
+	run -0 captured --output-grace=0.2 --kill-leftovers -k 0.5 30 sh -c '"$S" 60 & echo hi'
+	set -- ${lines[0]}
+	lt "$2" 5
+	[ "${lines[1]}" = hi ]
+	no_survivors "$N-s" 5
+}
+
+@test "a time-out while a setsid daemon holds the pipes returns promptly with 124" {
+	run -0 captured --output-grace=0.3 1 sh -c 'setsid "$S" 60 & echo started; exec "$S" 30'
+	set -- ${lines[0]}
+	[ "$1" = 124 ]
+	lt "$2" 4 # 1 s, the grace, a margin; reached or not, the daemon never holds it up
+	[ "${lines[1]}" = started ]
+}
+
+@test "a reader that waits 2 s still gets every byte the command wrote (grace 0.2 s)" {
+	# 150 kB: more than the caller's pipe holds, little enough that the command has written
+	# it all (into runlimit's pipe and buffer) and exited long before the reader reads.
+	head -c 150000 "$BATS_FILE_TMPDIR/random" >"$D/want"
+	bounded 30 "$RUNLIMIT" --output-grace=0.2 30 sh -c 'cat "$1"; "$S" 60 & exit 0' _ "$D/want" |
+		(sleep 2; cat) >"$D/got"
+	cmp "$D/got" "$D/want"
+}
+
+@test "binary data and bursts over 64 KiB arrive byte-exact, on stdout and on stderr" {
+	local f=$BATS_FILE_TMPDIR/random
+	bounded 30 "$RUNLIMIT" --output-grace=1 30 sh -c 'cat "$1"; cat "$1" >&2' _ "$f" \
+		2> >(cat >"$D/err") | cat >"$D/out"
+	wait_for_file "$D/err"
+	wait_until 10 test "$(wc -c <"$D/err")" -eq 1000000
+	cmp "$D/out" "$f"
+	cmp "$D/err" "$f"
+}
+
+@test "2>&1: stdout and stderr share one relay, so their interleaving is exact" {
+	local script='i=0; while [ $i -lt 300 ]; do echo "o$i"; echo "e$i" >&2; i=$((i + 1)); done'
+	sh -c "$script" 2>&1 | cat >"$D/want"
+	bounded 30 "$RUNLIMIT" --output-grace=1 30 sh -c "$script" 2>&1 | cat >"$D/got"
+	cmp "$D/got" "$D/want"
+}
+
+@test "a pipe stays a pipe and a file a file, with --output-grace as without" {
+	local probe='[ -p /dev/stdout ] && echo pipe; [ -f /dev/stdout ] && echo file; :'
+	[ "$("$RUNLIMIT" --output-grace=1 10 sh -c "$probe" | cat)" = pipe ]
+	"$RUNLIMIT" --output-grace=1 10 sh -c "$probe" >"$D/f"
+	[ "$(cat "$D/f")" = file ]
+}
+
+@test "a terminal stays a terminal (never interposed)" {
+	command -v script >/dev/null 2>&1 || skip "no script(1) to give the command a terminal"
+	script -qc true /dev/null </dev/null >/dev/null 2>&1 ||
+		skip "script(1) here does not take -qc (not util-linux's)"
+	run script -qc "'$RUNLIMIT' --output-grace=1 10 sh -c 'test -t 1 && echo tty-out'" /dev/null
+	[[ "$output" == *tty-out* ]]
+}
+
+@test "a reader that goes away: the command gets SIGPIPE as it would without the relay" {
+	local t0
+	t0=$(now)
+	# PIPE at its default (the suite's reaper ignores it, and an ignore is passed on).
+	run "$PY" "$TOOLS/dfl.py" /bin/bash -c \
+		'"$RUNLIMIT" --output-grace=1 20 yes | head -n 1 >/dev/null; echo "${PIPESTATUS[0]}"'
+	[ "$output" = 141 ]
+	lt "$(elapsed "$t0")" 10
+}
+
+@test "--output-grace with a bad interval: 125 and the value named" {
+	run -125 --separate-stderr "$RUNLIMIT" --output-grace=soon 10 true
+	[[ "$stderr" == *"invalid time interval 'soon'"* ]]
+}
