@@ -310,6 +310,14 @@ probe_tree_reach() {
 		"adopts orphans: $RL_ADOPTS_ORPHANS" >&3
 }
 
+# setup_tree_tests: in the setup_file of a file whose tests build process trees: the setsid
+# stand-in where needed, PY, and what the runlimit under test reaches (probe_tree_reach).
+setup_tree_tests() {
+	make_setsid_standin
+	make_dfl_wrapper
+	probe_tree_reach
+}
+
 # reaches_sessions: runlimit reaches a descendant that left for a session of its own, or the
 # probe could not tell (probe_tree_reach).
 reaches_sessions() { [ "${RL_REACHES_SESSIONS:-unknown}" != no ]; }

@@ -11,9 +11,7 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 setup_file() {
-	make_setsid_standin
-	make_dfl_wrapper
-	probe_tree_reach
+	setup_tree_tests
 	head -c 1000000 /dev/urandom >"$BATS_FILE_TMPDIR/random"
 }
 

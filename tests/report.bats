@@ -9,9 +9,7 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 setup_file() {
-	make_setsid_standin
-	make_dfl_wrapper
-	probe_tree_reach
+	setup_tree_tests
 	# Does this build count the command's processes (a process table to list the tree)?
 	RL_COUNTS=no
 	if "$RUNLIMIT" --report="$BATS_FILE_TMPDIR/probe.json" 10 true &&

@@ -16,10 +16,8 @@ load helpers
 GNU_TIMEOUT=${GNU_TIMEOUT:-$(command -v timeout || echo /usr/bin/timeout)}
 
 setup_file() {
-	make_setsid_standin
-	make_dfl_wrapper
+	setup_tree_tests
 	make_sigsnap
-	probe_tree_reach
 }
 
 setup() {

@@ -13,9 +13,7 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 setup_file() {
-	make_setsid_standin
-	make_dfl_wrapper
-	probe_tree_reach
+	setup_tree_tests
 	SH_BIN=$(private_shell_binary) || SH_BIN=
 	export SH_BIN
 }
