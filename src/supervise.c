@@ -267,7 +267,7 @@ static void handle_arrivals(struct run *r)
 /* Collect what has ended or stopped; true when the command's end is seen now. */
 static bool reap(struct run *r)
 {
-	if (!reap_children(r->to.pid, r->phase == KILLED, &r->status, &r->stopped_by))
+	if (!reap_children(r->to.pid, r->kill_sent, &r->status, &r->stopped_by))
 		return false;
 	/* Killed by a key typed at the terminal runlimit gave its group: as far as the calling
 	 * shell can tell, runlimit was hit too (see status.c). */
