@@ -50,15 +50,15 @@ endif
 # The platform back ends, by OS; PLATFORM=portable picks the POSIX-only ones on any system
 # (poll, the process group only, sysconf), which is how the paths of systems without a
 # reaper or a process table are tested here (make check PLATFORM=portable).
-LINUX_SRCS   = src/clock_ppoll.c src/clock_left.c src/os_linux.c src/rusage_posix.c \
+LINUX_SRCS   = src/clock_ppoll.c src/clock_left.c src/os_linux.c src/rusage_posix.c src/reopen_proc.c \
 	src/tree_linux.c src/tree_walk.c src/pidmap.c src/ncpu_linux.c src/cpufiles.c
 FREEBSD_PLAT = src/clock_ppoll.c src/clock_left.c src/os_freebsd.c src/os_posix.c \
-	src/rusage_posix.c src/tree_freebsd.c src/ncpu_freebsd.c
+	src/rusage_posix.c src/reopen_posix.c src/tree_freebsd.c src/ncpu_freebsd.c
 DARWIN_PLAT  = src/clock_darwin.c src/clock_left.c src/selfpipe.c src/os_posix.c \
-	src/reaper_posix.c src/rusage_darwin.c src/tree_darwin.c src/tree_walk.c src/pidmap.c \
+	src/reaper_posix.c src/rusage_darwin.c src/reopen_darwin.c src/tree_darwin.c src/tree_walk.c src/pidmap.c \
 	src/ncpu_darwin.c
 PORTABLE     = src/clock_posix.c src/clock_left.c src/selfpipe.c src/os_posix.c \
-	src/reaper_posix.c src/rusage_posix.c src/tree_posix.c src/ncpu_posix.c
+	src/reaper_posix.c src/rusage_posix.c src/reopen_posix.c src/tree_posix.c src/ncpu_posix.c
 ifeq ($(PLATFORM),portable)
 PLATFORM_SRCS = $(PORTABLE)
 else ifeq ($(OS),Linux)
@@ -75,18 +75,19 @@ endif
 # finds it missing fails the tests that need it instead of skipping them (a broken tree walk
 # must not pass for a system without one).  sessions: a setsid'd descendant is reached;
 # orphans: orphaned descendants are adopted (a subreaper or reaper; macOS has none); counts:
-# the run report counts the tree's processes (a process table is read).
+# the run report counts the tree's processes (a process table is read); readback: the report
+# tail is read back from a regular file (reopen.h).
 ifeq ($(PLATFORM_SRCS),$(LINUX_SRCS))
-EXPECT = sessions orphans counts
+EXPECT = sessions orphans counts readback
 else ifeq ($(PLATFORM_SRCS),$(FREEBSD_PLAT))
 EXPECT = sessions orphans
 else ifeq ($(PLATFORM_SRCS),$(DARWIN_PLAT))
-EXPECT = sessions counts
+EXPECT = sessions counts readback
 endif
 
 CORE = src/cli.c src/deliver.c src/dispositions.c src/duration.c src/finish.c src/grow.c \
 	src/guard.c src/jobctl.c src/json.c src/launch.c src/longopt.c src/msg.c src/nproc.c \
-	src/quote.c src/reap.c src/relay.c src/report.c src/signals.c src/spawn.c src/status.c src/supervise.c src/tty.c
+	src/quote.c src/reap.c src/pty.c src/relay.c src/tail.c src/report.c src/signals.c src/spawn.c src/status.c src/supervise.c src/tty.c
 SRCS = src/main.c $(CORE) $(PLATFORM_SRCS)
 DARWIN_SRCS = src/main.c $(CORE) $(DARWIN_PLAT)
 HDRS = $(wildcard src/*.h)
@@ -113,10 +114,10 @@ $(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 # The unit tests take the pure parts: parsers, the nproc policy (with made-up probes) and the
 # cgroup files (against made-up trees), on any OS.
 UNIT_SRCS = src/duration.c src/signals.c src/nproc.c src/longopt.c src/msg.c src/cpufiles.c \
-	src/grow.c src/ncpu_posix.c src/quote.c src/pidmap.c src/json.c src/status.c
+	src/grow.c src/ncpu_posix.c src/quote.c src/pidmap.c src/json.c src/status.c src/tail.c
 UNIT_TESTS = tests/unit/unit.c tests/unit/unit_nproc.c tests/unit/unit_cpufiles.c \
 	tests/unit/unit_quote.c tests/unit/unit_pidmap.c tests/unit/unit_json.c \
-	tests/unit/unit_status.c tests/unit/unit_clock.c
+	tests/unit/unit_status.c tests/unit/unit_clock.c tests/unit/unit_tail.c
 # and the event wait of each back end (unit_clock.c): its clock files
 clock_of = $(filter src/clock_%.c src/selfpipe.c,$(1))
 UNIT_CLOCK = $(call clock_of,$(PLATFORM_SRCS))

@@ -1,7 +1,9 @@
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,9 +14,15 @@
 #include "signals.h"
 
 #define DEFAULT_KILL_AFTER ((int64_t)5 * 1000000000)
+/* The output grace when the relay is on and none is given: long enough for the last writes
+ * of a command's own children to reach the caller, short enough that a leftover holding the
+ * pipes costs the caller no more than a second (the manual says why). */
+#define DEFAULT_OUTPUT_GRACE ((int64_t)1000000000)
+#define TAIL_MAX (16ULL * 1024 * 1024)
 
 enum opt_id { OPT_SIGNAL, OPT_KILL, OPT_PRESERVE, OPT_FOREGROUND, OPT_VERBOSE,
-	OPT_KILL_LEFTOVERS, OPT_REPORT, OPT_OUTPUT_GRACE, OPT_NPROC, OPT_HELP, OPT_VERSION };
+	OPT_KILL_LEFTOVERS, OPT_REPORT, OPT_OUTPUT_GRACE, OPT_NO_OUTPUT, OPT_REPORT_TAIL,
+	OPT_NPROC, OPT_HELP, OPT_VERSION };
 
 struct option_def {
 	struct longopt lo; /* first: longopt_match reads it */
@@ -33,6 +41,8 @@ static const struct option_def options[] = {
 	{{"kill-leftovers", false, true}, 0, OPT_KILL_LEFTOVERS},
 	{{"report", true, true}, 0, OPT_REPORT},
 	{{"output-grace", true, true}, 0, OPT_OUTPUT_GRACE},
+	{{"no-output-timeout", true, true}, 0, OPT_NO_OUTPUT},
+	{{"report-tail", true, true}, 0, OPT_REPORT_TAIL},
 	{{"nproc", false, true}, 0, OPT_NPROC},
 	{{"help", false, false}, 0, OPT_HELP},
 	{{"version", false, false}, 0, OPT_VERSION},
@@ -74,6 +84,12 @@ static const char usage_extensions[] =
 	"      --output-grace=DURATION  relay COMMAND's stdout and stderr pipes; once it\n"
 	"                               exits, return after at most DURATION even if\n"
 	"                               what it left running still holds them\n"
+	"                               (default 1s when output is relayed)\n"
+	"      --no-output-timeout=DURATION  also time out when COMMAND and what it\n"
+	"                               started write nothing to stdout or stderr\n"
+	"                               for DURATION (0: no such limit)\n"
+	"      --report-tail=SIZE     keep the last SIZE bytes of COMMAND's stderr in\n"
+	"                               the --report (SIZE with K or M, at most 16M)\n"
 	"      --nproc                print the processors usable (see --nproc --help)\n";
 static const char usage_tail[] =
 	"      --help                 display this help and exit\n"
@@ -91,8 +107,8 @@ static const char usage_tail[] =
 	"  137  COMMAND timed out and was ended by KILL\n"
 	"  -    otherwise COMMAND's own status (128+N if signal N ended it)\n";
 static const char usage_as_timeout[] =
-	"\nrunlimit's extensions (--kill-leftovers, --report, --output-grace, --nproc) work\n"
-	"here too: "
+	"\nrunlimit's extensions (--kill-leftovers, --report, --output-grace,\n"
+	"--no-output-timeout, --report-tail, --nproc) work here too: "
 	"see 'runlimit --help'.\n";
 
 static enum cli_result usage(void)
@@ -136,6 +152,27 @@ static bool interval(const char *arg, int64_t *ns)
 	return false;
 }
 
+/* "4096", "64K", "1M": a size in bytes, K and M being 1024 and 1048576; at most 16M. */
+static bool tail_size(const char *arg, size_t *bytes)
+{
+	char *end;
+	errno = 0;
+	if (!isdigit((unsigned char)*arg))
+		return false;
+	unsigned long long n = strtoull(arg, &end, 10);
+	unsigned long long unit = 1;
+	if (*end == 'K' || *end == 'k')
+		unit = 1024;
+	else if (*end == 'M' || *end == 'm')
+		unit = 1024 * 1024;
+	if (unit > 1)
+		end++;
+	if (errno || *end || n > TAIL_MAX / unit)
+		return false;
+	*bytes = (size_t)(n * unit);
+	return true;
+}
+
 /* Apply one option.  Returns CLI_RUN to go on. */
 static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg)
 {
@@ -160,6 +197,21 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 		if (!interval(arg, &cfg->output_grace))
 			return bad_usage();
 		cfg->relay = true;
+		cfg->output_grace_given = true;
+		break;
+	case OPT_NO_OUTPUT:
+		if (!interval(arg, &cfg->silence))
+			return bad_usage();
+		cfg->silence_arg = arg;
+		cfg->relay = cfg->relay || cfg->silence > 0;
+		break;
+	case OPT_REPORT_TAIL:
+		if (!tail_size(arg, &cfg->report_tail)) {
+			msg("invalid tail size %s (a number of bytes with K or M, at most 16M)",
+			    quote(arg));
+			return bad_usage();
+		}
+		cfg->relay = cfg->relay || cfg->report_tail > 0;
 		break;
 	case OPT_REPORT:
 		if (!*arg) {
@@ -268,5 +320,11 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 		return bad_usage();
 	}
 	cfg->command = argv + i + 1;
+	if (cfg->report_tail && !cfg->report) {
+		msg("option '--report-tail' needs --report=FILE");
+		return bad_usage();
+	}
+	if (cfg->relay && !cfg->output_grace_given)
+		cfg->output_grace = DEFAULT_OUTPUT_GRACE;
 	return CLI_RUN;
 }

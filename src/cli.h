@@ -3,6 +3,7 @@
 #define RUNLIMIT_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define RUNLIMIT_VERSION "0.1.0"
@@ -17,8 +18,12 @@ struct config {
 	bool verbose;
 	bool kill_leftovers;
 	const char *report; /* --report=FILE: where the run report goes (NULL: none) */
-	bool relay;         /* own the command's output (relay.h): --output-grace */
+	bool relay;         /* own the command's output (relay.h): --output-grace, ... */
 	int64_t output_grace; /* ns the relay goes on after the command's exit */
+	bool output_grace_given; /* --output-grace was on the command line, not the default */
+	int64_t silence;    /* --no-output-timeout: ns without output that time out; 0: none */
+	const char *silence_arg; /* as given, for -v */
+	size_t report_tail; /* --report-tail: bytes of stderr's end the report keeps; 0: none */
 	char **command;     /* NULL-terminated argv of COMMAND */
 	int64_t started;    /* clock_now() when runlimit started: the deadline counts from it */
 };

@@ -32,6 +32,9 @@ int64_t clock_now(void);
 struct timespec *clock_left(int64_t deadline, struct timespec *ts);
 int clock_left_ms(int64_t deadline);
 
+/* t + d for d >= 0, saturating one short of CLOCK_NEVER (a time that is due, however far). */
+int64_t clock_after(int64_t t, int64_t d);
+
 /* Before any handler is installed: set up what clock_wake needs (a self-pipe where the wait
  * is not atomic with the signal mask).  Never fails: without descriptors the wait still
  * works, it may only notice a signal late, at the next event. */

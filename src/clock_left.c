@@ -25,3 +25,8 @@ int clock_left_ms(int64_t deadline)
 	int64_t up = (left + 999999) / 1000000; /* never wake early */
 	return up > INT_MAX ? INT_MAX : (int)up;
 }
+
+int64_t clock_after(int64_t t, int64_t d)
+{
+	return d > CLOCK_NEVER - 1 - t ? CLOCK_NEVER - 1 : t + d;
+}

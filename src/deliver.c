@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "guard.h"
 #include "msg.h"
@@ -59,6 +60,13 @@ static void signal_tree(const struct recipient *to, int sig, bool cont)
 		report_kill_left(left);
 }
 
+/* A duration as given without its unit ("1", "0.5"): seconds, which -v then says. */
+static bool unitless(const char *duration)
+{
+	size_t len = strlen(duration);
+	return len > 0 && strchr("0123456789.", duration[len - 1]);
+}
+
 void deliver(const struct recipient *to, int sig, enum reach reach, bool cont, const char *why)
 {
 	const struct config *cfg = to->cfg;
@@ -74,8 +82,12 @@ void deliver(const struct recipient *to, int sig, enum reach reach, bool cont, c
 	}
 	if (cfg->verbose) {
 		char name[16];
-		msg("sending signal %s to command %s", sig_name(sig, name, sizeof name),
-		    quote(cfg->command[0]));
+		sig_name(sig, name, sizeof name);
+		if (strcmp(why, "no-output") == 0)
+			msg("no output for %s%s: sending signal %s to command %s", cfg->silence_arg,
+			    unitless(cfg->silence_arg) ? "s" : "", name, quote(cfg->command[0]));
+		else
+			msg("sending signal %s to command %s", name, quote(cfg->command[0]));
 	}
 	if (!to->reaped)
 		kill(to->pid, sig);

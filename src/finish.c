@@ -6,6 +6,7 @@
 
 #include "msg.h"
 #include "os.h"
+#include "relay.h"
 #include "report.h"
 #include "spawn.h"
 
@@ -42,6 +43,11 @@ void finish_report(const struct recipient *to, const struct run_end *end, struct
 		.survivors = alive,
 		.nsurvivors = nalive,
 	};
+	struct relay_stats output;
+	if (to->cfg->relay) {
+		relay_get_stats(&output);
+		e.output = &output;
+	}
 	report_finish(&e);
 	free(alive);
 }

@@ -73,7 +73,7 @@ void json_key(struct json *j, const char *key)
 
 /* The length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms, no surrogates,
  * nothing above U+10FFFF), or 0 if the byte at s does not start one. */
-static size_t utf8_length(const unsigned char *s)
+static size_t utf8_length(const unsigned char *s, size_t left)
 {
 	unsigned char c = s[0];
 	if (c < 0x80)
@@ -97,8 +97,9 @@ static size_t utf8_length(const unsigned char *s)
 	} else {
 		return 0;
 	}
-	/* The second byte has the narrowed range; the rest are plain continuation bytes (a NUL
-	 * ends the check, as it is no continuation byte). */
+	if (n > left)
+		return 0;
+	/* The second byte has the narrowed range; the rest are plain continuation bytes. */
 	if (s[1] < lo || s[1] > hi)
 		return 0;
 	for (size_t k = 2; k < n; k++)
@@ -109,15 +110,21 @@ static size_t utf8_length(const unsigned char *s)
 
 void json_escape(struct json *j, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	while (*p) {
+	json_escape_bytes(j, s, strlen(s));
+}
+
+void json_escape_bytes(struct json *j, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	while (p < end) {
 		/* The longest run that needs no escape, copied at once. */
 		const unsigned char *run = p;
 		size_t n;
-		while (*p >= 0x20 && *p != '"' && *p != '\\' && *p != 0x7F && (n = utf8_length(p)) > 0)
+		while (p < end && *p >= 0x20 && *p != '"' && *p != '\\' && *p != 0x7F &&
+		       (n = utf8_length(p, (size_t)(end - p))) > 0)
 			p += n;
 		append(j, (const char *)run, (size_t)(p - run));
-		if (!*p)
+		if (p == end)
 			break;
 		char esc[8];
 		switch (*p) {
@@ -143,6 +150,14 @@ void json_string(struct json *j, const char *s)
 	separate(j);
 	append(j, "\"", 1);
 	json_escape(j, s);
+	append(j, "\"", 1);
+}
+
+void json_bytes(struct json *j, const char *s, size_t len)
+{
+	separate(j);
+	append(j, "\"", 1);
+	json_escape_bytes(j, s, len);
 	append(j, "\"", 1);
 }
 

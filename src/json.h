@@ -29,6 +29,7 @@ void json_key(struct json *j, const char *key);
 
 /* Values. */
 void json_string(struct json *j, const char *s);
+void json_bytes(struct json *j, const char *s, size_t len); /* NUL bytes included */
 void json_int(struct json *j, long long v);
 void json_null(struct json *j);
 void json_bool(struct json *j, bool v);
@@ -37,5 +38,6 @@ void json_seconds(struct json *j, int64_t ns);
 
 /* Append the escaped form of s, without quotes, to j (the string writer's core). */
 void json_escape(struct json *j, const char *s);
+void json_escape_bytes(struct json *j, const char *s, size_t len);
 
 #endif

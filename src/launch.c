@@ -23,16 +23,26 @@ static void child_setup(void)
 	relay_child();
 }
 
+/* Is a terminal the command writes to relayed (through a pty)?  Only when the relay must see
+ * the output: a terminal holds no caller back. */
+static bool relay_terminals(const struct config *cfg)
+{
+	return (cfg->silence > 0 && (isatty(STDOUT_FILENO) || isatty(STDERR_FILENO))) ||
+	       (cfg->report_tail > 0 && isatty(STDERR_FILENO));
+}
+
 static struct launch start(const struct config *cfg, pid_t self)
 {
 	struct launch l = {0, 0, false, false};
 	int guard_error = 0;
 	if (!cfg->foreground) {
-		l.pgid = guard_start(cfg->signal, self); /* the guard makes the group */
+		/* the guard makes the group */
+		l.pgid = guard_start(cfg->signal, self,
+		                     relay_terminals(cfg) && tty_leading() ? disp_resize() : 0);
 		guard_error = l.pgid < 0 ? errno : 0;
 	}
 	/* After the guard, which must not hold the pipes' write ends. */
-	if (cfg->relay && !relay_prepare()) {
+	if (cfg->relay && !relay_prepare(cfg->silence, relay_terminals(cfg), cfg->report_tail)) {
 		l.pid = -1;
 		l.relay_failed = true;
 		return l;

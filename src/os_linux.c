@@ -51,6 +51,7 @@ static _Alignas(16) char guard_stack[16384];
 static struct {
 	int sig;
 	pid_t parent;
+	int resize;
 } guard_args;
 
 static int guard_body(void *arg)
@@ -62,13 +63,17 @@ static int guard_body(void *arg)
 	sigfillset(&all);
 	sigemptyset(&wake);
 	sigaddset(&wake, SIGUSR1);
+	if (guard_args.resize > 0)
+		sigaddset(&wake, guard_args.resize);
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, NULL, KERNEL_SIGSET_SIZE);
 	syscall(SYS_setpgid, 0, 0);
 	syscall(SYS_close_range, 0U, 2U, 0U); /* never hold the caller's terminal or pipes */
 	syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGUSR1, 0, 0, 0);
 	/* SIGUSR1 forwarded to the group reaches the guard too: only a new parent counts. */
 	while (syscall(SYS_getppid) == parent)
-		syscall(SYS_rt_sigtimedwait, &wake, NULL, NULL, KERNEL_SIGSET_SIZE);
+		if (syscall(SYS_rt_sigtimedwait, &wake, NULL, NULL, KERNEL_SIGSET_SIZE) ==
+		    guard_args.resize)
+			syscall(SYS_kill, parent, guard_args.resize);
 	long group = syscall(SYS_getpid);
 	if (sig > 0)
 		syscall(SYS_kill, -group, sig);
@@ -78,15 +83,17 @@ static int guard_body(void *arg)
 }
 #endif
 
-pid_t os_guard_clone(int sig, pid_t parent)
+pid_t os_guard_clone(int sig, pid_t parent, int resize)
 {
 #ifdef GUARD_CLONE
 	guard_args.sig = sig;
 	guard_args.parent = parent;
+	guard_args.resize = resize;
 	return clone(guard_body, guard_stack + sizeof guard_stack, CLONE_VM | SIGCHLD, NULL);
 #else
 	(void)sig;
 	(void)parent;
+	(void)resize;
 	return 0;
 #endif
 }

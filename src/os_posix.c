@@ -6,10 +6,11 @@
 
 #include <sys/wait.h>
 
-pid_t os_guard_clone(int sig, pid_t parent)
+pid_t os_guard_clone(int sig, pid_t parent, int resize)
 {
 	(void)sig;
 	(void)parent;
+	(void)resize;
 	return 0; /* a plain fork */
 }
 

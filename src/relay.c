@@ -9,20 +9,29 @@
 
 #include "clock.h"
 #include "msg.h"
+#include "pty.h"
+#include "reopen.h"
+#include "tail.h"
 
 /* What is written to the caller per wait that says it is writable: a write of at most
  * PIPE_BUF bytes to a pipe poll calls writable never blocks, and the caller's descriptor is
- * not runlimit's to make non-blocking (the caller shares it). */
+ * not runlimit's to make non-blocking (the caller shares it).  A terminal is written through
+ * a description of runlimit's own, non-blocking: as much as it takes. */
 #define CHUNK PIPE_BUF
 #define BUFFER 65536
 
 struct stream {
-	int in;          /* the read end of runlimit's pipe (-1: closed) */
+	int in;          /* the read end of runlimit's pipe, or its pty's master (-1: closed) */
 	int write_end;   /* the command's end, until it is forked */
-	int out;         /* the caller's descriptor: 1, or 2 */
+	int std;         /* the command's descriptor: 1, or 2 */
+	int out;         /* where it goes: the caller's (std), or runlimit's own of a terminal */
+	bool own_out;    /* out is runlimit's own, non-blocking */
+	bool terminal;   /* in is a pty's master */
 	bool both;       /* stdout and stderr are the same file (2>&1): one pipe for both */
 	bool broken;     /* the caller's end is gone */
 	uint64_t owed;   /* written before the command's exit and not yet relayed */
+	uint64_t bytes;  /* read from the command */
+	struct tail *tail; /* the end of stderr kept for the report (NULL: not this stream) */
 	size_t len, off; /* buf[off..len) is still to be written */
 	char buf[BUFFER];
 };
@@ -32,10 +41,28 @@ static size_t nstreams;
 static bool exited, grace_over;
 static int64_t grace_end = CLOCK_NEVER;
 
-/* A pipe, a FIFO or a socket: what a caller reads to end-of-file. */
-static bool relayable(int fd, struct stat *st)
+/* What --no-output-timeout looks at besides the pipes: the size of a regular file the
+ * command writes to, every look_every. */
+struct watched {
+	int fd;
+	struct stat st; /* the size last seen */
+	off_t first;    /* its size when the command started */
+};
+static struct watched files[2];
+static size_t nfiles;
+static bool files_shared; /* stdout and stderr are one watched file */
+static bool watching; /* output is timed: silence counts */
+static int64_t look_every, next_look = CLOCK_NEVER;
+static int64_t quiet_from; /* output last seen, or last written out to a slow caller */
+static int64_t last_output = CLOCK_NEVER;
+static struct tail err_tail; /* --report-tail: the end of stderr (err_tail.size 0: none) */
+
+/* A pipe, a FIFO or a socket (what a caller reads to end-of-file); with terminals, a
+ * terminal too. */
+static bool relayable(int fd, struct stat *st, bool terminals)
 {
-	return fstat(fd, st) == 0 && (S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode));
+	return fstat(fd, st) == 0 && (S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode) ||
+	                              (terminals && isatty(fd)));
 }
 
 /* fd moved above the standard descriptors (which runlimit may have been started without),
@@ -49,39 +76,105 @@ static int high(int fd)
 	return moved;
 }
 
-static bool open_stream(struct stream *s, int out, bool both)
+/* A terminal: a pty like it, and a description of the terminal to write to. */
+static bool open_terminal(struct stream *s)
 {
+	int slave;
+	int master = pty_open_like(s->std, &slave);
+	if (master < 0)
+		return false;
+	s->in = high(master);
+	s->write_end = high(slave);
+	s->terminal = true;
+	int own = pty_reopen(s->std);
+	s->own_out = own >= 0;
+	if (s->own_out)
+		s->out = own;
+	return s->in >= 0 && s->write_end >= 0;
+}
+
+static bool open_stream(struct stream *s, int std, bool both)
+{
+	s->std = s->out = std;
+	s->both = both;
+	nstreams++;
+	if (isatty(std))
+		return open_terminal(s);
 	int p[2];
 	if (pipe(p) < 0)
 		return false;
 	s->in = high(p[0]);
 	s->write_end = high(p[1]);
-	s->out = out;
-	s->both = both;
-	if (s->in < 0 || s->write_end < 0 || fcntl(s->in, F_SETFL, O_NONBLOCK) < 0)
+	return s->in >= 0 && s->write_end >= 0 && fcntl(s->in, F_SETFL, O_NONBLOCK) == 0;
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* A regular file is never interposed: for the silence, its size is looked at instead
+ * (once, when stdout and stderr are the same file). */
+static void watch_file(int fd)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
+	if (nfiles == 1 && same_file(&files[0].st, &st)) {
+		files_shared = true;
+		return;
+	}
+	files[nfiles++] = (struct watched){fd, st, st.st_size};
+}
+
+/* A tenth of the limit (at least 1 ms, at most 1 s): how late a file's growth may be seen. */
+static int64_t look_interval(int64_t silence)
+{
+	int64_t step = silence / 10;
+	return step < 1000000 ? 1000000 : step > 1000000000 ? 1000000000 : step;
+}
+
+/* --report-tail: the stream that carries stderr keeps its end; a regular file is read back
+ * at the end instead (relay_get_stats). */
+static bool keep_tail(size_t size)
+{
+	if (size == 0)
+		return true;
+	if (!tail_init(&err_tail, size))
 		return false;
-	nstreams++;
+	for (size_t k = 0; k < nstreams; k++)
+		if (streams[k].std == STDERR_FILENO || streams[k].both)
+			streams[k].tail = &err_tail;
 	return true;
 }
 
-bool relay_prepare(void)
+bool relay_prepare(int64_t silence, bool terminals, size_t tail)
 {
 	struct stat o, e;
-	bool ro = relayable(STDOUT_FILENO, &o), re = relayable(STDERR_FILENO, &e);
-	bool same = ro && re && o.st_dev == e.st_dev && o.st_ino == e.st_ino;
+	bool ro = relayable(STDOUT_FILENO, &o, terminals);
+	bool re = relayable(STDERR_FILENO, &e, terminals);
+	bool same = ro && re && same_file(&o, &e);
 	for (size_t k = 0; k < 2; k++)
 		streams[k] = (struct stream){.in = -1, .write_end = -1};
 	if (ro && !open_stream(&streams[nstreams], STDOUT_FILENO, same))
 		return false;
 	if (re && !same && !open_stream(&streams[nstreams], STDERR_FILENO, false))
 		return false;
+	watch_file(STDOUT_FILENO);
+	watch_file(STDERR_FILENO);
+	if (!keep_tail(tail))
+		return false;
+	if (silence > 0) {
+		watching = true;
+		look_every = look_interval(silence);
+	}
 	return true;
 }
 
 void relay_child(void)
 {
 	for (size_t k = 0; k < nstreams; k++) {
-		dup2(streams[k].write_end, streams[k].out);
+		dup2(streams[k].write_end, streams[k].std);
 		if (streams[k].both)
 			dup2(streams[k].write_end, STDERR_FILENO);
 	}
@@ -93,6 +186,10 @@ void relay_started(void)
 		if (streams[k].write_end >= 0)
 			close(streams[k].write_end);
 		streams[k].write_end = -1;
+	}
+	if (watching) {
+		quiet_from = clock_now();
+		next_look = nfiles ? clock_after(quiet_from, look_every) : CLOCK_NEVER;
 	}
 }
 
@@ -130,6 +227,10 @@ static void take_in(struct stream *s)
 	if (got > 0) {
 		s->len = (size_t)got;
 		s->off = 0;
+		s->bytes += (uint64_t)got;
+		last_output = clock_now();
+		if (s->tail)
+			tail_add(s->tail, s->buf, (size_t)got);
 	} else if (got == 0 || errno != EAGAIN) {
 		stop_reading(s); /* end-of-file: every writer has closed its end */
 	}
@@ -137,7 +238,7 @@ static void take_in(struct stream *s)
 
 static void give_out(struct stream *s)
 {
-	size_t chunk = s->len - s->off < CHUNK ? s->len - s->off : CHUNK;
+	size_t chunk = s->len - s->off < CHUNK || s->own_out ? s->len - s->off : CHUNK;
 	ssize_t put = msg_write(s->out, s->buf + s->off, chunk);
 	if (put < 0 && errno == EAGAIN)
 		return;
@@ -152,8 +253,11 @@ static void give_out(struct stream *s)
 	}
 	s->off += (size_t)put;
 	s->owed -= (uint64_t)put < s->owed ? (uint64_t)put : s->owed;
-	if (s->off == s->len)
+	if (s->off == s->len) {
 		s->len = s->off = 0;
+		if (watching) /* output is silence's end once written out: a slow caller's time */
+			quiet_from = clock_now(); /* is no silence (relay_silence_end) */
+	}
 }
 
 void relay_pump(const struct pollfd *fds, size_t n)
@@ -171,6 +275,33 @@ void relay_pump(const struct pollfd *fds, size_t n)
 	}
 }
 
+void relay_look(int64_t now)
+{
+	if (now < next_look)
+		return;
+	for (size_t k = 0; k < nfiles; k++) {
+		struct stat st;
+		if (fstat(files[k].fd, &st) == 0 && st.st_size != files[k].st.st_size) {
+			files[k].st.st_size = st.st_size;
+			quiet_from = last_output = now;
+		}
+	}
+	next_look = clock_after(now, look_every);
+}
+
+int64_t relay_next_look(void)
+{
+	return next_look;
+}
+
+int64_t relay_silence_end(int64_t limit)
+{
+	for (size_t k = 0; k < nstreams; k++)
+		if (streams[k].off < streams[k].len)
+			return CLOCK_NEVER; /* written out as fast as the caller reads */
+	return clock_after(quiet_from, limit);
+}
+
 /* Bytes waiting in the pipe (0 where the system cannot say: the grace then bounds them). */
 static uint64_t waiting(int fd)
 {
@@ -181,7 +312,7 @@ static uint64_t waiting(int fd)
 void relay_command_exited(int64_t now, int64_t grace)
 {
 	exited = true;
-	grace_end = grace > CLOCK_NEVER - now ? CLOCK_NEVER - 1 : now + grace;
+	grace_end = clock_after(now, grace);
 	for (size_t k = 0; k < nstreams; k++)
 		streams[k].owed = (uint64_t)(streams[k].len - streams[k].off) + waiting(streams[k].in);
 }
@@ -214,4 +345,78 @@ void relay_close(void)
 		stop_reading(&streams[k]);
 		streams[k].len = streams[k].off = 0;
 	}
+}
+
+static long long grown(const struct watched *w)
+{
+	struct stat st;
+	off_t size = fstat(w->fd, &st) == 0 ? st.st_size : w->st.st_size;
+	return (long long)(size >= w->first ? size - w->first : size);
+}
+
+/* The end of stderr, where it is a regular file: read back from it (runlimit's descriptor
+ * of it may be open for writing only), as much of it as the command wrote, at most the
+ * tail's size. */
+static void read_back(const struct watched *w)
+{
+	long long grew = grown(w);
+	struct stat st;
+	int fd = reopen_for_reading(w->fd);
+	if (fd < 0)
+		return;
+	size_t want = (unsigned long long)grew < err_tail.size ? (size_t)grew : err_tail.size;
+	ssize_t got = fstat(fd, &st) == 0 && st.st_size >= (off_t)want
+	                  ? pread(fd, err_tail.buf, want, st.st_size - (off_t)want) : -1;
+	close(fd);
+	if (got == (ssize_t)want) {
+		err_tail.len = want;
+		err_tail.total = (uint64_t)grew;
+	}
+}
+
+static const struct tail *stderr_tail(void)
+{
+	if (err_tail.size == 0)
+		return NULL;
+	for (size_t k = 0; k < nstreams; k++)
+		if (streams[k].tail)
+			return &err_tail;
+	for (size_t k = 0; k < nfiles; k++) {
+		if (files[k].fd == STDERR_FILENO || files_shared) {
+			read_back(&files[k]);
+			return err_tail.total || err_tail.len ? &err_tail : NULL;
+		}
+	}
+	return NULL;
+}
+
+void relay_get_stats(struct relay_stats *st)
+{
+	*st = (struct relay_stats){{-1, -1}, false, last_output, stderr_tail()};
+	for (size_t k = 0; k < nstreams; k++) {
+		const struct stream *s = &streams[k];
+		st->bytes[s->std == STDOUT_FILENO ? 0 : 1] = (long long)s->bytes;
+		st->stderr_shared = st->stderr_shared || s->both;
+	}
+	for (size_t k = 0; k < nfiles; k++) {
+		st->bytes[files[k].fd == STDOUT_FILENO ? 0 : 1] = grown(&files[k]);
+	}
+	st->stderr_shared = st->stderr_shared || files_shared;
+}
+
+bool relay_resized(void)
+{
+	bool changed = false;
+	for (size_t k = 0; k < nstreams; k++)
+		if (streams[k].terminal && streams[k].in >= 0)
+			changed = pty_copy_size(streams[k].std, streams[k].in) || changed;
+	return changed;
+}
+
+bool relay_has_terminal(void)
+{
+	for (size_t k = 0; k < nstreams; k++)
+		if (streams[k].terminal)
+			return true;
+	return false;
 }

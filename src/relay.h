@@ -14,17 +14,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tail.h"
+
 /* The most descriptors the relay watches in one wait. */
 #define RELAY_MAX_FDS 4
 
 /* After the guard, before the command is forked: make the pipes for the streams that are
- * relayed.  False with errno if they cannot be made (the run then fails, 125). */
-bool relay_prepare(void);
+ * relayed; with terminals, a terminal is relayed too, through a pty (pty.h).  A regular
+ * file on stdout or stderr is watched by its size.  silence > 0 (--no-output-timeout):
+ * output is timed.  tail > 0 (--report-tail): the last tail
+ * bytes of stderr are kept.  False with errno if the pipes cannot be made (the run then fails, 125). */
+bool relay_prepare(int64_t silence, bool terminals, size_t tail);
 
 /* In the command's child, before exec: its stdout and stderr become the pipes' write ends. */
 void relay_child(void);
 
-/* In runlimit, once the command is forked (or could not be): close the write ends. */
+/* In runlimit, once the command is forked (or could not be): close the write ends; the
+ * silence counts from here. */
 void relay_started(void);
 
 /* Is anything relayed? */
@@ -35,6 +41,17 @@ size_t relay_fds(struct pollfd *fds);
 
 /* After a wait: copy what fds say can be copied now, without blocking. */
 void relay_pump(const struct pollfd *fds, size_t n);
+
+/* Output timed: look at the watched files' sizes, if it is time to (relay_next_look). */
+void relay_look(int64_t now);
+
+/* When the watched files are next looked at (CLOCK_NEVER: none is watched). */
+int64_t relay_next_look(void);
+
+/* Output timed: when the output will have been silent for limit, counted from the last
+ * output seen (or the command's start); CLOCK_NEVER while output waits for a slow caller,
+ * whose time is no silence. */
+int64_t relay_silence_end(int64_t limit);
 
 /* The command has exited, at now: from here on the grace counts (CLOCK_NEVER-safe). */
 void relay_command_exited(int64_t now, int64_t grace);
@@ -48,5 +65,23 @@ bool relay_finished(int64_t now);
 
 /* Stop at once (runlimit was asked to end): close every read end. */
 void relay_close(void);
+
+/* The real terminal's window size changed (SIGWINCH): pass it on to the ptys; true if a
+ * pty's size changed. */
+bool relay_resized(void);
+
+/* Is a terminal relayed through a pty? */
+bool relay_has_terminal(void);
+
+/* What the relay saw, for the run report.  bytes is -1 for a stream neither relayed nor
+ * watched; a watched file's is how much it grew. */
+struct relay_stats {
+	long long bytes[2];  /* stdout, stderr */
+	bool stderr_shared;  /* 2>&1: bytes[0] counts both, bytes[1] is -1 */
+	int64_t last_output; /* clock_now() when output was last read, or seen in a watched
+	                        file's size (CLOCK_NEVER: never) */
+	const struct tail *tail; /* --report-tail: the end of stderr (NULL: none was kept) */
+};
+void relay_get_stats(struct relay_stats *st);
 
 #endif

@@ -47,6 +47,7 @@ static struct {
 	bool unknown;           /* a listing failed: the process counts are not known */
 	long alive_at_exit;     /* -1: not known */
 	long kill_left;         /* -1, or what a final KILL short of memory left alive */
+	const char *timed_out_by; /* the limit that ran out (NULL: none) */
 } rep;
 
 void report_start(const struct config *cfg)
@@ -136,6 +137,11 @@ void report_targets(struct tree_seen *seen, bool kill)
 	free(rep.targets);
 	rep.targets = merged;
 	rep.ntargets = m;
+}
+
+void report_timed_out_by(const char *why)
+{
+	rep.timed_out_by = why;
 }
 
 void report_kill_left(long left)
@@ -233,6 +239,7 @@ static void end_members(struct json *j, const struct report_end *e)
 	signal_member(j, "exit_signal", e->die_signal);
 	json_key(j, "timed_out");
 	json_bool(j, e->timed_out);
+	string_member(j, "timed_out_by", e->timed_out ? rep.timed_out_by : NULL);
 	json_key(j, "command");
 	json_open(j, '[');
 	for (char **arg = rep.cfg->command; arg && *arg; arg++)
@@ -256,6 +263,11 @@ static void limit_members(struct json *j)
 	json_seconds(j, cfg->duration);
 	json_key(j, "kill_after_seconds");
 	json_seconds(j, cfg->kill_after);
+	json_key(j, "no_output_timeout_seconds");
+	if (cfg->silence > 0)
+		json_seconds(j, cfg->silence);
+	else
+		json_null(j);
 	json_key(j, "timeout_signal");
 	signal_value(j, cfg->signal);
 	json_key(j, "wall_seconds");
@@ -303,6 +315,49 @@ static void rusage_member(struct json *j)
 	json_close(j, '}');
 }
 
+/* --report-tail: the end of stderr, and how much of it there was. */
+static void tail_member(struct json *j, const struct tail *t)
+{
+	json_key(j, "stderr_tail");
+	char *text = t ? malloc(t->len ? t->len : 1) : NULL;
+	if (!text) {
+		json_null(j);
+		return;
+	}
+	tail_copy(t, text);
+	json_open(j, '{');
+	json_key(j, "text");
+	json_bytes(j, text, t->len);
+	json_key(j, "bytes");
+	json_int(j, (long long)t->total);
+	json_key(j, "cut");
+	json_int(j, (long long)(t->total - t->len));
+	json_close(j, '}');
+	free(text);
+}
+
+/* What came out, where the relay saw it (null where it relayed nothing). */
+static void output_member(struct json *j, const struct relay_stats *o)
+{
+	json_key(j, "output");
+	if (!o) {
+		json_null(j);
+		return;
+	}
+	json_open(j, '{');
+	int_member(j, "stdout_bytes", o->bytes[0] >= 0, o->bytes[0]);
+	int_member(j, "stderr_bytes", o->bytes[1] >= 0, o->bytes[1]);
+	json_key(j, "stderr_with_stdout");
+	json_bool(j, o->stderr_shared);
+	json_key(j, "last_output_seconds");
+	if (o->last_output == CLOCK_NEVER)
+		json_null(j);
+	else
+		json_seconds(j, o->last_output - rep.started);
+	tail_member(j, rep.cfg->report_tail ? o->tail : NULL);
+	json_close(j, '}');
+}
+
 static void build(struct json *j, const struct report_end *e)
 {
 	json_open(j, '{');
@@ -312,6 +367,7 @@ static void build(struct json *j, const struct report_end *e)
 	limit_members(j);
 	signal_members(j);
 	process_counts(j, e);
+	output_member(j, e->output);
 	rusage_member(j);
 	json_close(j, '}');
 }

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "cli.h"
+#include "relay.h"
 #include "tree.h"
 
 /* Begin collecting for cfg (cfg->report is the path; NULL: no report).  cfg may be only
@@ -27,6 +28,9 @@ void report_signal(int sig, const char *target, const char *reason);
  * (seen) count among those runlimit ended, unless they are still alive at the end.  seen's
  * list is sorted in place. */
 void report_targets(struct tree_seen *seen, bool kill);
+
+/* The limit that ran out: why as report_signal has it ("deadline", "alarm", "no-output"). */
+void report_timed_out_by(const char *why);
 
 /* A final KILL that ran out of memory looked until nothing was alive, or gave up with left
  * processes alive: the count the report gives if it cannot list the tree itself. */
@@ -54,6 +58,7 @@ struct report_end {
 	bool has_tree;         /* the command had a tree of its own (not --foreground) */
 	const struct tree_id *survivors; /* its processes still alive, if report_wants_survivors */
 	long nsurvivors;       /* how many (-1: not known) */
+	const struct relay_stats *output; /* what the relay saw (NULL: nothing was relayed) */
 };
 
 /* Write the report (if one is wanted).  A report that cannot be written is a warning on

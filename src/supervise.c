@@ -1,7 +1,7 @@
 /* The run as a state machine.  Its phase is one of six; the events are the deadline, a
  * SIGALRM from outside, a request to end passed on from outside, the end of the grace, the
- * command's exit and its leftovers' end; after them the relay (relay.h) may have its output
- * grace.  The loop waits for the next event in the kernel (clock_wait, which also watches
+ * command's exit, its leftovers' end and the output's silence (--no-output-timeout); after
+ * them the relay (relay.h) may have its output grace.  The loop waits for the next event in the kernel (clock_wait, which also watches
  * the relay's pipes) and dispatches it through one table of small actions, each the whole of
  * a transition, which own every signal sent, the grace, and the report's record of them;
  * predicates only ask. */
@@ -47,6 +47,7 @@ enum event {
 	GRACE_OVER, /* the grace after the first signal ran out */
 	EXITED,     /* the command has been reaped */
 	DRAINED,    /* nothing of its tree is left */
+	SILENT,     /* the output was silent for the --no-output-timeout */
 	EVENTS
 };
 
@@ -54,17 +55,14 @@ struct run {
 	const struct config *cfg;
 	enum phase phase;
 	struct recipient to;       /* the command, its group (see to()) */
-	int status;                /* its wait status, once reaped */
 	int64_t deadline;          /* the time limit (CLOCK_NEVER: none, or it has passed) */
+	int64_t silence;           /* the no-output limit (0: none, or it has passed) */
 	int64_t grace_end;         /* the final KILL's time (CLOCK_NEVER: none due) */
 	int request;               /* the signal of the REQUEST being dispatched */
 	int stopped_by;            /* the command is stopped, by this signal (0: running) */
 	bool polling;              /* the leftovers' exits wake nothing: look again soon */
 	bool kill_sent;            /* the final KILL went out (the tree's zombies go to init) */
-	/* What the exit-status rules (status.h) ask of the run. */
-	bool timed_out;            /* the deadline passed, or SIGALRM came from outside */
-	bool interrupted;          /* a signal from outside asked the run to end */
-	bool keyboard_death;       /* died of INT or QUIT while its group had the terminal */
+	struct run_end end;        /* what the exit-status rules (status.h) ask of the run */
 	bool received[DISP_SLOTS]; /* signals that came from outside and were passed on */
 };
 
@@ -82,11 +80,8 @@ static const struct recipient *to(struct run *r)
 
 static void start_grace(struct run *r)
 {
-	if (r->cfg->kill_after > 0 && r->grace_end == CLOCK_NEVER) {
-		int64_t now = clock_now();
-		r->grace_end = r->cfg->kill_after > CLOCK_NEVER - now ? CLOCK_NEVER - 1
-		                                                      : now + r->cfg->kill_after;
-	}
+	if (r->cfg->kill_after > 0 && r->grace_end == CLOCK_NEVER)
+		r->grace_end = clock_after(clock_now(), r->cfg->kill_after);
 	if (r->phase == RUNNING)
 		r->phase = ENDING;
 }
@@ -115,13 +110,16 @@ static void killed(struct run *r)
 /* The report's reason for what an event sends. */
 static const char *why(enum event ev)
 {
-	return ev == ALARM ? "alarm" : ev == GRACE_OVER ? "grace" : "deadline";
+	return ev == ALARM ? "alarm" : ev == GRACE_OVER ? "grace" : ev == SILENT ? "no-output"
+	                                                                         : "deadline";
 }
 
 static void time_out(struct run *r, enum event ev)
 {
-	r->timed_out = true;
+	r->end.timed_out = true;
 	r->deadline = CLOCK_NEVER;
+	r->silence = 0; /* one limit runs out, once */
+	report_timed_out_by(why(ev));
 	deliver(to(r), r->cfg->signal, REACH_TREE, true, why(ev));
 	if (r->cfg->signal == SIGKILL)
 		killed(r);
@@ -137,7 +135,7 @@ static void request(struct run *r, enum event ev)
 {
 	(void)ev;
 	deliver(to(r), r->request, REACH_TREE, true, "forwarded");
-	r->interrupted = true;
+	r->end.interrupted = true;
 	if (r->phase != KILLED && r->phase != FLUSHING && r->phase != DONE)
 		start_grace(r);
 }
@@ -167,6 +165,7 @@ static void done(struct run *r, enum event ev)
 static void exited(struct run *r)
 {
 	r->phase = DRAINING;
+	r->silence = 0; /* the no-output limit is the command's: it runs while it lives */
 	if (report_wanted() && !r->cfg->foreground) {
 		struct tree_target t = deliver_target(to(r));
 		struct tree_id *ids;
@@ -208,14 +207,14 @@ static void on_exit_killed(struct run *r, enum event ev)
 typedef void (*action)(struct run *, enum event);
 
 static const action table[PHASES][EVENTS] = {
-	/*            DEADLINE    ALARM     REQUEST  GRACE_OVER  EXITED           DRAINED */
-	[RUNNING]  = {time_out,   time_out, request, NULL,       on_exit_running, NULL},
-	[ENDING]   = {time_out,   time_out, request, final_kill, on_exit_ending,  NULL},
-	[KILLED]   = {time_out,   time_out, request, NULL,       on_exit_killed,  NULL},
-	[DRAINING] = {final_kill, time_out, request, final_kill, NULL,            done},
-	[FLUSHING] = {NULL,       NULL,     cut_off, NULL,       NULL,            NULL},
+	/*            DEADLINE    ALARM     REQUEST  GRACE_OVER  EXITED           DRAINED SILENT */
+	[RUNNING]  = {time_out,   time_out, request, NULL,       on_exit_running, NULL, time_out},
+	[ENDING]   = {time_out,   time_out, request, final_kill, on_exit_ending,  NULL, time_out},
+	[KILLED]   = {time_out,   time_out, request, NULL,       on_exit_killed,  NULL, time_out},
+	[DRAINING] = {final_kill, time_out, request, final_kill, NULL,            done, NULL},
+	[FLUSHING] = {NULL,       NULL,     cut_off, NULL,       NULL,            NULL, NULL},
 	/* Ended by a signal taken in this pass: the requests taken with it still go out. */
-	[DONE]     = {NULL,       NULL,     request, NULL,       NULL,            NULL},
+	[DONE]     = {NULL,       NULL,     request, NULL,       NULL,            NULL, NULL},
 };
 
 static void dispatch(struct run *r, enum event ev)
@@ -234,12 +233,16 @@ static void arrived(struct run *r, int sig, bool by_process)
 		return; /* reap and suspend see to what they mean */
 	if (sig == SIGTSTP || sig == disp_resize()) {
 		/* Not signals to end anything: the group only, no grace, no SIGCONT.  A stop of
-		 * the command then stops runlimit (see command_stopped). */
+		 * the command then stops runlimit (see command_stopped).  A resize goes to a pty
+		 * of the relay first; with one, it is passed on only if it changed the pty's size
+		 * (the guard passes the terminal's to runlimit, and gets runlimit's back). */
+		if (sig != SIGTSTP && relay_has_terminal() && !relay_resized())
+			return;
 		deliver(to(r), sig, REACH_GROUP, false, "forwarded");
 		return;
 	}
 	if (sig == SIGALRM) {
-		if (!r->timed_out)
+		if (!r->end.timed_out)
 			dispatch(r, ALARM);
 		return;
 	}
@@ -267,12 +270,13 @@ static void handle_arrivals(struct run *r)
 /* Collect what has ended or stopped; true when the command's end is seen now. */
 static bool reap(struct run *r)
 {
-	if (!reap_children(r->to.pid, r->kill_sent, &r->status, &r->stopped_by))
+	int *st = &r->end.wait_status;
+	if (!reap_children(r->to.pid, r->kill_sent, st, &r->stopped_by))
 		return false;
 	/* Killed by a key typed at the terminal runlimit gave its group: as far as the calling
 	 * shell can tell, runlimit was hit too (see status.c). */
-	r->keyboard_death = WIFSIGNALED(r->status) && disp_is_keyboard(WTERMSIG(r->status)) &&
-	                    r->to.pgid > 0 && tty_owned_by(r->to.pgid);
+	r->end.keyboard_death = WIFSIGNALED(*st) && disp_is_keyboard(WTERMSIG(*st)) &&
+	                        r->to.pgid > 0 && tty_owned_by(r->to.pgid);
 	return true;
 }
 
@@ -285,6 +289,10 @@ static int64_t next_wake(const struct run *r)
 	int64_t wake = r->deadline < r->grace_end ? r->deadline : r->grace_end;
 	if (relay_deadline() < wake)
 		wake = relay_deadline();
+	if (r->silence && relay_silence_end(r->silence) < wake)
+		wake = relay_silence_end(r->silence);
+	if (r->silence && relay_next_look() < wake)
+		wake = relay_next_look();
 	if (r->polling && r->phase == DRAINING) {
 		int64_t soon = clock_now() + LEFTOVER_POLL;
 		if (soon < wake)
@@ -321,6 +329,10 @@ static void loop(struct run *r)
 		int64_t now = clock_now();
 		if (now >= r->deadline)
 			dispatch(r, DEADLINE);
+		if (r->silence)
+			relay_look(now);
+		if (r->silence && now >= relay_silence_end(r->silence))
+			dispatch(r, SILENT);
 		if (now >= r->grace_end)
 			dispatch(r, GRACE_OVER);
 		if (reap(r))
@@ -345,22 +357,6 @@ static void loop(struct run *r)
 	}
 }
 
-/* What the run's end comes to, for the exit-status rules (status.h). */
-static struct run_end run_end_of(const struct run *r, int exec_error)
-{
-	int sig = WIFSIGNALED(r->status) ? WTERMSIG(r->status) : 0;
-	struct run_end e = {
-		.exec_error = exec_error,
-		.wait_status = r->status,
-		.timed_out = r->timed_out,
-		.preserve_status = r->cfg->preserve_status,
-		.forwarded = sig > 0 && sig < DISP_SLOTS && r->received[sig],
-		.keyboard_death = r->keyboard_death,
-		.interrupted = r->interrupted,
-	};
-	return e;
-}
-
 int supervise(const struct config *cfg)
 {
 	if (!cfg->foreground)
@@ -370,7 +366,8 @@ int supervise(const struct config *cfg)
 	tree_init(self);
 	os_init();
 	report_start(cfg);
-	struct run r = {.cfg = cfg, .to = {.cfg = cfg}, .phase = RUNNING, .grace_end = CLOCK_NEVER};
+	struct run r = {.cfg = cfg, .to = {.cfg = cfg}, .phase = RUNNING, .grace_end = CLOCK_NEVER,
+	                .silence = cfg->silence, .end = {.preserve_status = cfg->preserve_status}};
 	int64_t began = cfg->started ? cfg->started : clock_now();
 	r.deadline = cfg->duration == 0 || cfg->duration > CLOCK_NEVER - began
 	                 ? CLOCK_NEVER : began + cfg->duration;
@@ -387,12 +384,14 @@ int supervise(const struct config *cfg)
 	loop(&r);
 	guard_stop();
 	if (!cfg->foreground)
-		tty_take_back(r.to.pgid, r.timed_out || WIFSIGNALED(r.status));
-	int exec_error = spawn_exec_error();
-	struct run_end end = run_end_of(&r, exec_error);
-	finish_say(cfg, &end);
-	struct verdict v = run_verdict(&end);
-	finish_report(to(&r), &end, v);
+		tty_take_back(r.to.pgid, r.end.timed_out || WIFSIGNALED(r.end.wait_status));
+	struct run_end *end = &r.end;
+	int sig = WIFSIGNALED(end->wait_status) ? WTERMSIG(end->wait_status) : 0;
+	end->forwarded = sig > 0 && sig < DISP_SLOTS && r.received[sig];
+	end->exec_error = spawn_exec_error();
+	finish_say(cfg, end);
+	struct verdict v = run_verdict(end);
+	finish_report(to(&r), end, v);
 	if (v.die)
 		disp_die_of(v.die);
 	return v.status;

@@ -132,3 +132,24 @@ sys.stdout.buffer.write(p.stdout)' "$RUNLIMIT" "$@"
 	run -125 --separate-stderr "$RUNLIMIT" --output-grace=soon 10 true
 	[[ "$stderr" == *"invalid time interval 'soon'"* ]]
 }
+
+@test "the report has the bytes relayed per stream and the time of the last output" {
+	local r=$TOOLS/report_is.py
+	bounded 30 "$RUNLIMIT" --report="$D/r.json" --output-grace=1 30 \
+		sh -c 'printf hello; printf abc >&2' 2> >(cat >/dev/null) | cat >/dev/null
+	"$PY" "$r" "$D/r.json" 'd["output"]["stdout_bytes"] == 5' \
+		'd["output"]["stderr_bytes"] == 3' 'd["output"]["stderr_with_stdout"] is False' \
+		'0 < d["output"]["last_output_seconds"] <= d["wall_seconds"]'
+	bounded 30 "$RUNLIMIT" --report="$D/r2.json" --output-grace=1 30 \
+		sh -c 'printf hello; printf abc >&2' 2>&1 | cat >/dev/null
+	"$PY" "$r" "$D/r2.json" 'd["output"]["stdout_bytes"] == 8' \
+		'd["output"]["stderr_bytes"] is None' 'd["output"]["stderr_with_stdout"] is True'
+	# a regular file is not relayed: its growth is what the command wrote to it
+	echo before >"$D/out"
+	bounded 30 "$RUNLIMIT" --report="$D/r3.json" --output-grace=1 30 \
+		sh -c 'printf hello' >>"$D/out" 2>/dev/null
+	"$PY" "$r" "$D/r3.json" 'd["output"]["stdout_bytes"] == 5' \
+		'd["output"]["stderr_bytes"] is None'
+	bounded 30 "$RUNLIMIT" --report="$D/r4.json" 30 true | cat
+	"$PY" "$r" "$D/r4.json" 'd["output"] is None'
+}

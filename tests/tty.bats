@@ -495,3 +495,49 @@ EOF
 	key C-d
 	wait_screen '^rc=0$'
 }
+
+# termsize: a tool in the pane's PATH that prints "size COLUMNS ROWS" of its stdout.
+make_termsize() {
+	cat >"$D/bin/termsize" <<'EOF'
+#!/bin/sh
+exec python3 -c 'import os; print("size %d %d" % tuple(os.get_terminal_size(1)))'
+EOF
+	chmod +x "$D/bin/termsize"
+}
+
+@test "14: --no-output-timeout in a terminal: stdout and stderr stay terminals, bytes unchanged, output counts" {
+	type_line 'runlimit --no-output-timeout=1 30 sh -c '\''test -t 1 && echo out-tty; test -t 2 && echo err-tty >&2; [ -p /dev/stdout ] || echo not-pipe; i=0; while [ $i -lt 20 ]; do printf "tick%d\n" $i; sleep 0.1; i=$((i+1)); done'\''; echo rc=$?'
+	wait_screen '^out-tty$'
+	wait_screen '^err-tty$'
+	wait_screen '^not-pipe$'
+	wait_screen '^tick19$' 20 # at the left margin: newlines were translated once, not twice or never
+	wait_screen '^rc=0$'
+	# Every byte passed unchanged: the pty does no output processing of its own (its
+	# newline is one byte, not "\r\n"), the real terminal does it, once.
+	type_line "runlimit --report=$D/r.json --no-output-timeout=5 30 printf 'a\nb\n'; echo rc=\$?"
+	wait_screen '^rc=0$'
+	python3 "$TOOLS/report_is.py" "$D/r.json" 'd["output"]["stdout_bytes"] == 4' \
+		'd["output"]["stderr_with_stdout"] is True'
+	shell_owns_tty
+}
+
+@test "15: --no-output-timeout in a terminal: a silent command times out (124)" {
+	type_line "runlimit --no-output-timeout=0.5 30 sh -c 'echo quiet-now; exec $SL 30'; echo rc=\$?"
+	wait_screen '^quiet-now$'
+	wait_screen '^rc=124$' 10
+	shell_owns_tty
+}
+
+@test "16: --no-output-timeout in a terminal: the window size is passed on, and a resize too" {
+	make_termsize
+	type_line 'runlimit --no-output-timeout=30 60 sh -c '\''termsize; trap termsize WINCH; echo ready > R; while :; do sleep 0.1; done'\''; echo rc=$?'
+	wait_screen '^size 160 50$'
+	wait_for_file "$D/R"
+	tmux -L "$SOCK" resize-window -t t -x 100 -y 30
+	wait_screen '^size 100 30$' 10
+	key C-c
+	wait_prompts 2 # the shell drops the rest of the line: runlimit died of the INT too
+	type_line 'echo rc=$?'
+	wait_screen '^rc=130$'
+	shell_owns_tty
+}

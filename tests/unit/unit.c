@@ -491,6 +491,7 @@ int main(void)
 	test_json();
 	test_status();
 	test_clock();
+	test_tail();
 	test_cpufiles();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

@@ -12,5 +12,6 @@ void test_pidmap(void);    /* unit_pidmap.c */
 void test_json(void);      /* unit_json.c */
 void test_status(void);    /* unit_status.c */
 void test_clock(void);     /* unit_clock.c */
+void test_tail(void);      /* unit_tail.c */
 
 #endif

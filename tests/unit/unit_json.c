@@ -42,8 +42,25 @@ static int clean(const unsigned char *p, size_t n)
 	return 1;
 }
 
+/* The escaped form of len bytes at s, NUL bytes included. */
+static void escaped_bytes(const char *s, size_t len, const char *want, const char *what)
+{
+	struct json j;
+	json_init(&j);
+	json_escape_bytes(&j, s, len);
+	const char *got = j.buf ? j.buf : "";
+	char detail[512];
+	snprintf(detail, sizeof detail, "got [%s], want [%s]", got, want);
+	check(!j.failed && strcmp(got, want) == 0, what, detail);
+	json_free(&j);
+}
+
 void test_json(void)
 {
+	escaped_bytes("a\0b", 3, "a\\u0000b", "json: bytes: a NUL inside is escaped, not an end");
+	escaped_bytes("ab\xe2\x82", 4, "ab\\udce2\\udc82",
+	              "json: bytes: a sequence cut by the end is stray bytes, not read past");
+	escaped_bytes("\xe2\x82\xac", 3, "\xe2\x82\xac", "json: bytes: a whole one at the end kept");
 	escaped("plain text", "plain text", "json: plain ASCII as is");
 	escaped("", "", "json: empty string");
 	escaped("a\"b\\c", "a\\\"b\\\\c", "json: quote and backslash escaped");
