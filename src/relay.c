@@ -10,7 +10,7 @@
 #include "clock.h"
 #include "msg.h"
 #include "pty.h"
-#include "reopen.h"
+#include "relay_watch.h"
 #include "tail.h"
 
 /* What is written to the caller per wait that says it is writable: a write of at most
@@ -41,18 +41,8 @@ static size_t nstreams;
 static bool exited, grace_over;
 static int64_t grace_end = CLOCK_NEVER;
 
-/* What --no-output-timeout looks at besides the pipes: the size of a regular file the
- * command writes to, every look_every. */
-struct watched {
-	int fd;
-	struct stat st; /* the size last seen */
-	off_t first;    /* its size when the command started */
-};
-static struct watched files[2];
-static size_t nfiles;
-static bool files_shared; /* stdout and stderr are one watched file */
 static bool watching; /* output is timed: silence counts */
-static int64_t look_every, next_look = CLOCK_NEVER;
+static int64_t look_every;
 static int64_t quiet_from; /* output last seen, or last written out to a slow caller */
 static int64_t last_output = CLOCK_NEVER;
 static struct tail err_tail; /* --report-tail: the end of stderr (err_tail.size 0: none) */
@@ -113,20 +103,6 @@ static bool same_file(const struct stat *a, const struct stat *b)
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
-/* A regular file is never interposed: for the silence, its size is looked at instead
- * (once, when stdout and stderr are the same file). */
-static void watch_file(int fd)
-{
-	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-		return;
-	if (nfiles == 1 && same_file(&files[0].st, &st)) {
-		files_shared = true;
-		return;
-	}
-	files[nfiles++] = (struct watched){fd, st, st.st_size};
-}
-
 /* A tenth of the limit (at least 1 ms, at most 1 s): how late a file's growth may be seen. */
 static int64_t look_interval(int64_t silence)
 {
@@ -160,8 +136,7 @@ bool relay_prepare(int64_t silence, bool terminals, size_t tail)
 		return false;
 	if (re && !same && !open_stream(&streams[nstreams], STDERR_FILENO, false))
 		return false;
-	watch_file(STDOUT_FILENO);
-	watch_file(STDERR_FILENO);
+	watch_files();
 	if (!keep_tail(tail))
 		return false;
 	if (silence > 0) {
@@ -187,10 +162,8 @@ void relay_started(void)
 			close(streams[k].write_end);
 		streams[k].write_end = -1;
 	}
-	if (watching) {
-		quiet_from = clock_now();
-		next_look = nfiles ? clock_after(quiet_from, look_every) : CLOCK_NEVER;
-	}
+	quiet_from = clock_now();
+	watch_start(quiet_from, watching ? look_every : 0);
 }
 
 bool relay_active(void)
@@ -277,21 +250,13 @@ void relay_pump(const struct pollfd *fds, size_t n)
 
 void relay_look(int64_t now)
 {
-	if (now < next_look)
-		return;
-	for (size_t k = 0; k < nfiles; k++) {
-		struct stat st;
-		if (fstat(files[k].fd, &st) == 0 && st.st_size != files[k].st.st_size) {
-			files[k].st.st_size = st.st_size;
-			quiet_from = last_output = now;
-		}
-	}
-	next_look = clock_after(now, look_every);
+	if (watch_look(now))
+		quiet_from = last_output = now;
 }
 
 int64_t relay_next_look(void)
 {
-	return next_look;
+	return watch_next_look();
 }
 
 int64_t relay_silence_end(int64_t limit)
@@ -347,33 +312,6 @@ void relay_close(void)
 	}
 }
 
-static long long grown(const struct watched *w)
-{
-	struct stat st;
-	off_t size = fstat(w->fd, &st) == 0 ? st.st_size : w->st.st_size;
-	return (long long)(size >= w->first ? size - w->first : size);
-}
-
-/* The end of stderr, where it is a regular file: read back from it (runlimit's descriptor
- * of it may be open for writing only), as much of it as the command wrote, at most the
- * tail's size. */
-static void read_back(const struct watched *w)
-{
-	long long grew = grown(w);
-	struct stat st;
-	int fd = reopen_for_reading(w->fd);
-	if (fd < 0)
-		return;
-	size_t want = (unsigned long long)grew < err_tail.size ? (size_t)grew : err_tail.size;
-	ssize_t got = fstat(fd, &st) == 0 && st.st_size >= (off_t)want
-	                  ? pread(fd, err_tail.buf, want, st.st_size - (off_t)want) : -1;
-	close(fd);
-	if (got == (ssize_t)want) {
-		err_tail.len = want;
-		err_tail.total = (uint64_t)grew;
-	}
-}
-
 static const struct tail *stderr_tail(void)
 {
 	if (err_tail.size == 0)
@@ -381,13 +319,7 @@ static const struct tail *stderr_tail(void)
 	for (size_t k = 0; k < nstreams; k++)
 		if (streams[k].tail)
 			return &err_tail;
-	for (size_t k = 0; k < nfiles; k++) {
-		if (files[k].fd == STDERR_FILENO || files_shared) {
-			read_back(&files[k]);
-			return err_tail.total || err_tail.len ? &err_tail : NULL;
-		}
-	}
-	return NULL;
+	return watch_read_tail(&err_tail) && (err_tail.total || err_tail.len) ? &err_tail : NULL;
 }
 
 void relay_get_stats(struct relay_stats *st)
@@ -398,10 +330,10 @@ void relay_get_stats(struct relay_stats *st)
 		st->bytes[s->std == STDOUT_FILENO ? 0 : 1] = (long long)s->bytes;
 		st->stderr_shared = st->stderr_shared || s->both;
 	}
-	for (size_t k = 0; k < nfiles; k++) {
-		st->bytes[files[k].fd == STDOUT_FILENO ? 0 : 1] = grown(&files[k]);
-	}
-	st->stderr_shared = st->stderr_shared || files_shared;
+	for (int std = STDOUT_FILENO; std <= STDERR_FILENO; std++)
+		if (watch_grown(std) >= 0)
+			st->bytes[std - STDOUT_FILENO] = watch_grown(std);
+	st->stderr_shared = st->stderr_shared || watch_shared();
 }
 
 bool relay_resized(void)
