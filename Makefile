@@ -51,14 +51,16 @@ endif
 # (poll, the process group only, sysconf), which is how the paths of systems without a
 # reaper or a process table are tested here (make check PLATFORM=portable).
 LINUX_SRCS   = src/clock_ppoll.c src/clock_left.c src/os_linux.c src/rusage_posix.c src/reopen_proc.c \
-	src/tree_linux.c src/tree_walk.c src/pidmap.c src/ncpu_linux.c src/cpufiles.c
+	src/pipemove_linux.c src/tree_linux.c src/tree_walk.c src/pidmap.c src/ncpu_linux.c src/cpufiles.c
 FREEBSD_PLAT = src/clock_ppoll.c src/clock_left.c src/os_freebsd.c src/os_posix.c \
-	src/rusage_posix.c src/reopen_posix.c src/tree_freebsd.c src/ncpu_freebsd.c
+	src/rusage_posix.c src/reopen_posix.c src/pipemove_posix.c src/tree_freebsd.c \
+	src/ncpu_freebsd.c
 DARWIN_PLAT  = src/clock_darwin.c src/clock_left.c src/selfpipe.c src/os_posix.c \
-	src/reaper_posix.c src/rusage_darwin.c src/reopen_darwin.c src/tree_darwin.c src/tree_walk.c src/pidmap.c \
-	src/ncpu_darwin.c
+	src/reaper_posix.c src/rusage_darwin.c src/reopen_darwin.c src/pipemove_posix.c \
+	src/tree_darwin.c src/tree_walk.c src/pidmap.c src/ncpu_darwin.c
 PORTABLE     = src/clock_posix.c src/clock_left.c src/selfpipe.c src/os_posix.c \
-	src/reaper_posix.c src/rusage_posix.c src/reopen_posix.c src/tree_posix.c src/ncpu_posix.c
+	src/reaper_posix.c src/rusage_posix.c src/reopen_posix.c src/pipemove_posix.c src/tree_posix.c \
+	src/ncpu_posix.c
 ifeq ($(PLATFORM),portable)
 PLATFORM_SRCS = $(PORTABLE)
 else ifeq ($(OS),Linux)
@@ -76,9 +78,10 @@ endif
 # must not pass for a system without one).  sessions: a setsid'd descendant is reached;
 # orphans: orphaned descendants are adopted (a subreaper or reaper; macOS has none); counts:
 # the run report counts the tree's processes (a process table is read); readback: the report
-# tail is read back from a regular file (reopen.h).
+# tail is read back from a regular file (reopen.h); splice: the relay moves bytes between
+# pipes in the kernel (pipemove.h).
 ifeq ($(PLATFORM_SRCS),$(LINUX_SRCS))
-EXPECT = sessions orphans counts readback
+EXPECT = sessions orphans counts readback splice
 else ifeq ($(PLATFORM_SRCS),$(FREEBSD_PLAT))
 EXPECT = sessions orphans
 else ifeq ($(PLATFORM_SRCS),$(DARWIN_PLAT))

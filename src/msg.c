@@ -55,6 +55,11 @@ ssize_t msg_write(int fd, const void *buf, size_t len)
 	return n;
 }
 
+void msg_drop_sigpipe(void)
+{
+	swallow_own(SIGPIPE, false);
+}
+
 static void write_stderr(const char *buf, size_t len)
 {
 	int saved = errno;

@@ -31,6 +31,11 @@ void msg(const char *fmt, ...)
  * RLIMIT_FSIZE) is swallowed, never forwarded to the command.  Returns as write. */
 ssize_t msg_write(int fd, const void *buf, size_t len);
 
+/* After a write of runlimit's own that failed with EPIPE while SIGPIPE was blocked (as the
+ * supervision keeps it outside its waits): take the SIGPIPE that write raised off the
+ * pending set, so that it is never passed on to the command. */
+void msg_drop_sigpipe(void);
+
 /* The same without the "PROG: " prefix. */
 void msg_plain(const char *fmt, ...)
 #if defined(__GNUC__)

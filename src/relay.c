@@ -3,21 +3,26 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "msg.h"
+#include "pipemove.h"
 #include "pty.h"
 #include "relay_watch.h"
 #include "tail.h"
 
-/* What is written to the caller per wait that says it is writable: a write of at most
- * PIPE_BUF bytes to a pipe poll calls writable never blocks, and the caller's descriptor is
- * not runlimit's to make non-blocking (the caller shares it).  A terminal is written through
- * a description of runlimit's own, non-blocking: as much as it takes. */
+/* What is written to the caller at a time: a write of at most PIPE_BUF bytes to a pipe poll
+ * calls writable never blocks, and the caller's descriptor is not runlimit's to make
+ * non-blocking (the caller shares it); while it stays writable, the next chunk follows at
+ * once.  A terminal is written through a description of runlimit's own, non-blocking: as
+ * much as it takes.  Between two pipes, where the system can, the bytes are moved in the
+ * kernel instead (pipemove.h), up to MOVE at a time. */
 #define CHUNK PIPE_BUF
+#define MOVE (1 << 20)
 #define BUFFER 65536
 
 struct stream {
@@ -29,6 +34,8 @@ struct stream {
 	bool terminal;   /* in is a pty's master */
 	bool both;       /* stdout and stderr are the same file (2>&1): one pipe for both */
 	bool broken;     /* the caller's end is gone */
+	bool moved;      /* pipe to pipe: moved in the kernel (pipemove.h), never copied */
+	bool stalled;    /* moved, and the caller's pipe had no room: wait until it has */
 	uint64_t owed;   /* written before the command's exit and not yet relayed */
 	uint64_t bytes;  /* read from the command */
 	struct tail *tail; /* the end of stderr kept for the report (NULL: not this stream) */
@@ -139,6 +146,10 @@ bool relay_prepare(int64_t silence, bool terminals, size_t tail)
 	watch_files();
 	if (!keep_tail(tail))
 		return false;
+	for (size_t k = 0; k < nstreams; k++) {
+		struct stream *s = &streams[k];
+		s->moved = !s->terminal && !s->tail && pipe_can_move(s->in, s->out);
+	}
 	if (silence > 0) {
 		watching = true;
 		look_every = look_interval(silence);
@@ -176,6 +187,7 @@ static void stop_reading(struct stream *s)
 	if (s->in >= 0)
 		close(s->in);
 	s->in = -1;
+	s->stalled = false; /* nothing is left to move */
 }
 
 size_t relay_fds(struct pollfd *fds)
@@ -183,7 +195,7 @@ size_t relay_fds(struct pollfd *fds)
 	size_t n = 0;
 	for (size_t k = 0; k < nstreams; k++) {
 		struct stream *s = &streams[k];
-		if (s->off < s->len)
+		if (s->off < s->len || s->stalled)
 			fds[n++] = (struct pollfd){.fd = s->out, .events = POLLOUT};
 		else if (s->in >= 0)
 			fds[n++] = (struct pollfd){.fd = s->in, .events = POLLIN};
@@ -191,8 +203,67 @@ size_t relay_fds(struct pollfd *fds)
 	return n;
 }
 
+/* Bytes waiting in the pipe (0 where the system cannot say: the grace then bounds them). */
+static uint64_t waiting(int fd)
+{
+	int n = 0;
+	return fd >= 0 && ioctl(fd, FIONREAD, &n) == 0 && n > 0 ? (uint64_t)n : 0;
+}
+
+/* n more of the command's bytes are written out. */
+static void written(struct stream *s, size_t n)
+{
+	s->owed -= (uint64_t)n < s->owed ? (uint64_t)n : s->owed;
+	if (s->off == s->len) {
+		s->len = s->off = 0;
+		if (watching) /* output is silence's end once written out: a slow caller's time */
+			quiet_from = clock_now(); /* is no silence (relay_silence_end) */
+	}
+}
+
+/* The caller's end is gone: the command's next write gets EPIPE, as it would have without
+ * the relay.  The SIGPIPE runlimit's write raised is its own, not the command's.  (One sent
+ * by another process in the microseconds since the last wait is taken for it.) */
+static void lost_reader(struct stream *s)
+{
+	if (errno == EPIPE)
+		msg_drop_sigpipe();
+	s->broken = true;
+	s->len = s->off = 0;
+	s->owed = 0;
+	s->stalled = false;
+	stop_reading(s);
+}
+
+static void take_in(struct stream *s);
+
+/* Pipe to pipe: as much as both allow, moved in the kernel. */
+static void move_in(struct stream *s)
+{
+	ssize_t got = pipe_move(s->in, s->out, MOVE);
+	if (got > 0) {
+		s->stalled = false;
+		s->bytes += (uint64_t)got;
+		last_output = clock_now();
+		written(s, (size_t)got);
+	} else if (got == 0) {
+		stop_reading(s);
+	} else if (errno == EAGAIN) {
+		s->stalled = waiting(s->in) > 0; /* there was something to move: no room for it */
+	} else if (errno == EPIPE) {
+		lost_reader(s);
+	} else if (errno != EINTR) {
+		s->moved = s->stalled = false; /* the system will not move these: copy them */
+		take_in(s);
+	}
+}
+
 static void take_in(struct stream *s)
 {
+	if (s->moved) {
+		move_in(s);
+		return;
+	}
 	ssize_t got;
 	do {
 		got = read(s->in, s->buf, sizeof s->buf);
@@ -209,28 +280,34 @@ static void take_in(struct stream *s)
 	}
 }
 
+/* Will a write to fd not block now? */
+static bool writable(int fd)
+{
+	struct pollfd p = {.fd = fd, .events = POLLOUT};
+	return poll(&p, 1, 0) == 1 && p.revents;
+}
+
 static void give_out(struct stream *s)
 {
-	size_t chunk = s->len - s->off < CHUNK || s->own_out ? s->len - s->off : CHUNK;
-	ssize_t put = msg_write(s->out, s->buf + s->off, chunk);
-	if (put < 0 && errno == EAGAIN)
-		return;
-	if (put <= 0) {
-		/* The caller's end is gone: the command's next write gets EPIPE, as it would
-		 * have without the relay. */
-		s->broken = true;
-		s->len = s->off = 0;
-		s->owed = 0;
-		stop_reading(s);
+	if (s->stalled) {
+		move_in(s);
 		return;
 	}
-	s->off += (size_t)put;
-	s->owed -= (uint64_t)put < s->owed ? (uint64_t)put : s->owed;
-	if (s->off == s->len) {
-		s->len = s->off = 0;
-		if (watching) /* output is silence's end once written out: a slow caller's time */
-			quiet_from = clock_now(); /* is no silence (relay_silence_end) */
-	}
+	do {
+		size_t left = s->len - s->off;
+		ssize_t put;
+		do {
+			put = write(s->out, s->buf + s->off, left < CHUNK || s->own_out ? left : CHUNK);
+		} while (put < 0 && errno == EINTR);
+		if (put < 0 && errno == EAGAIN)
+			return;
+		if (put <= 0) {
+			lost_reader(s);
+			return;
+		}
+		s->off += (size_t)put;
+		written(s, (size_t)put);
+	} while (s->len > 0 && !s->own_out && writable(s->out));
 }
 
 void relay_pump(const struct pollfd *fds, size_t n)
@@ -240,7 +317,8 @@ void relay_pump(const struct pollfd *fds, size_t n)
 			continue;
 		for (size_t k = 0; k < nstreams; k++) {
 			struct stream *s = &streams[k];
-			if (fds[i].events == POLLOUT && fds[i].fd == s->out && s->off < s->len)
+			if (fds[i].events == POLLOUT && fds[i].fd == s->out &&
+			    (s->off < s->len || s->stalled))
 				give_out(s);
 			else if (fds[i].events == POLLIN && fds[i].fd == s->in && s->in >= 0)
 				take_in(s);
@@ -262,16 +340,9 @@ int64_t relay_next_look(void)
 int64_t relay_silence_end(int64_t limit)
 {
 	for (size_t k = 0; k < nstreams; k++)
-		if (streams[k].off < streams[k].len)
+		if (streams[k].off < streams[k].len || streams[k].stalled)
 			return CLOCK_NEVER; /* written out as fast as the caller reads */
 	return clock_after(quiet_from, limit);
-}
-
-/* Bytes waiting in the pipe (0 where the system cannot say: the grace then bounds them). */
-static uint64_t waiting(int fd)
-{
-	int n = 0;
-	return fd >= 0 && ioctl(fd, FIONREAD, &n) == 0 && n > 0 ? (uint64_t)n : 0;
 }
 
 void relay_command_exited(int64_t now, int64_t grace)
