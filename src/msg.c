@@ -60,10 +60,21 @@ void msg_drop_sigpipe(void)
 	swallow_own(SIGPIPE, false);
 }
 
+static bool (*sink)(const char *, size_t);
+static pid_t sink_owner; /* a child of runlimit's (the command before exec, the guard) has
+                            a copy of the sink, not the sink */
+
+void msg_set_sink(bool (*take)(const char *line, size_t len))
+{
+	sink = take;
+	sink_owner = getpid();
+}
+
 static void write_stderr(const char *buf, size_t len)
 {
 	int saved = errno;
-	msg_write(STDERR_FILENO, buf, len);
+	if (!sink || getpid() != sink_owner || !sink(buf, len))
+		msg_write(STDERR_FILENO, buf, len);
 	errno = saved;
 }
 

@@ -36,6 +36,11 @@ ssize_t msg_write(int fd, const void *buf, size_t len);
  * pending set, so that it is never passed on to the command. */
 void msg_drop_sigpipe(void);
 
+/* While the command's stderr is relayed: every line goes to take first, which queues it in
+ * its place among the command's output and returns true, or returns false (the line is then
+ * written at once).  NULL: none.  Only in the process that set it. */
+void msg_set_sink(bool (*take)(const char *line, size_t len));
+
 /* The same without the "PROG: " prefix. */
 void msg_plain(const char *fmt, ...)
 #if defined(__GNUC__)

@@ -2,46 +2,17 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <poll.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "lines.h"
 #include "msg.h"
 #include "pipemove.h"
 #include "pty.h"
+#include "relay_stream.h"
 #include "relay_watch.h"
 #include "tail.h"
-
-/* What is written to the caller at a time: a write of at most PIPE_BUF bytes to a pipe poll
- * calls writable never blocks, and the caller's descriptor is not runlimit's to make
- * non-blocking (the caller shares it); while it stays writable, the next chunk follows at
- * once.  A terminal is written through a description of runlimit's own, non-blocking: as
- * much as it takes.  Between two pipes, where the system can, the bytes are moved in the
- * kernel instead (pipemove.h), up to MOVE at a time. */
-#define CHUNK PIPE_BUF
-#define MOVE (1 << 20)
-#define BUFFER 65536
-
-struct stream {
-	int in;          /* the read end of runlimit's pipe, or its pty's master (-1: closed) */
-	int write_end;   /* the command's end, until it is forked */
-	int std;         /* the command's descriptor: 1, or 2 */
-	int out;         /* where it goes: the caller's (std), or runlimit's own of a terminal */
-	bool own_out;    /* out is runlimit's own, non-blocking */
-	bool terminal;   /* in is a pty's master */
-	bool both;       /* stdout and stderr are the same file (2>&1): one pipe for both */
-	bool broken;     /* the caller's end is gone */
-	bool moved;      /* pipe to pipe: moved in the kernel (pipemove.h), never copied */
-	bool stalled;    /* moved, and the caller's pipe had no room: wait until it has */
-	uint64_t owed;   /* written before the command's exit and not yet relayed */
-	uint64_t bytes;  /* read from the command */
-	struct tail *tail; /* the end of stderr kept for the report (NULL: not this stream) */
-	size_t len, off; /* buf[off..len) is still to be written */
-	char buf[BUFFER];
-};
 
 static struct stream streams[2];
 static size_t nstreams;
@@ -53,6 +24,8 @@ static int64_t look_every;
 static int64_t quiet_from; /* output last seen, or last written out to a slow caller */
 static int64_t last_output = CLOCK_NEVER;
 static struct tail err_tail; /* --report-tail: the end of stderr (err_tail.size 0: none) */
+static struct stream *err_stream; /* the relayed stream that carries stderr, if one does */
+static struct lines queue; /* runlimit's own lines, waiting for their place in it */
 
 /* A pipe, a FIFO or a socket (what a caller reads to end-of-file); with terminals, a
  * terminal too. */
@@ -131,6 +104,12 @@ static bool keep_tail(size_t size)
 	return true;
 }
 
+/* msg's sink (msg_set_sink): runlimit's lines go in their place in the stream of stderr. */
+static bool queue_line(const char *text, size_t len)
+{
+	return stream_queue_line(err_stream, text, len);
+}
+
 bool relay_prepare(int64_t silence, bool terminals, size_t tail)
 {
 	struct stat o, e;
@@ -153,6 +132,13 @@ bool relay_prepare(int64_t silence, bool terminals, size_t tail)
 	if (silence > 0) {
 		watching = true;
 		look_every = look_interval(silence);
+	}
+	for (size_t k = 0; k < nstreams; k++)
+		if (streams[k].std == STDERR_FILENO || streams[k].both)
+			err_stream = &streams[k];
+	if (err_stream) {
+		err_stream->lines = &queue;
+		msg_set_sink(queue_line);
 	}
 	return true;
 }
@@ -182,146 +168,23 @@ bool relay_active(void)
 	return nstreams > 0;
 }
 
-static void stop_reading(struct stream *s)
-{
-	if (s->in >= 0)
-		close(s->in);
-	s->in = -1;
-	s->stalled = false; /* nothing is left to move */
-}
-
 size_t relay_fds(struct pollfd *fds)
 {
 	size_t n = 0;
-	for (size_t k = 0; k < nstreams; k++) {
-		struct stream *s = &streams[k];
-		if (s->off < s->len || s->stalled)
-			fds[n++] = (struct pollfd){.fd = s->out, .events = POLLOUT};
-		else if (s->in >= 0)
-			fds[n++] = (struct pollfd){.fd = s->in, .events = POLLIN};
-	}
+	for (size_t k = 0; k < nstreams; k++)
+		n += stream_wants(&streams[k], &fds[n]);
 	return n;
-}
-
-/* Bytes waiting in the pipe (0 where the system cannot say: the grace then bounds them). */
-static uint64_t waiting(int fd)
-{
-	int n = 0;
-	return fd >= 0 && ioctl(fd, FIONREAD, &n) == 0 && n > 0 ? (uint64_t)n : 0;
-}
-
-/* n more of the command's bytes are written out. */
-static void written(struct stream *s, size_t n)
-{
-	s->owed -= (uint64_t)n < s->owed ? (uint64_t)n : s->owed;
-	if (s->off == s->len) {
-		s->len = s->off = 0;
-		if (watching) /* output is silence's end once written out: a slow caller's time */
-			quiet_from = clock_now(); /* is no silence (relay_silence_end) */
-	}
-}
-
-/* The caller's end is gone: the command's next write gets EPIPE, as it would have without
- * the relay.  The SIGPIPE runlimit's write raised is its own, not the command's.  (One sent
- * by another process in the microseconds since the last wait is taken for it.) */
-static void lost_reader(struct stream *s)
-{
-	if (errno == EPIPE)
-		msg_drop_sigpipe();
-	s->broken = true;
-	s->len = s->off = 0;
-	s->owed = 0;
-	s->stalled = false;
-	stop_reading(s);
-}
-
-static void take_in(struct stream *s);
-
-/* Pipe to pipe: as much as both allow, moved in the kernel. */
-static void move_in(struct stream *s)
-{
-	ssize_t got = pipe_move(s->in, s->out, MOVE);
-	if (got > 0) {
-		s->stalled = false;
-		s->bytes += (uint64_t)got;
-		last_output = clock_now();
-		written(s, (size_t)got);
-	} else if (got == 0) {
-		stop_reading(s);
-	} else if (errno == EAGAIN) {
-		s->stalled = waiting(s->in) > 0; /* there was something to move: no room for it */
-	} else if (errno == EPIPE) {
-		lost_reader(s);
-	} else if (errno != EINTR) {
-		s->moved = s->stalled = false; /* the system will not move these: copy them */
-		take_in(s);
-	}
-}
-
-static void take_in(struct stream *s)
-{
-	if (s->moved) {
-		move_in(s);
-		return;
-	}
-	ssize_t got;
-	do {
-		got = read(s->in, s->buf, sizeof s->buf);
-	} while (got < 0 && errno == EINTR);
-	if (got > 0) {
-		s->len = (size_t)got;
-		s->off = 0;
-		s->bytes += (uint64_t)got;
-		last_output = clock_now();
-		if (s->tail)
-			tail_add(s->tail, s->buf, (size_t)got);
-	} else if (got == 0 || errno != EAGAIN) {
-		stop_reading(s); /* end-of-file: every writer has closed its end */
-	}
-}
-
-/* Will a write to fd not block now? */
-static bool writable(int fd)
-{
-	struct pollfd p = {.fd = fd, .events = POLLOUT};
-	return poll(&p, 1, 0) == 1 && p.revents;
-}
-
-static void give_out(struct stream *s)
-{
-	if (s->stalled) {
-		move_in(s);
-		return;
-	}
-	do {
-		size_t left = s->len - s->off;
-		ssize_t put;
-		do {
-			put = write(s->out, s->buf + s->off, left < CHUNK || s->own_out ? left : CHUNK);
-		} while (put < 0 && errno == EINTR);
-		if (put < 0 && errno == EAGAIN)
-			return;
-		if (put <= 0) {
-			lost_reader(s);
-			return;
-		}
-		s->off += (size_t)put;
-		written(s, (size_t)put);
-	} while (s->len > 0 && !s->own_out && writable(s->out));
 }
 
 void relay_pump(const struct pollfd *fds, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (!fds[i].revents)
-			continue;
 		for (size_t k = 0; k < nstreams; k++) {
-			struct stream *s = &streams[k];
-			if (fds[i].events == POLLOUT && fds[i].fd == s->out &&
-			    (s->off < s->len || s->stalled))
-				give_out(s);
-			else if (fds[i].events == POLLIN && fds[i].fd == s->in && s->in >= 0)
-				take_in(s);
+			int did = stream_pump(&streams[k], &fds[i]);
+			if (did & STREAM_READ)
+				last_output = clock_now();
+			if ((did & STREAM_CAUGHT_UP) && watching) /* output is silence's end once */
+				quiet_from = clock_now(); /* written out: a slow caller's time is none */
 		}
 	}
 }
@@ -340,7 +203,7 @@ int64_t relay_next_look(void)
 int64_t relay_silence_end(int64_t limit)
 {
 	for (size_t k = 0; k < nstreams; k++)
-		if (streams[k].off < streams[k].len || streams[k].stalled)
+		if (stream_pending(&streams[k]))
 			return CLOCK_NEVER; /* written out as fast as the caller reads */
 	return clock_after(quiet_from, limit);
 }
@@ -350,7 +213,7 @@ void relay_command_exited(int64_t now, int64_t grace)
 	exited = true;
 	grace_end = clock_after(now, grace);
 	for (size_t k = 0; k < nstreams; k++)
-		streams[k].owed = (uint64_t)(streams[k].len - streams[k].off) + waiting(streams[k].in);
+		streams[k].owed = (uint64_t)(streams[k].len - streams[k].off) + stream_waiting(&streams[k]);
 }
 
 int64_t relay_deadline(void)
@@ -368,9 +231,11 @@ bool relay_finished(int64_t now)
 	for (size_t k = 0; k < nstreams; k++) {
 		struct stream *s = &streams[k];
 		if (grace_over && s->owed == 0 && s->off == s->len)
-			stop_reading(s); /* what leftovers write from here on is not waited for */
+			stream_stop_reading(s); /* what leftovers write from here on is not waited for */
 		if (!s->broken && (s->in >= 0 || s->off < s->len))
 			done = false;
+		if (s == err_stream && lines_waiting(&queue))
+			done = false; /* runlimit's own lines are owed as the command's are */
 	}
 	return done;
 }
@@ -378,9 +243,12 @@ bool relay_finished(int64_t now)
 void relay_close(void)
 {
 	for (size_t k = 0; k < nstreams; k++) {
-		stop_reading(&streams[k]);
+		stream_stop_reading(&streams[k]);
 		streams[k].len = streams[k].off = 0;
 	}
+	/* runlimit's own lines still go out, at once (what they were to follow will not). */
+	if (err_stream)
+		stream_flush_lines(err_stream);
 }
 
 static const struct tail *stderr_tail(void)

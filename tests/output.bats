@@ -193,3 +193,24 @@ sys.exit(3)"
 	[ "$output" = "141 0" ]
 	"$PY" "$TOOLS/report_is.py" "$D/r2.json" 'd["signals"] == []'
 }
+
+@test "-v lines keep their place in relayed stderr, behind what the command wrote before them" {
+	# stdout and stderr are one pipe, whose reader takes nothing until the command has had
+	# the deadline's TERM: when runlimit's -v line is due, the command's 100 KB fill the
+	# caller's pipe and the relay holds the rest.  The line must come after all of it, and
+	# runlimit must not wait for the reader to send the signal.  What the command writes
+	# once it has the signal comes after the line.
+	"$RUNLIMIT" -v --output-grace=1 1 sh -c '
+		trap "echo after-term; touch \"$D/termed\"; exit 0" TERM
+		head -c 100000 /dev/zero | tr "\0" x; echo; echo end-of-data
+		while :; do sleep 0.1; done' 2>&1 |
+		{ wait_until 20 test -e "$D/termed" || true; cat; } >"$D/out"
+	[ -e "$D/termed" ]
+	grep -q "^end-of-data$" "$D/out"
+	data=$(grep -n "^end-of-data$" "$D/out" | cut -d: -f1)
+	line=$(grep -n "sending signal TERM" "$D/out" | cut -d: -f1)
+	[ -n "$line" ] && [ "$line" -gt "$data" ]
+	# and before what the command wrote after it (the relay reads no further than its place)
+	[ "$line" -lt "$(grep -n "^after-term$" "$D/out" | cut -d: -f1)" ]
+	[ "$(head -c 100000 "$D/out" | tr -d x | wc -c)" -eq 0 ]
+}

@@ -492,6 +492,7 @@ int main(void)
 	test_status();
 	test_clock();
 	test_tail();
+	test_lines();
 	test_cpufiles();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

@@ -1,0 +1,223 @@
+#include "relay_stream.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "msg.h"
+#include "pipemove.h"
+
+/* What is written to the caller at a time: a write of at most PIPE_BUF bytes to a pipe poll
+ * calls writable never blocks, and the caller's descriptor is not runlimit's to make
+ * non-blocking (the caller shares it); while it stays writable, the next chunk follows at
+ * once.  A terminal is written through a description of runlimit's own, non-blocking: as
+ * much as it takes.  Between two pipes, where the system can, the bytes are moved in the
+ * kernel instead (pipemove.h), up to MOVE at a time. */
+#define CHUNK PIPE_BUF
+#define MOVE (1 << 20)
+
+uint64_t stream_waiting(const struct stream *s)
+{
+	int n = 0;
+	return s->in >= 0 && ioctl(s->in, FIONREAD, &n) == 0 && n > 0 ? (uint64_t)n : 0;
+}
+
+bool stream_pending(const struct stream *s)
+{
+	return s->off < s->len || s->stalled;
+}
+
+void stream_stop_reading(struct stream *s)
+{
+	if (s->in >= 0)
+		close(s->in);
+	s->in = -1;
+	s->stalled = false; /* nothing is left to move */
+}
+
+/* How many of want bytes may be read now: none past the place of a queued line. */
+static size_t room(const struct stream *s, size_t want)
+{
+	uint64_t place = s->lines ? lines_after(s->lines) : UINT64_MAX;
+	return place <= s->bytes ? 0 : place - s->bytes < want ? (size_t)(place - s->bytes) : want;
+}
+
+/* The first queued line, if it is due: the command's bytes before it are written out (or
+ * will never be: the stream reads no more). */
+static const char *line_due(const struct stream *s, size_t *len)
+{
+	if (!s->lines || s->broken)
+		return NULL;
+	bool ended = s->in < 0 && s->off == s->len;
+	return lines_due(s->lines, ended ? UINT64_MAX : s->sent, len);
+}
+
+bool stream_wants(const struct stream *s, struct pollfd *p)
+{
+	size_t len;
+	if (stream_pending(s) || line_due(s, &len))
+		*p = (struct pollfd){.fd = s->out, .events = POLLOUT};
+	else if (s->in >= 0 && room(s, 1) > 0)
+		*p = (struct pollfd){.fd = s->in, .events = POLLIN};
+	else
+		return false;
+	return true;
+}
+
+/* n more of the command's bytes are written out: STREAM_CAUGHT_UP if that was all. */
+static int written(struct stream *s, size_t n)
+{
+	s->owed -= (uint64_t)n < s->owed ? (uint64_t)n : s->owed;
+	s->sent += n;
+	if (s->off < s->len)
+		return 0;
+	s->len = s->off = 0;
+	return STREAM_CAUGHT_UP;
+}
+
+/* The caller's end is gone: the command's next write gets EPIPE, as it would have without
+ * the relay.  The SIGPIPE runlimit's write raised is its own, not the command's.  (One sent
+ * by another process in the microseconds since the last wait is taken for it.) */
+static void lost_reader(struct stream *s)
+{
+	if (errno == EPIPE)
+		msg_drop_sigpipe();
+	s->broken = true;
+	s->len = s->off = 0;
+	s->owed = 0;
+	stream_stop_reading(s);
+	if (s->lines)
+		lines_clear(s->lines); /* runlimit's own lines cannot reach the caller either */
+}
+
+static int take_in(struct stream *s);
+
+/* Pipe to pipe: as much as both allow, moved in the kernel. */
+static int move_in(struct stream *s)
+{
+	ssize_t got = pipe_move(s->in, s->out, room(s, MOVE));
+	if (got > 0) {
+		s->stalled = false;
+		s->bytes += (uint64_t)got;
+		return STREAM_READ | written(s, (size_t)got);
+	}
+	if (got == 0)
+		stream_stop_reading(s);
+	else if (errno == EAGAIN)
+		s->stalled = stream_waiting(s) > 0; /* there was something to move: no room for it */
+	else if (errno == EPIPE)
+		lost_reader(s);
+	else if (errno != EINTR) {
+		s->moved = s->stalled = false; /* the system will not move these: copy them */
+		return take_in(s);
+	}
+	return 0;
+}
+
+static int take_in(struct stream *s)
+{
+	if (s->moved)
+		return move_in(s);
+	ssize_t got;
+	do {
+		got = read(s->in, s->buf, room(s, sizeof s->buf));
+	} while (got < 0 && errno == EINTR);
+	if (got > 0) {
+		s->len = (size_t)got;
+		s->off = 0;
+		s->bytes += (uint64_t)got;
+		if (s->tail)
+			tail_add(s->tail, s->buf, (size_t)got);
+		return STREAM_READ;
+	}
+	if (got == 0 || errno != EAGAIN)
+		stream_stop_reading(s); /* end-of-file: every writer has closed its end */
+	return 0;
+}
+
+/* Will a write to fd not block now? */
+static bool writable(int fd)
+{
+	struct pollfd p = {.fd = fd, .events = POLLOUT};
+	return poll(&p, 1, 0) == 1 && p.revents;
+}
+
+/* One write to the caller, of what cannot block; 0 if it would have, -1 if the caller has
+ * gone (the stream is then broken). */
+static ssize_t put_out(struct stream *s, const char *bytes, size_t len)
+{
+	ssize_t put;
+	do {
+		put = write(s->out, bytes, len < CHUNK || s->own_out ? len : CHUNK);
+	} while (put < 0 && errno == EINTR);
+	if (put < 0 && errno == EAGAIN)
+		return 0;
+	if (put <= 0) {
+		lost_reader(s);
+		return -1;
+	}
+	return put;
+}
+
+/* Write runlimit's lines that are due, while the caller's end takes them without waiting. */
+static void give_lines(struct stream *s)
+{
+	size_t len;
+	const char *line;
+	while ((line = line_due(s, &len)) && (s->own_out || writable(s->out))) {
+		ssize_t put = put_out(s, line, len);
+		if (put <= 0)
+			return;
+		lines_done(s->lines, (size_t)put);
+	}
+}
+
+static int give_out(struct stream *s)
+{
+	if (s->stalled)
+		return move_in(s);
+	int did = 0;
+	while (s->off < s->len) {
+		ssize_t put = put_out(s, s->buf + s->off, s->len - s->off);
+		if (put <= 0)
+			return did;
+		s->off += (size_t)put;
+		did |= written(s, (size_t)put);
+		if (s->len > 0 && !s->own_out && !writable(s->out))
+			return did;
+	}
+	give_lines(s);
+	return did;
+}
+
+int stream_pump(struct stream *s, const struct pollfd *p)
+{
+	if (!p->revents)
+		return 0;
+	size_t len;
+	if (p->events == POLLOUT && p->fd == s->out && (stream_pending(s) || line_due(s, &len)))
+		return give_out(s);
+	if (p->events == POLLIN && p->fd == s->in && s->in >= 0)
+		return take_in(s);
+	return 0;
+}
+
+bool stream_queue_line(struct stream *s, const char *text, size_t len)
+{
+	uint64_t after = s->bytes + stream_waiting(s);
+	bool behind = lines_waiting(s->lines) ||
+	              (after > s->sent && (s->in >= 0 || s->off < s->len));
+	return !s->broken && behind && lines_add(s->lines, text, len, after);
+}
+
+void stream_flush_lines(struct stream *s)
+{
+	size_t len;
+	const char *line;
+	while (!s->broken && (line = lines_due(s->lines, UINT64_MAX, &len))) {
+		msg_write(s->std, line, len);
+		lines_done(s->lines, len);
+	}
+	lines_clear(s->lines);
+}
