@@ -671,3 +671,16 @@ term_ignoring_cmd() {
 	[ "$status" -eq 125 ]
 	[[ "$stderr" == *"invalid time interval"*"0,5x"* ]]
 }
+
+@test "a duration with a unit is read without loading the locale (strace)" {
+	command -v strace >/dev/null || skip "no strace"
+	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	[ -z "${ASAN_OPTIONS:-}" ] || skip "the sanitizers' leak check cannot run under strace"
+	# The control: a reading the C locale stops short of does load it, where there is one.
+	LC_ALL=C.UTF-8 strace -e trace=open,openat -o "$BATS_TEST_TMPDIR/comma" \
+		"$RUNLIMIT" 0,5x true 2>/dev/null || true
+	grep -q locale "$BATS_TEST_TMPDIR/comma" || skip "no locale files are opened here at all"
+	LC_ALL=C.UTF-8 strace -e trace=open,openat -o "$BATS_TEST_TMPDIR/unit" "$RUNLIMIT" 1m true
+	run grep locale "$BATS_TEST_TMPDIR/unit"
+	[ "$status" -eq 1 ]
+}
