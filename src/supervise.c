@@ -62,6 +62,7 @@ struct run {
 	int stopped_by;            /* the command is stopped, by this signal (0: running) */
 	bool polling;              /* the leftovers' exits wake nothing: look again soon */
 	bool kill_sent;            /* the final KILL went out (the tree's zombies go to init) */
+	bool child_news;           /* SIGCHLD came since the last reap (or none was tried yet) */
 	struct run_end end;        /* what the exit-status rules (status.h) ask of the run */
 	bool received[DISP_SLOTS]; /* signals that came from outside and were passed on */
 };
@@ -229,6 +230,7 @@ static void dispatch(struct run *r, enum event ev)
  * program that handles it (a REPL) goes on undisturbed. */
 static void arrived(struct run *r, int sig, bool by_process)
 {
+	r->child_news = r->child_news || sig == SIGCHLD;
 	if (sig == SIGCHLD || sig == SIGCONT)
 		return; /* reap and suspend see to what they mean */
 	if (sig == SIGTSTP || sig == disp_resize()) {
@@ -270,6 +272,7 @@ static void handle_arrivals(struct run *r)
 /* Collect what has ended or stopped; true when the command's end is seen now. */
 static bool reap(struct run *r)
 {
+	r->child_news = false; /* reap_children collects every change there is */
 	int *st = &r->end.wait_status;
 	if (!reap_children(r->to.pid, r->kill_sent, st, &r->stopped_by))
 		return false;
@@ -335,8 +338,8 @@ static void loop(struct run *r)
 			dispatch(r, SILENT);
 		if (now >= r->grace_end)
 			dispatch(r, GRACE_OVER);
-		if (reap(r))
-			dispatch(r, EXITED);
+		if (r->child_news && reap(r)) /* a child's exit or stop always sends SIGCHLD: */
+			dispatch(r, EXITED);       /* nothing to collect without one */
 		if (r->stopped_by && !reaped(r) && !r->cfg->foreground) {
 			command_stopped(r, next_wake(r));
 			continue;
@@ -367,7 +370,8 @@ int supervise(const struct config *cfg)
 	os_init();
 	report_start(cfg);
 	struct run r = {.cfg = cfg, .to = {.cfg = cfg}, .phase = RUNNING, .grace_end = CLOCK_NEVER,
-	                .silence = cfg->silence, .end = {.preserve_status = cfg->preserve_status}};
+	                .silence = cfg->silence, .child_news = true,
+	                .end = {.preserve_status = cfg->preserve_status}};
 	int64_t began = cfg->started ? cfg->started : clock_now();
 	r.deadline = cfg->duration == 0 || cfg->duration > CLOCK_NEVER - began
 	                 ? CLOCK_NEVER : began + cfg->duration;
