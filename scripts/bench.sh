@@ -3,16 +3,17 @@
 # uutils (rust-coreutils) timeout and timelimit.  It measures and prints a Markdown table;
 # it never fails on noise.  Usage:
 #   scripts/bench.sh [--quick] [--install-peers] [--no-peers] [--runlimit PATH] [--baseline PATH]
+#                    [--relay-only]
 # --install-peers installs the peers (and hyperfine, strace) from the Debian packages first;
 # --no-peers compares with GNU timeout only.  --baseline PATH adds another runlimit build
 # (an earlier commit's, say) as a last column, "baseline", measured in the same rotation: a
-# before-and-after in one run.
+# before-and-after in one run.  --relay-only measures the output relay alone (section 11).
 # The timing is done by scripts/benchrun.c, compiled here with cc: tools run interleaved,
 # round-robin, so that each sees the same machine.  Linux only (it reads /proc).
 set -eu
 cd "$(dirname "$0")/.."
 
-quick=0 install=0 peers=1 runlimit=$PWD/runlimit baseline=
+quick=0 install=0 peers=1 runlimit=$PWD/runlimit baseline='' relay_only=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1 ;;
@@ -20,7 +21,8 @@ while [ $# -gt 0 ]; do
 	--no-peers) peers=0 ;;
 	--runlimit) runlimit=$2; shift ;;
 	--baseline) baseline=$2; shift ;;
-	*) echo "usage: $0 [--quick] [--install-peers] [--no-peers] [--runlimit PATH] [--baseline PATH]" >&2
+	--relay-only) relay_only=1 ;;
+	*) echo "usage: $0 [--quick] [--install-peers] [--no-peers] [--runlimit PATH] [--baseline PATH] [--relay-only]" >&2
 		exit 2 ;;
 	esac
 	shift
@@ -93,6 +95,77 @@ runs_of() {
 }
 
 col() { awk -v c="$1" '{ print $c }'; }
+
+# 11. The output relay: a pipeline's throughput with runlimit timing its output, against the
+# same pipeline bare and under GNU timeout (which relays nothing); with the kernel's move
+# between pipes (splice, Linux) and with the portable build's copy; what turning the relay on
+# costs a short command; how late the no-output limit fires; runlimit's peak RSS after a
+# little and after much output.  Prints its own table.
+relay_section() {
+	gib=4 rounds=3 n_cost=$n_over n_sil=$n_late
+	[ "$quick" = 1 ] && gib=1 rounds=1
+	portable=$work/runlimit-portable
+	echo "output relay: building the portable variant..." >&2
+	if make -s BIN=runlimit-portable PLATFORM=portable runlimit-portable >/dev/null 2>&1; then
+		cp runlimit-portable "$portable"
+	else
+		portable=""
+	fi
+	mib=$((gib * 1024))
+	pipeline() { echo "dd if=/dev/zero bs=1M count=$mib status=none | $1 | dd of=/dev/null bs=1M status=none"; }
+	set -- sh -c "$(pipeline cat)" :: sh -c "$(pipeline "/usr/bin/timeout 0 cat")" :: \
+		sh -c "$(pipeline "$runlimit --no-output-timeout=1m 0 cat")"
+	[ -n "$portable" ] && set -- "$@" :: sh -c "$(pipeline "$portable --no-output-timeout=1m 0 cat")"
+	echo "output relay: $gib GiB through a pipeline, $rounds rounds..." >&2
+	thr=$("$br" runs "$rounds" "$@" | col 1 | tr '\n' ' ')
+	echo "output relay: what it costs a short command ($n_cost runs each)..." >&2
+	cost=$(BENCH_OUTPUT=pipe "$br" runs "$n_cost" "$runlimit" 10 true :: \
+		"$runlimit" --output-grace=1 10 true :: "$runlimit" --no-output-timeout=60 10 true |
+		col 1 | tr '\n' ' ')
+	echo "output relay: no-output lateness ($n_sil runs)..." >&2
+	sil=$("$br" silence "$n_sil" 0.5 "$runlimit" --no-output-timeout=0.5 60)
+	sil_p=n/a
+	[ -n "$portable" ] && sil_p=$("$br" silence "$n_sil" 0.5 "$portable" --no-output-timeout=0.5 60)
+	# relayrss prints "peak-RSS-kB own-CPU-ms"
+	small=$("$br" relayrss 1048576 "$runlimit" --no-output-timeout=1m 0)
+	big=$("$br" relayrss $((mib * 1048576)) "$runlimit" --no-output-timeout=1m 0)
+	small_p="n/a n/a" big_p="n/a n/a"
+	if [ -n "$portable" ]; then
+		small_p=$("$br" relayrss 1048576 "$portable" --no-output-timeout=1m 0)
+		big_p=$("$br" relayrss $((mib * 1048576)) "$portable" --no-output-timeout=1m 0)
+	fi
+	# shellcheck disable=SC2086
+	set -- $thr
+	echo
+	echo "Output relay, $gib GiB through \`dd | X | dd\` (1 MiB blocks; median of $rounds, s, and % of bare):"
+	echo
+	echo "| X | seconds | GiB/s | of bare |"
+	echo "|---|---|---|---|"
+	for name in "bare \`cat\`" "GNU \`timeout 0 cat\`" "runlimit \`--no-output-timeout=1m 0 cat\` (splice)" \
+		"runlimit-portable, the same (read/write)"; do
+		[ $# -gt 0 ] || break
+		awk -v n="$name" -v t="$1" -v b="${thr%% *}" -v g="$gib" 'BEGIN {
+			printf "| %s | %.2f | %.2f | %.0f %% |\n", n, t / 1e6, g / (t / 1e6), 100 * b / t }'
+		shift
+	done
+	# shellcheck disable=SC2086
+	set -- $cost
+	echo
+	echo "Turning the relay on (stdout and stderr a pipe; median µs of $n_cost, \`runlimit 10 true\`):"
+	echo "plain $(printf %.0f "$1"), --output-grace=1 +$(awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", b - a }'),"
+	echo "--no-output-timeout=60 +$(awk -v a="$1" -v b="$3" 'BEGIN { printf "%.0f", b - a }') (target: at most +100)."
+	echo
+	echo "No-output limit of 0.5 s: from the last byte's arrival to runlimit's end, minus 0.5 s"
+	echo "(median µs of $n_sil; target 5000): $sil (splice build), $sil_p (portable)."
+	echo
+	echo "Peak RSS of runlimit after relaying 1 MiB / $gib GiB (kB): ${small% *} / ${big% *} (splice build),"
+	echo "${small_p% *} / ${big_p% *} (portable); runlimit's own CPU time for the $gib GiB: ${big#* } ms (splice),"
+	echo "${big_p#* } ms (portable)."
+}
+if [ "$relay_only" = 1 ]; then
+	relay_section
+	exit 0
+fi
 
 echo "Benchmarking: $tools (runlimit = $runlimit)" >&2
 
@@ -283,6 +356,8 @@ forksig=$(BENCH_DEADLINE=1 "$br" forksig "$n_fork" 1000 "$runlimit" -k 0.2 1 :: 
 	"$runlimit" --report="$work/fork.json" -k 0.2 1 :: "$runlimit" -k 0.2 1 :: \
 	"$runlimit" --report="$work/fork.json" -k 0.2 1 | tr '\n' ' ')
 
+relay_table=$(relay_section)
+
 svg=${BENCH_SVG:-bench-tree.svg}
 scripts/bench-plot.sh "$work/series" >"$svg" && echo "wrote $svg" >&2
 
@@ -355,6 +430,8 @@ echo "Floor on this machine, a minimal static supervisor (fork, exec, sleep, SIG
 echo "measured in the same rotation as the tools:"
 echo "wall time minus 0.2 s = $floor_wall µs; signal lateness = $floor_sig µs;"
 echo "overhead of \`floor 10 true\` = $floor_over µs; runlimit's is $(echo "$over" | awk -v f="$floor_over" '{ printf "%.2f", $1 / f }') × that."
+echo
+echo "$relay_table"
 echo
 echo "Targets: overhead ≤ 1.2 × the floor's and below every peer's; lateness ≤ GNU's; exit"
 echo "latency ≤ 1000 µs; system calls the same for both waits; peak RSS ≤ GNU; tree kill"

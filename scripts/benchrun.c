@@ -28,6 +28,16 @@
  *       notes when the signal reaches it.  The commands run in turn, N rounds; one line per
  *       command: the median microseconds from the tool's fork plus the deadline to that
  *       signal (to compare runlimit with and without --report).
+ *   With BENCH_OUTPUT=pipe, "runs" gives the commands a pipe (which nobody reads) for
+ *   stdout and stderr instead of /dev/null: the output relay is then on.
+ *   benchrun silence N D CMD...
+ *       CMD (a tool with a no-output limit of D seconds, and its duration) runs "benchrun
+ *       emit 1", which writes one byte and then waits.  Prints the median microseconds from
+ *       that byte's reaching benchrun to the tool's end, minus D: how late the limit fires.
+ *   benchrun relayrss BYTES CMD...
+ *       CMD (a tool that relays output, and its duration) runs "benchrun emit BYTES", whose
+ *       output benchrun reads; once it has every byte, prints the tool's peak RSS (kB) and
+ *       the CPU time of the tool's own process (ms, user plus system).
  *   benchrun supervise D CMD...
  *       The floor of a time-out tool's overhead: fork, setpgid, execvp, alarm, waitpid, and
  *       nothing else (at the alarm, TERM to the group); exits with CMD's status.
@@ -73,6 +83,8 @@ static void sleep_us(long us)
 		;
 }
 
+static int output_pipe = -1; /* BENCH_OUTPUT=pipe: the write end given as stdout, stderr */
+
 static pid_t spawn(char **argv, bool quiet)
 {
 	pid_t pid = fork();
@@ -80,8 +92,8 @@ static pid_t spawn(char **argv, bool quiet)
 		if (quiet) {
 			int null = open("/dev/null", O_RDWR);
 			dup2(null, 0);
-			dup2(null, 1);
-			dup2(null, 2);
+			dup2(output_pipe >= 0 ? output_pipe : null, 1);
+			dup2(output_pipe >= 0 ? output_pipe : null, 2);
 		}
 		execvp(argv[0], argv);
 		_exit(127);
@@ -143,6 +155,13 @@ static int runs(int n, int argc, char **argv)
 	double *t = calloc((size_t)(n * ncmd), sizeof *t);
 	if (!t)
 		return 2;
+	const char *out = getenv("BENCH_OUTPUT");
+	int p[2];
+	if (out && strcmp(out, "pipe") == 0 && pipe(p) == 0) {
+		fcntl(p[0], F_SETFD, FD_CLOEXEC);
+		fcntl(p[1], F_SETFD, FD_CLOEXEC);
+		output_pipe = p[1];
+	}
 	for (int r = 0; r < n; r++) {
 		for (int k = 0; k < ncmd; k++) {
 			int c = (k + r) % ncmd;
@@ -190,6 +209,134 @@ static int rss(int n, char **argv)
 		reap(pid);
 	}
 	printf("%.0f\n", median(v, n));
+	return 0;
+}
+
+/* "benchrun emit BYTES": write BYTES zero bytes to stdout, then wait to be ended. */
+static int emit(long long bytes)
+{
+	static char zeros[65536];
+	while (bytes > 0) {
+		ssize_t put = write(1, zeros, bytes < (long long)sizeof zeros ? (size_t)bytes : sizeof zeros);
+		if (put <= 0)
+			return 1;
+		bytes -= put;
+	}
+	for (;;)
+		pause();
+}
+
+/* CMD plus "benchrun emit BYTES", its stdout a pipe whose read end is returned in *out. */
+static pid_t spawn_emitter(int argc, char **argv, const char *bytes, int *out)
+{
+	char *cmd[64];
+	if (argc > 60)
+		return -1;
+	for (int i = 0; i < argc; i++)
+		cmd[i] = argv[i];
+	cmd[argc] = self_exe;
+	cmd[argc + 1] = "emit";
+	cmd[argc + 2] = (char *)bytes;
+	cmd[argc + 3] = NULL;
+	int p[2];
+	if (pipe(p) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		dup2(null, 0);
+		dup2(p[1], 1);
+		dup2(null, 2);
+		close(p[0]);
+		execvp(cmd[0], cmd);
+		_exit(127);
+	}
+	close(p[1]);
+	*out = p[0];
+	return pid;
+}
+
+/* Read from fd until `want` bytes have come (want < 0: until end-of-file); how many came. */
+static long long drain(int fd, long long want)
+{
+	static char buf[1 << 16];
+	long long got = 0;
+	while (want < 0 || got < want) {
+		ssize_t n = read(fd, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	return got;
+}
+
+static int silence(int n, double d, int argc, char **argv)
+{
+	double v[64];
+	if (n > 64)
+		n = 64;
+	int got = 0;
+	for (int r = 0; r < n; r++) {
+		int fd;
+		pid_t pid = spawn_emitter(argc, argv, "1", &fd);
+		if (pid < 0)
+			return 2;
+		bool one = drain(fd, 1) == 1;
+		double t = now_us();
+		drain(fd, -1);
+		reap(pid);
+		double end = now_us();
+		close(fd);
+		if (one)
+			v[got++] = end - t - d * 1e6;
+	}
+	if (got == 0)
+		printf("n/a\n");
+	else
+		printf("%.0f\n", median(v, got));
+	return 0;
+}
+
+/* The CPU time of pid's own process so far (ms; its children's not counted), -1 if unknown. */
+static double cpu_of(pid_t pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	ssize_t len = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (len <= 0)
+		return -1;
+	buf[len] = '\0';
+	char *p = strrchr(buf, ')');
+	unsigned long ut, st;
+	/* after ") ": state, then fields 4..13, then utime (14) and stime (15) */
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+		return -1;
+	return (double)(ut + st) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
+}
+
+static int relay_rss(const char *bytes, int argc, char **argv)
+{
+	int fd;
+	pid_t pid = spawn_emitter(argc, argv, bytes, &fd);
+	if (pid < 0)
+		return 2;
+	long long got = drain(fd, atoll(bytes));
+	long kb = status_kb(pid, "VmHWM:");
+	double cpu_ms = cpu_of(pid);
+	kill(pid, SIGTERM);
+	drain(fd, -1);
+	reap(pid);
+	close(fd);
+	if (got == atoll(bytes))
+		printf("%ld %.0f\n", kb, cpu_ms);
+	else
+		printf("n/a n/a\n");
 	return 0;
 }
 
@@ -608,8 +755,10 @@ int main(int argc, char **argv)
 		write_stamp();
 		return 0;
 	}
+	if (argc == 3 && strcmp(argv[1], "emit") == 0)
+		return emit(atoll(argv[2]));
 	if (argc < 4) {
-		fprintf(stderr, "usage: benchrun runs|signal|exit|floor|supervise|rss|tree N CMD...\n");
+		fprintf(stderr, "usage: benchrun runs|signal|exit|floor|supervise|rss|tree|silence|relayrss N CMD...\n");
 		return 2;
 	}
 	/* The victim and the stamp are this program, found by its absolute path. */
@@ -644,6 +793,10 @@ int main(int argc, char **argv)
 		return rss(n, argv + 3);
 	if (strcmp(argv[1], "tree") == 0)
 		return tree(n, argc - 3, argv + 3);
+	if (strcmp(argv[1], "silence") == 0 && argc > 4)
+		return silence(n, atof(argv[3]), argc - 4, argv + 4);
+	if (strcmp(argv[1], "relayrss") == 0)
+		return relay_rss(argv[2], argc - 3, argv + 3);
 	fprintf(stderr, "benchrun: unknown mode %s\n", argv[1]);
 	return 2;
 }
