@@ -50,16 +50,16 @@ endif
 # The platform back ends, by OS; PLATFORM=portable picks the POSIX-only ones on any system
 # (poll, the process group only, sysconf), which is how the paths of systems without a
 # reaper or a process table are tested here (make check PLATFORM=portable).
-LINUX_SRCS   = src/clock_ppoll.c src/clock_left.c src/os_linux.c src/rusage_posix.c src/reopen_proc.c \
+LINUX_SRCS   = src/clock_ppoll.c src/clock_left.c src/os_linux.c src/rusage_posix.c src/reopen_proc.c src/peer_linux.c \
 	src/pipemove_linux.c src/tree_linux.c src/tree_walk.c src/pidmap.c src/ncpu_linux.c src/cpufiles.c
 FREEBSD_PLAT = src/clock_ppoll.c src/clock_left.c src/os_freebsd.c src/os_posix.c \
-	src/rusage_posix.c src/reopen_posix.c src/pipemove_posix.c src/tree_freebsd.c \
+	src/rusage_posix.c src/reopen_posix.c src/pipemove_posix.c src/peer_bsd.c src/tree_freebsd.c \
 	src/ncpu_freebsd.c
 DARWIN_PLAT  = src/clock_darwin.c src/clock_left.c src/selfpipe.c src/os_posix.c \
-	src/reaper_posix.c src/rusage_darwin.c src/reopen_darwin.c src/pipemove_posix.c \
+	src/reaper_posix.c src/rusage_darwin.c src/reopen_darwin.c src/pipemove_posix.c src/peer_bsd.c \
 	src/tree_darwin.c src/tree_walk.c src/pidmap.c src/ncpu_darwin.c
 PORTABLE     = src/clock_posix.c src/clock_left.c src/selfpipe.c src/os_posix.c \
-	src/reaper_posix.c src/rusage_posix.c src/reopen_posix.c src/pipemove_posix.c src/tree_posix.c \
+	src/reaper_posix.c src/rusage_posix.c src/reopen_posix.c src/pipemove_posix.c src/peer_posix.c src/tree_posix.c \
 	src/ncpu_posix.c
 ifeq ($(PLATFORM),portable)
 PLATFORM_SRCS = $(PORTABLE)
@@ -79,18 +79,20 @@ endif
 # orphans: orphaned descendants are adopted (a subreaper or reaper; macOS has none); counts:
 # the run report counts the tree's processes (a process table is read); readback: the report
 # tail is read back from a regular file (reopen.h); splice: the relay moves bytes between
-# pipes in the kernel (pipemove.h).
+# pipes in the kernel (pipemove.h); peercred: a control socket knows its peer's uid (peer.h).
 ifeq ($(PLATFORM_SRCS),$(LINUX_SRCS))
-EXPECT = sessions orphans counts readback splice
+EXPECT = sessions orphans counts readback splice peercred
 else ifeq ($(PLATFORM_SRCS),$(FREEBSD_PLAT))
-EXPECT = sessions orphans
+EXPECT = sessions orphans peercred
 else ifeq ($(PLATFORM_SRCS),$(DARWIN_PLAT))
-EXPECT = sessions counts readback
+EXPECT = sessions counts readback peercred
 endif
 
 CORE = src/cli.c src/deliver.c src/dispositions.c src/duration.c src/finish.c src/grow.c \
 	src/guard.c src/jobctl.c src/json.c src/launch.c src/longopt.c src/msg.c src/nproc.c \
-	src/quote.c src/reap.c src/pty.c src/relay.c src/relay_stream.c src/relay_watch.c src/lines.c src/tail.c src/report.c src/signals.c src/spawn.c src/status.c src/supervise.c src/tty.c
+	src/quote.c src/reap.c src/pty.c src/relay.c src/relay_stream.c src/relay_watch.c \
+	src/lines.c src/names.c src/control.c src/cancel.c src/tail.c src/report.c src/signals.c \
+	src/spawn.c src/status.c src/supervise.c src/tty.c
 SRCS = src/main.c $(CORE) $(PLATFORM_SRCS)
 DARWIN_SRCS = src/main.c $(CORE) $(DARWIN_PLAT)
 HDRS = $(wildcard src/*.h)

@@ -10,6 +10,7 @@
 #include "duration.h"
 #include "longopt.h"
 #include "msg.h"
+#include "names.h"
 #include "quote.h"
 #include "signals.h"
 
@@ -22,7 +23,7 @@
 
 enum opt_id { OPT_SIGNAL, OPT_KILL, OPT_PRESERVE, OPT_FOREGROUND, OPT_VERBOSE,
 	OPT_KILL_LEFTOVERS, OPT_REPORT, OPT_OUTPUT_GRACE, OPT_NO_OUTPUT, OPT_REPORT_TAIL,
-	OPT_NPROC, OPT_HELP, OPT_VERSION };
+	OPT_NAME, OPT_CANCEL, OPT_LIST, OPT_NPROC, OPT_HELP, OPT_VERSION };
 
 struct option_def {
 	struct longopt lo; /* first: longopt_match reads it */
@@ -43,6 +44,9 @@ static const struct option_def options[] = {
 	{{"output-grace", true, true}, 0, OPT_OUTPUT_GRACE},
 	{{"no-output-timeout", true, true}, 0, OPT_NO_OUTPUT},
 	{{"report-tail", true, true}, 0, OPT_REPORT_TAIL},
+	{{"name", true, true}, 0, OPT_NAME},
+	{{"cancel", true, true}, 0, OPT_CANCEL},
+	{{"list", false, true}, 0, OPT_LIST},
 	{{"nproc", false, true}, 0, OPT_NPROC},
 	{{"help", false, false}, 0, OPT_HELP},
 	{{"version", false, false}, 0, OPT_VERSION},
@@ -60,6 +64,8 @@ static char last_arg_buf[64];
  * that read --help expect.  As "timeout", GNU's options only; the extensions stay accepted. */
 static const char usage_head[] =
 	"Usage: %s [OPTION]... DURATION COMMAND [ARG]...\n"
+	"  or:  %s --cancel=NAME [-s SIGNAL] [-k DURATION]\n"
+	"  or:  %s --list\n"
 	"  or:  %s --nproc [--all] [--ignore=N]\n"
 	"  or:  %s OPTION\n"
 	"Start COMMAND, and if it is still running after DURATION, signal it and\n"
@@ -90,6 +96,11 @@ static const char usage_extensions[] =
 	"                               for DURATION (0: no such limit)\n"
 	"      --report-tail=SIZE     keep the last SIZE bytes of COMMAND's stderr in\n"
 	"                               the --report (SIZE with K or M, at most 16M)\n"
+	"      --name=NAME            register the run as NAME, for --cancel and --list\n"
+	"      --cancel=NAME          end the run named NAME as a TERM would (the -s\n"
+	"                               signal, then KILL after the -k grace), and\n"
+	"                               wait until it has; 1 if none is running\n"
+	"      --list                 show the named runs: NAME, pid, elapsed, command\n"
 	"      --nproc                print the processors usable (see --nproc --help)\n";
 static const char usage_tail[] =
 	"      --help                 display this help and exit\n"
@@ -108,7 +119,8 @@ static const char usage_tail[] =
 	"  -    otherwise COMMAND's own status (128+N if signal N ended it)\n";
 static const char usage_as_timeout[] =
 	"\nrunlimit's extensions (--kill-leftovers, --report, --output-grace,\n"
-	"--no-output-timeout, --report-tail, --nproc) work here too: "
+	"--no-output-timeout, --report-tail, --name, --cancel, --list, --nproc) work\n"
+	"here too: "
 	"see 'runlimit --help'.\n";
 
 static enum cli_result usage(void)
@@ -116,8 +128,8 @@ static enum cli_result usage(void)
 	const char *p = program_name;
 	bool as_timeout = strcmp(progname, "timeout") == 0;
 	char head[1024];
-	snprintf(head, sizeof head, usage_head, p, p, p);
-	char text[4096];
+	snprintf(head, sizeof head, usage_head, p, p, p, p, p);
+	char text[6144];
 	int len = snprintf(text, sizeof text, "%s%s%s%s%s", head, usage_options,
 	                   as_timeout ? "" : usage_extensions, usage_tail,
 	                   as_timeout ? usage_as_timeout : "");
@@ -173,6 +185,18 @@ static bool tail_size(const char *arg, size_t *bytes)
 	return true;
 }
 
+/* --name, --cancel: a run's name into *name. */
+static enum cli_result run_name(const char *arg, const char **name)
+{
+	if (!names_valid(arg)) {
+		msg("invalid run name %s (1 to %d of A-Z a-z 0-9 . _ -, not starting with .)",
+		    quote(arg), NAME_MAX_LEN);
+		return bad_usage();
+	}
+	*name = arg;
+	return CLI_RUN;
+}
+
 /* Apply one option.  Returns CLI_RUN to go on. */
 static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg)
 {
@@ -183,6 +207,7 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 			msg("%s: invalid signal", quote(arg));
 			return bad_usage();
 		}
+		cfg->signal_given = true;
 		break;
 	case OPT_KILL:
 		if (!interval(arg, &cfg->kill_after))
@@ -220,11 +245,32 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 		}
 		cfg->report = arg;
 		break;
+	case OPT_NAME: return run_name(arg, &cfg->name);
+	case OPT_CANCEL: return run_name(arg, &cfg->cancel);
+	case OPT_LIST: cfg->list = true; break;
 	case OPT_NPROC: return CLI_NPROC;
 	case OPT_HELP: return usage();
 	case OPT_VERSION: return version();
 	}
 	return CLI_RUN;
+}
+
+/* --cancel or --list: no operands, and neither with the other or with --name. */
+static enum cli_result control_mode(const struct config *cfg, int left, char **words)
+{
+	if (cfg->cancel && cfg->list) {
+		msg("options '--cancel' and '--list' cannot be used together");
+		return bad_usage();
+	}
+	if (cfg->name) {
+		msg("option '--name' is for a run, not for %s", cfg->list ? "'--list'" : "'--cancel'");
+		return bad_usage();
+	}
+	if (left > 0) {
+		msg("extra operand %s", quote(words[0]));
+		return bad_usage();
+	}
+	return cfg->cancel ? CLI_CANCEL : CLI_LIST;
 }
 
 /* "--name[=value]": exact match first, then a unique prefix. */
@@ -301,6 +347,8 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 		if (r != CLI_RUN)
 			return r;
 	}
+	if (cfg->cancel || cfg->list)
+		return control_mode(cfg, argc - i, argv + i);
 	if (argc - i < 2) {
 		/* GNU says only "Try ..."; runlimit says what is missing, except as "timeout", and
 		 * what it took the words it had for ("runlimit -vs 1 true": -s took "1"). */

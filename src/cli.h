@@ -13,6 +13,7 @@ struct config {
 	int64_t kill_after; /* ns of grace before KILL; 0: never escalate */
 	bool kill_after_given; /* -k was on the command line, not the default */
 	int signal;         /* sent at the deadline */
+	bool signal_given;  /* -s was on the command line */
 	bool preserve_status;
 	bool foreground;
 	bool verbose;
@@ -24,6 +25,9 @@ struct config {
 	int64_t silence;    /* --no-output-timeout: ns without output that time out; 0: none */
 	const char *silence_arg; /* as given, for -v */
 	size_t report_tail; /* --report-tail: bytes of stderr's end the report keeps; 0: none */
+	const char *name;   /* --name: the run registers under it (control.h); NULL: not */
+	const char *cancel; /* --cancel: the named run to end (cancel.h) */
+	bool list;          /* --list */
 	char **command;     /* NULL-terminated argv of COMMAND */
 	int64_t started;    /* clock_now() when runlimit started: the deadline counts from it */
 };
@@ -34,6 +38,8 @@ enum cli_result {
 	CLI_USAGE,   /* bad usage, already reported */
 	CLI_FAILED,  /* --help or --version could not be written */
 	CLI_NPROC,   /* --nproc came first: the rest is nproc's command line */
+	CLI_CANCEL,  /* --cancel=NAME: end that run (cfg->cancel, with -s and -k) */
+	CLI_LIST,    /* --list: show the live named runs */
 };
 
 enum cli_result cli_parse(int argc, char **argv, struct config *cfg);

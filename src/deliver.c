@@ -86,6 +86,9 @@ void deliver(const struct recipient *to, int sig, enum reach reach, bool cont, c
 		if (strcmp(why, "no-output") == 0)
 			msg("no output for %s%s: sending signal %s to command %s", cfg->silence_arg,
 			    unitless(cfg->silence_arg) ? "s" : "", name, quote(cfg->command[0]));
+		else if (strcmp(why, "cancel") == 0)
+			msg("cancelled by --cancel=%s: sending signal %s to command %s", cfg->name, name,
+			    quote(cfg->command[0]));
 		else
 			msg("sending signal %s to command %s", name, quote(cfg->command[0]));
 	}

@@ -1,11 +1,16 @@
 #include "finish.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include "control.h"
+#include "dispositions.h"
 #include "msg.h"
 #include "os.h"
+#include "quote.h"
 #include "relay.h"
 #include "report.h"
 #include "spawn.h"
@@ -55,8 +60,26 @@ void finish_report(const struct recipient *to, const struct run_end *end, struct
 int finish_failed(const char *what, int err)
 {
 	msg("%s: %s", what, strerror(err));
+	return finish_refused(strerror(err));
+}
+
+int finish_refused(const char *why)
+{
 	struct report_end e = {.outcome = "error", .exit_status = EXIT_RUNLIMIT_FAILED,
-	                       .error = strerror(err)};
+	                       .error = why};
 	report_finish(&e);
 	return EXIT_RUNLIMIT_FAILED;
+}
+
+void finish_cancelled_early(const struct config *cfg)
+{
+	if (cfg->verbose)
+		msg("a cancel came before the command started: not running %s", quote(cfg->command[0]));
+	report_cancelled();
+	struct report_end e = {.outcome = "interrupted", .exit_status = 128 + SIGTERM,
+	                       .die_signal = SIGTERM};
+	report_finish(&e);
+	control_close();
+	disp_die_of(SIGTERM);
+	_exit(128 + SIGTERM);
 }

@@ -2,6 +2,7 @@
  * called as "nproc" (or with --nproc first), it is GNU nproc. */
 #include <string.h>
 
+#include "cancel.h"
 #include "cli.h"
 #include "clock.h"
 #include "msg.h"
@@ -48,6 +49,10 @@ int main(int argc, char **argv)
 	case CLI_NPROC:
 		help_mode = " --nproc";
 		return nproc_main(argc - 1, argv + 1);
+	case CLI_CANCEL:
+		return cancel_main(&cfg);
+	case CLI_LIST:
+		return list_main();
 	case CLI_RUN:
 		break;
 	}

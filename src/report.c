@@ -48,6 +48,7 @@ static struct {
 	long alive_at_exit;     /* -1: not known */
 	long kill_left;         /* -1, or what a final KILL short of memory left alive */
 	const char *timed_out_by; /* the limit that ran out (NULL: none) */
+	bool cancelled;         /* ended by a --cancel */
 } rep;
 
 void report_start(const struct config *cfg)
@@ -142,6 +143,11 @@ void report_targets(struct tree_seen *seen, bool kill)
 void report_timed_out_by(const char *why)
 {
 	rep.timed_out_by = why;
+}
+
+void report_cancelled(void)
+{
+	rep.cancelled = true;
 }
 
 void report_kill_left(long left)
@@ -240,6 +246,9 @@ static void end_members(struct json *j, const struct report_end *e)
 	json_key(j, "timed_out");
 	json_bool(j, e->timed_out);
 	string_member(j, "timed_out_by", e->timed_out ? rep.timed_out_by : NULL);
+	json_key(j, "cancelled");
+	json_bool(j, rep.cancelled);
+	string_member(j, "name", rep.cfg->name);
 	json_key(j, "command");
 	json_open(j, '[');
 	for (char **arg = rep.cfg->command; arg && *arg; arg++)

@@ -32,6 +32,9 @@ void report_targets(struct tree_seen *seen, bool kill);
 /* The limit that ran out: why as report_signal has it ("deadline", "alarm", "no-output"). */
 void report_timed_out_by(const char *why);
 
+/* The run was ended by a --cancel (or a cancel came before it started). */
+void report_cancelled(void);
+
 /* A final KILL that ran out of memory looked until nothing was alive, or gave up with left
  * processes alive: the count the report gives if it cannot list the tree itself. */
 void report_kill_left(long left);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "control.h"
 #include "deliver.h"
 #include "finish.h"
 #include "dispositions.h"
@@ -59,6 +60,8 @@ struct run {
 	int64_t silence;           /* the no-output limit (0: none, or it has passed) */
 	int64_t grace_end;         /* the final KILL's time (CLOCK_NEVER: none due) */
 	int request;               /* the signal of the REQUEST being dispatched */
+	const char *request_why;   /* its reason in the report: "forwarded", "cancel" */
+	int64_t kill_after;        /* the grace before the final KILL (a cancel may change it) */
 	int stopped_by;            /* the command is stopped, by this signal (0: running) */
 	bool polling;              /* the leftovers' exits wake nothing: look again soon */
 	bool kill_sent;            /* the final KILL went out (the tree's zombies go to init) */
@@ -81,8 +84,8 @@ static const struct recipient *to(struct run *r)
 
 static void start_grace(struct run *r)
 {
-	if (r->cfg->kill_after > 0 && r->grace_end == CLOCK_NEVER)
-		r->grace_end = clock_after(clock_now(), r->cfg->kill_after);
+	if (r->kill_after > 0 && r->grace_end == CLOCK_NEVER)
+		r->grace_end = clock_after(clock_now(), r->kill_after);
 	if (r->phase == RUNNING)
 		r->phase = ENDING;
 }
@@ -135,7 +138,7 @@ static void time_out(struct run *r, enum event ev)
 static void request(struct run *r, enum event ev)
 {
 	(void)ev;
-	deliver(to(r), r->request, REACH_TREE, true, "forwarded");
+	deliver(to(r), r->request, REACH_TREE, true, r->request_why);
 	r->end.interrupted = true;
 	if (r->phase != KILLED && r->phase != FLUSHING && r->phase != DONE)
 		start_grace(r);
@@ -254,6 +257,7 @@ static void arrived(struct run *r, int sig, bool by_process)
 	r->received[sig] = true;
 	if (disp_is_termination(sig) && (by_process || !disp_is_keyboard(sig))) {
 		r->request = sig;
+		r->request_why = "forwarded";
 		dispatch(r, REQUEST);
 	} else {
 		deliver(to(r), sig, REACH_COMMAND, false, "forwarded");
@@ -302,6 +306,37 @@ static int64_t next_wake(const struct run *r)
 			wake = soon;
 	}
 	return wake;
+}
+
+/* The grace of a cancel when neither it nor the run gives one: a cancel always ends the
+ * tree, TERM-ignoring processes included. */
+#define CANCEL_GRACE ((int64_t)5 * 1000000000)
+
+/* A --cancel (control.h): handled as that signal sent to runlimit by a process, with the
+ * cancel's grace (0: the final KILL at once). */
+static void cancelled(struct run *r, const struct control_request *q)
+{
+	report_cancelled();
+	int64_t grace = q->grace >= 0 ? q->grace : r->kill_after > 0 ? r->kill_after : CANCEL_GRACE;
+	r->kill_after = grace > 0 ? grace : 1;
+	if (q->sig > 0 && q->sig < DISP_SLOTS)
+		r->received[q->sig] = true;
+	r->request = q->sig;
+	r->request_why = "cancel";
+	dispatch(r, REQUEST);
+}
+
+/* Wait for the next event: the clock, a signal, the relay's pipes, the control socket. */
+static void wait_next(struct run *r)
+{
+	struct pollfd fds[RELAY_MAX_FDS + CONTROL_MAX_FDS];
+	size_t n = relay_fds(fds);
+	size_t m = control_fds(fds + n);
+	clock_wait(next_wake(r), disp_waitmask(), fds, n + m);
+	relay_pump(fds, n);
+	struct control_request q;
+	if (control_pump(fds + n, m, &q))
+		cancelled(r, &q);
 }
 
 /* The command stopped: job control (jobctl.h) decides, and the group is continued after. */
@@ -353,10 +388,7 @@ static void loop(struct run *r)
 				reap(r); /* leave no zombie of the tree to init */
 			return;
 		}
-		struct pollfd fds[RELAY_MAX_FDS];
-		size_t n = relay_fds(fds);
-		clock_wait(next_wake(r), disp_waitmask(), fds, n);
-		relay_pump(fds, n);
+		wait_next(r);
 	}
 }
 
@@ -370,15 +402,21 @@ int supervise(const struct config *cfg)
 	os_init();
 	report_start(cfg);
 	struct run r = {.cfg = cfg, .to = {.cfg = cfg}, .phase = RUNNING, .grace_end = CLOCK_NEVER,
-	                .silence = cfg->silence, .child_news = true,
+	                .silence = cfg->silence, .child_news = true, .kill_after = cfg->kill_after,
 	                .end = {.preserve_status = cfg->preserve_status}};
 	int64_t began = cfg->started ? cfg->started : clock_now();
 	r.deadline = cfg->duration == 0 || cfg->duration > CLOCK_NEVER - began
 	                 ? CLOCK_NEVER : began + cfg->duration;
+	enum control_state named = cfg->name ? control_open(cfg) : CONTROL_READY;
+	if (named == CONTROL_FAILED)
+		return finish_refused("the run could not be registered under its name");
+	if (named == CONTROL_CANCELLED)
+		finish_cancelled_early(cfg); /* does not return */
 	struct launch l = launch_command(cfg, self);
 	if (l.pid < 0) {
 		int err = errno;
 		guard_stop();
+		control_close();
 		return finish_failed(l.relay_failed ? "cannot make the output relay's pipes"
 		                                    : "fork system call failed", err);
 	}
@@ -396,6 +434,7 @@ int supervise(const struct config *cfg)
 	finish_say(cfg, end);
 	struct verdict v = run_verdict(end);
 	finish_report(to(&r), end, v);
+	control_close(); /* after the report: a --cancel returns once it is written */
 	if (v.die)
 		disp_die_of(v.die);
 	return v.status;

@@ -36,6 +36,7 @@ teardown() {
 
 # The fields every report has, whatever the outcome.
 COMMON=('set(d) >= {"version", "outcome", "exit_status", "exit_signal", "timed_out", "timed_out_by",
+	"cancelled", "name",
 	"command", "pid", "command_exit", "command_signal", "core_dumped", "error", "duration_seconds",
 	"kill_after_seconds", "no_output_timeout_seconds", "timeout_signal", "wall_seconds", "signals", "signals_omitted",
 	"alive_at_command_exit", "ended", "left_running", "output", "rusage"}'

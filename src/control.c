@@ -1,0 +1,274 @@
+/* O_NOFOLLOW is POSIX 2008, but macOS shows it only with its own names. */
+#define _DARWIN_C_SOURCE
+#include "control.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "msg.h"
+#include "names.h"
+#include "peer.h"
+#include "quote.h"
+#include "signals.h"
+
+/* Connections at once: a cancel holds its own until the run is over. */
+#define CONNS (CONTROL_MAX_FDS - 1)
+#define LINE 64
+
+struct conn {
+	int fd;          /* -1: free */
+	bool waiting;    /* a cancel was taken: "ended" is owed when the run is over */
+	size_t len;
+	char line[LINE]; /* the request, as read so far */
+};
+
+static const struct config *run_cfg;
+static int lock_fd = -1, listen_fd = -1;
+static char dir[NAME_PATH], lock_path[NAME_PATH], sock_path[NAME_PATH], marker[NAME_PATH];
+static struct conn conns[CONNS];
+
+/* fd close-on-exec (the command must never inherit it) and non-blocking. */
+static bool own(int fd)
+{
+	return fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 &&
+	       fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0;
+}
+
+/* NAME.lock, locked: false if another live run holds it (errno EAGAIN) or it cannot be had.
+ * A lock file removed by an ending run after this one opened it is not the name's any more:
+ * then again, with the file now there. */
+static bool take_lock(void)
+{
+	for (int tries = 0; tries < 10; tries++) {
+		int fd = open(lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return false;
+		struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+		if (fcntl(fd, F_SETLK, &fl) != 0) {
+			int err = errno == EACCES ? EAGAIN : errno;
+			close(fd);
+			errno = err;
+			return false;
+		}
+		struct stat held, now;
+		if (fstat(fd, &held) == 0 && lstat(lock_path, &now) == 0 &&
+		    held.st_dev == now.st_dev && held.st_ino == now.st_ino) {
+			lock_fd = fd;
+			return true;
+		}
+		close(fd);
+	}
+	errno = EAGAIN;
+	return false;
+}
+
+/* Listen on NAME.sock; one left there is a dead run's (this run holds the lock). */
+static bool listen_on(void)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	memcpy(sa.sun_path, sock_path, strlen(sock_path) + 1);
+	unlink(sock_path);
+	listen_fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (listen_fd < 0 || !own(listen_fd))
+		return false;
+	/* The socket's file for its user alone, whatever the umask (runlimit has one thread). */
+	mode_t mask = umask(077);
+	bool bound = bind(listen_fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+	umask(mask);
+	return bound && listen(listen_fd, 8) == 0;
+}
+
+static bool paths(const char *name)
+{
+	return names_dir(true, dir, sizeof dir) &&
+	       names_path(dir, name, "lock", lock_path, sizeof lock_path) &&
+	       names_path(dir, name, "sock", sock_path, sizeof sock_path) &&
+	       names_path(dir, name, "cancel", marker, sizeof marker);
+}
+
+static void drop(struct conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	*c = (struct conn){.fd = -1};
+}
+
+static void say(struct conn *c, const char *text)
+{
+	/* A line of a few bytes into an empty socket buffer: never short. */
+	if (c->fd >= 0)
+		(void)!msg_write(c->fd, text, strlen(text));
+}
+
+/* Take every connection waiting to be accepted, into a free slot (or refused if none). */
+static void take_connections(void)
+{
+	int fd;
+	while ((fd = accept(listen_fd, NULL, NULL)) >= 0) {
+		uid_t uid;
+		int known = peer_uid(fd, &uid);
+		struct conn *free_slot = NULL;
+		for (size_t k = 0; k < CONNS && !free_slot; k++)
+			if (conns[k].fd < 0)
+				free_slot = &conns[k];
+		/* Each connection is greeted before it says anything, so that one refused is told
+		 * so and closed with nothing unread (which would reset it, and lose the word). */
+		if (!own(fd) || known < 0 || (known && uid != geteuid() && uid != 0) || !free_slot) {
+			(void)!msg_write(fd, "refused\n", 8);
+			close(fd);
+			continue;
+		}
+		*free_slot = (struct conn){.fd = fd};
+		say(free_slot, "runlimit\n");
+	}
+}
+
+enum control_state control_open(const struct config *cfg)
+{
+	for (size_t k = 0; k < CONNS; k++)
+		conns[k] = (struct conn){.fd = -1};
+	run_cfg = cfg;
+	if (!paths(cfg->name))
+		return CONTROL_FAILED;
+	if (!take_lock()) {
+		if (errno == EAGAIN)
+			msg("a run named %s is already running", quote(cfg->name));
+		else
+			msg("cannot lock %s: %s", quote(lock_path), strerror(errno));
+		return CONTROL_FAILED;
+	}
+	if (!listen_on()) {
+		msg("cannot listen on %s: %s", quote(sock_path), strerror(errno));
+		control_close();
+		return CONTROL_FAILED;
+	}
+	/* Only now, with the socket there for a cancel that comes from here on: one that came
+	 * before left its marker. */
+	if (unlink(marker) == 0) {
+		take_connections();
+		for (size_t k = 0; k < CONNS; k++)
+			conns[k].waiting = conns[k].fd >= 0;
+		return CONTROL_CANCELLED;
+	}
+	return CONTROL_READY;
+}
+
+size_t control_fds(struct pollfd *fds)
+{
+	if (listen_fd < 0)
+		return 0;
+	size_t n = 0;
+	fds[n++] = (struct pollfd){.fd = listen_fd, .events = POLLIN};
+	for (size_t k = 0; k < CONNS; k++)
+		if (conns[k].fd >= 0 && !conns[k].waiting)
+			fds[n++] = (struct pollfd){.fd = conns[k].fd, .events = POLLIN};
+	return n;
+}
+
+/* "PID ELAPSED-NS COMMAND": what --list shows of this run. */
+static void tell_info(struct conn *c)
+{
+	char text[4096];
+	int len = snprintf(text, sizeof text, "%ld %lld", (long)getpid(),
+	                   (long long)(clock_now() - run_cfg->started));
+	for (char **arg = run_cfg->command; *arg && len > 0 && (size_t)len < sizeof text - 8; arg++) {
+		bool plain = **arg && strcspn(*arg, " \t\n'\"\\$`") == strlen(*arg);
+		len += snprintf(text + len, sizeof text - (size_t)len, " %s", plain ? *arg : quote(*arg));
+	}
+	if (len < 0)
+		return;
+	if ((size_t)len >= sizeof text - 8)
+		len = (int)strlen(text);
+	snprintf(text + len, sizeof text - (size_t)len, "\n");
+	say(c, text);
+}
+
+/* One request, whole: "cancel SIG GRACE-NS" (GRACE -1: the run's own), or "info". */
+static bool handle(struct conn *c, struct control_request *req)
+{
+	int sig;
+	long long grace;
+	if (strcmp(c->line, "info") == 0) {
+		tell_info(c);
+		drop(c);
+		return false;
+	}
+	if (sscanf(c->line, "cancel %d %lld", &sig, &grace) != 2 || sig < 0 || sig > sig_max() ||
+	    grace < -1) {
+		say(c, "refused\n");
+		drop(c);
+		return false;
+	}
+	unlink(marker); /* a marker left by this cancel is taken with it */
+	say(c, "ok\n");
+	c->waiting = true;
+	*req = (struct control_request){sig, (int64_t)grace};
+	return true;
+}
+
+/* Read what came on c; true with *req when a cancel is whole. */
+static bool read_request(struct conn *c, struct control_request *req)
+{
+	ssize_t got = read(c->fd, c->line + c->len, sizeof c->line - 1 - c->len);
+	if (got < 0 && (errno == EAGAIN || errno == EINTR))
+		return false;
+	if (got <= 0) {
+		drop(c);
+		return false;
+	}
+	c->len += (size_t)got;
+	c->line[c->len] = '\0';
+	char *nl = strchr(c->line, '\n');
+	if (!nl) {
+		if (c->len == sizeof c->line - 1)
+			drop(c); /* no request is this long */
+		return false;
+	}
+	*nl = '\0';
+	return handle(c, req);
+}
+
+bool control_pump(const struct pollfd *fds, size_t n, struct control_request *req)
+{
+	bool cancel = false;
+	for (size_t i = 0; i < n; i++) {
+		if (!fds[i].revents)
+			continue;
+		if (fds[i].fd == listen_fd) {
+			take_connections();
+			continue;
+		}
+		for (size_t k = 0; k < CONNS; k++)
+			if (conns[k].fd == fds[i].fd && !conns[k].waiting)
+				cancel = read_request(&conns[k], req) || cancel;
+	}
+	return cancel;
+}
+
+void control_close(void)
+{
+	if (listen_fd >= 0) {
+		unlink(sock_path);
+		close(listen_fd);
+		listen_fd = -1;
+	}
+	for (size_t k = 0; k < CONNS; k++) {
+		if (conns[k].waiting)
+			say(&conns[k], "ended\n");
+		drop(&conns[k]);
+	}
+	if (lock_fd >= 0) {
+		unlink(lock_path); /* while it is held: a run that opened it before finds it gone */
+		close(lock_fd);
+		lock_fd = -1;
+	}
+}

@@ -1,0 +1,45 @@
+/* A named run's registration and control socket (--name; names.h for the directory).  Before
+ * the command starts, the run takes NAME.lock (a second live run of NAME is refused; a lock
+ * file or socket left by a run that was SIGKILLed is recognised by its lock being free),
+ * listens on NAME.sock, and only then looks for NAME.cancel: a cancel (cancel.h) leaves that
+ * marker before it tries to connect, so whichever comes first, a cancel is never lost.  The
+ * socket is one more source of the run's event wait; a peer that is neither the run's user
+ * nor root is refused.  Without --name nothing here runs. */
+#ifndef RUNLIMIT_CONTROL_H
+#define RUNLIMIT_CONTROL_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli.h"
+
+#define CONTROL_MAX_FDS 5
+
+enum control_state {
+	CONTROL_READY,     /* registered: the command may start */
+	CONTROL_CANCELLED, /* a cancel came first: the command must not start */
+	CONTROL_FAILED,    /* runlimit cannot register the run (said why) */
+};
+
+/* What a cancel asks. */
+struct control_request {
+	int sig;       /* the signal for the tree */
+	int64_t grace; /* ns before the final KILL; -1: the run's own */
+};
+
+enum control_state control_open(const struct config *cfg);
+
+/* The descriptors the run's wait watches for the socket now (at most CONTROL_MAX_FDS). */
+size_t control_fds(struct pollfd *fds);
+
+/* After a wait: take the connections and requests that came; true with *req when a cancel
+ * came. */
+bool control_pump(const struct pollfd *fds, size_t n, struct control_request *req);
+
+/* The run is over: tell every cancel waiting that it has ended, and remove NAME's files.
+ * Safe to call when nothing was registered, and more than once. */
+void control_close(void);
+
+#endif

@@ -1,0 +1,321 @@
+#!/usr/bin/env bats
+# Named runs (DESIGN §8, --name, --cancel, --list): a run registers under a name in a
+# directory only its user can write to; another process cancels it by that name (the run
+# signals its own tree: nothing is ever signalled by a pid read from a file), and a cancel
+# that comes before the run is never lost.
+#
+# Every test has a directory of its own (RUNLIMIT_DIR), so the files can run in parallel.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+setup_file() {
+	setup_tree_tests
+}
+
+setup() {
+	export D=$BATS_TEST_TMPDIR RUNLIMIT
+	export RUNLIMIT_DIR=$D/names
+	N=n$BATS_TEST_NUMBER-$(($$ % 100000))
+	export S
+	S=$(private_sleep "$N-s")
+}
+
+teardown() {
+	kill_named "$N-s"
+	other_users_done
+}
+
+# registered NAME: the run NAME is listening (its socket is there).
+registered() { [ -S "$RUNLIMIT_DIR/$1.sock" ]; }
+
+# start_named NAME ARG...: runlimit --name=NAME ARG... in the background, its pid in RUN;
+# returns once the run is registered.
+start_named() {
+	local name=$1
+	shift
+	"$RUNLIMIT" --name="$name" "$@" &
+	RUN=$!
+	wait_until 10 registered "$name"
+}
+
+@test "--cancel ends the whole tree: TERM, then KILL for what ignores it, a setsid'd grandchild too" {
+	needs_session_reach
+	local t0
+	start_named job -k 1 60 sh -c '
+		(trap "" TERM; exec "$S" 100) &
+		setsid "$S" 101 &
+		echo ready >"$D/ready"; wait'
+	wait_for_file "$D/ready"
+	wait_until 10 test "$(survivors "$N-s" | wc -l)" -eq 2
+	t0=$(now)
+	run -0 "$RUNLIMIT" --cancel=job
+	# it returns once the tree is gone: after the grace, for the TERM-ignoring child
+	! lt "$(elapsed "$t0")" 0.9
+	lt "$(elapsed "$t0")" 10
+	no_live "$N-s"
+	wait_bg "$RUN"
+	[ "$BG_STATUS" -eq 143 ] # the command died of the TERM: runlimit dies of it too
+	# and its files are gone
+	[ -z "$(ls -A "$RUNLIMIT_DIR")" ]
+}
+
+@test "a cancel that comes first: the command never runs, and the name is free again after" {
+	run -1 "$RUNLIMIT" --cancel=early
+	[ -e "$RUNLIMIT_DIR/early.cancel" ]
+	run -143 "$RUNLIMIT" --name=early 10 sh -c 'touch "$D/ran"'
+	[ ! -e "$D/ran" ]
+	[ ! -e "$RUNLIMIT_DIR/early.cancel" ]
+	# the next run of that name runs normally
+	run -0 "$RUNLIMIT" --name=early 10 sh -c 'touch "$D/ran"'
+	[ -e "$D/ran" ]
+}
+
+@test "200 starts and cancels racing: no command ever finishes its work" {
+	local i
+	for i in $(seq 1 200); do
+		"$RUNLIMIT" --name="race$i" -k 0.5 20 sh -c '"$S" 3; touch "$D/done.$1"' sh "$i" \
+			>/dev/null 2>&1 &
+		"$RUNLIMIT" --cancel="race$i" >/dev/null 2>&1 &
+		if [ $((i % 20)) -eq 0 ]; then wait; fi
+	done
+	wait
+	# every run has ended (a cancel or its marker ended it), and no work was done
+	no_survivors "$N-s" 20
+	[ -z "$(ls "$D" | grep '^done\.' || true)" ]
+	# no files left but the markers of cancels that came before their run had even looked
+	[ -z "$(ls "$RUNLIMIT_DIR" | grep -v '\.cancel$' || true)" ]
+}
+
+@test "a command with a space in its name, and one that execs: cancelled all the same" {
+	mkdir -p "$D/my dir"
+	printf '#!/bin/sh\nexec "$S" 100\n' >"$D/my dir/my prog"
+	chmod +x "$D/my dir/my prog"
+	start_named spaced 60 "$D/my dir/my prog"
+	wait_until 10 has_survivors "$N-s"
+	run -0 "$RUNLIMIT" --list
+	[[ "$output" == *spaced*"my prog"* ]]
+	run -0 "$RUNLIMIT" --cancel=spaced
+	no_live "$N-s"
+	wait_bg "$RUN"
+	[ "$BG_STATUS" -eq 143 ]
+}
+
+@test "the command's \$\$ and its own traps are its own" {
+	run -42 "$RUNLIMIT" --name=traps 10 sh -c 'trap "exit 42" TERM; kill -TERM $$; sleep 5'
+	start_named pid 10 sh -c 'echo $$ >"$D/pid"; exec "$S" 100'
+	wait_for_file "$D/pid"
+	# $$ is the command itself, not a wrapper: it is runlimit's child
+	is_child_of "$(cat "$D/pid")" "$RUN"
+	run -0 "$RUNLIMIT" --cancel=pid
+	wait_bg "$RUN"
+}
+
+@test "a name already running is refused (125), and nothing of the first run is touched" {
+	start_named twice 60 "$S" 100
+	run -125 --separate-stderr "$RUNLIMIT" --name=twice 10 true
+	[[ "$stderr" == *"a run named"*"twice"*"is already running"* ]]
+	registered twice
+	has_survivors "$N-s"
+	run -0 "$RUNLIMIT" --cancel=twice
+	wait_bg "$RUN"
+}
+
+@test "--list: one line per live run, with its name, pid, elapsed time and command" {
+	start_named one 60 "$S" 101
+	local p1=$RUN
+	start_named two 60 "$S" 102
+	local p2=$RUN
+	start_named three 60 "$S" 103
+	local p3=$RUN
+	run -0 "$RUNLIMIT" --list
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "${lines[0]}" == "one	$p1	"*"s	$S 101" ]]
+	[[ "${lines[1]}" == "three	$p3	"*"s	$S 103" ]]
+	[[ "${lines[2]}" == "two	$p2	"*"s	$S 102" ]]
+	"$RUNLIMIT" --cancel=one
+	run -0 "$RUNLIMIT" --list
+	[ "${#lines[@]}" -eq 2 ]
+	"$RUNLIMIT" --cancel=two
+	"$RUNLIMIT" --cancel=three
+	run -0 "$RUNLIMIT" --list
+	[ -z "$output" ]
+	wait_bg "$p1"
+	wait_bg "$p2"
+	wait_bg "$p3"
+}
+
+@test "an unrelated process whose pid is in fake name files is never signalled" {
+	"$S" 100 &
+	local bystander=$!
+	mkdir -m 700 "$RUNLIMIT_DIR"
+	echo "$bystander" >"$RUNLIMIT_DIR/fake.lock"
+	echo "$bystander" >"$RUNLIMIT_DIR/fake.pid"
+	echo "$bystander" >"$RUNLIMIT_DIR/fake.sock"
+	run -1 "$RUNLIMIT" --cancel=fake
+	run -0 "$RUNLIMIT" --list
+	[ -z "$output" ]
+	kill -0 "$bystander"
+	kill "$bystander"
+}
+
+@test "a run killed with SIGKILL leaves files that the next run of its name replaces" {
+	start_named dead 60 "$S" 100
+	kill -KILL "$RUN"
+	wait "$RUN" || true
+	registered dead # the socket is left ...
+	run -1 "$RUNLIMIT" --cancel=dead # ... but no run answers on it
+	rm -f "$RUNLIMIT_DIR/dead.cancel"
+	run -0 "$RUNLIMIT" --name=dead 10 echo again
+	[ "$output" = again ]
+	[ -z "$(ls -A "$RUNLIMIT_DIR")" ]
+}
+
+@test "the name's files are removed however the run ends" {
+	run -0 "$RUNLIMIT" --name=a 10 true
+	run -124 "$RUNLIMIT" --name=b 0.1 sleep 5
+	run -127 "$RUNLIMIT" --name=c 10 ./no-such-command
+	"$RUNLIMIT" --name=d 60 "$S" 100 &
+	RUN=$!
+	wait_until 10 registered d
+	kill -TERM "$RUN"
+	wait_bg "$RUN"
+	[ "$BG_STATUS" -eq 143 ]
+	[ -z "$(ls -A "$RUNLIMIT_DIR")" ]
+}
+
+@test "the command never inherits the control socket or the lock" {
+	[ -d /proc/self/fd ] || skip "no /proc/self/fd to list a process's descriptors"
+	run -0 "$RUNLIMIT" --name=fds 10 sh -c 'ls -l /proc/self/fd/ 2>/dev/null'
+	[[ "$output" != *socket:* ]]
+	[[ "$output" != *names/fds.lock* ]]
+}
+
+@test "--cancel with -s and -k: the cancel's own signal and grace" {
+	start_named sig -k 30 60 sh -c 'trap "echo got-INT >\"$D/got\"; exit 3" INT; "$S" 100 & wait'
+	wait_until 10 has_survivors "$N-s"
+	local t0
+	t0=$(now)
+	run -0 "$RUNLIMIT" --cancel=sig -s INT -k 0.5
+	lt "$(elapsed "$t0")" 10 # the run's own grace would be 30 s
+	[ "$(cat "$D/got")" = got-INT ]
+	no_live "$N-s"
+	wait_bg "$RUN"
+}
+
+@test "-v says a cancel ended the run" {
+	start_named talk -v 60 "$S" 100 2>"$D/err"
+	run -0 "$RUNLIMIT" --cancel=talk
+	wait_bg "$RUN"
+	grep -q "cancelled by --cancel=talk: sending signal TERM to command" "$D/err"
+}
+
+@test "the report of a cancelled run says so, and names it" {
+	start_named rep --report="$D/r.json" 60 "$S" 100
+	run -0 "$RUNLIMIT" --cancel=rep
+	wait_bg "$RUN"
+	"$PY" "$TOOLS/report_is.py" "$D/r.json" 'd["cancelled"] is True' 'd["name"] == "rep"' \
+		'd["outcome"] == "interrupted"' \
+		'[s["reason"] for s in d["signals"]][0] == "cancel"'
+	run -0 "$RUNLIMIT" --report="$D/r2.json" 10 true
+	"$PY" "$TOOLS/report_is.py" "$D/r2.json" 'd["cancelled"] is False' 'd["name"] is None'
+}
+
+@test "bad names and misuse: 125, the value named" {
+	local bad
+	for bad in '' .hidden 'a/b' 'sp ace' "$(printf 'x%.0s' $(seq 65))"; do
+		run -125 --separate-stderr "$RUNLIMIT" --name="$bad" 10 true
+		[[ "$stderr" == *"invalid run name"* ]]
+		run -125 --separate-stderr "$RUNLIMIT" --cancel="$bad"
+		[[ "$stderr" == *"invalid run name"* ]]
+	done
+	run -0 "$RUNLIMIT" --name="$(printf 'x%.0s' $(seq 64))" 10 true
+	run -125 --separate-stderr "$RUNLIMIT" --cancel=x extra
+	[[ "$stderr" == *"extra operand"*"extra"* ]]
+	run -125 --separate-stderr "$RUNLIMIT" --cancel=x --list
+	[[ "$stderr" == *"cannot be used together"* ]]
+}
+
+@test "a name too long for a socket's path in the chosen directory: 125, said clearly" {
+	export RUNLIMIT_DIR=$D/$(printf 'd%.0s' $(seq 80))
+	run -125 --separate-stderr "$RUNLIMIT" --name=longname 10 true
+	[[ "$stderr" == *"too long for the directory"* ]]
+	run -125 --separate-stderr "$RUNLIMIT" --cancel=longname
+	[[ "$stderr" == *"too long for the directory"* ]]
+}
+
+@test "the directory: made 0700; refused when others may write to it, or it is a symlink" {
+	run -0 "$RUNLIMIT" --name=mk 10 true
+	[ "$(ls -ld "$RUNLIMIT_DIR" | cut -c1-10)" = drwx------ ]
+	chmod 777 "$RUNLIMIT_DIR"
+	run -125 --separate-stderr "$RUNLIMIT" --name=mk 10 touch "$D/ran"
+	[[ "$stderr" == *"others may write to it"* ]]
+	run -125 --separate-stderr "$RUNLIMIT" --cancel=mk
+	[[ "$stderr" == *"others may write to it"* ]]
+	[ ! -e "$D/ran" ]
+	chmod 700 "$RUNLIMIT_DIR"
+	mkdir -m 700 "$D/real"
+	ln -s "$D/real" "$D/link"
+	RUNLIMIT_DIR=$D/link run -125 --separate-stderr "$RUNLIMIT" --name=mk 10 true
+	[[ "$stderr" == *"symbolic link"* ]]
+}
+
+@test "the directory: XDG_RUNTIME_DIR/runlimit, else TMPDIR/runlimit-UID" {
+	unset RUNLIMIT_DIR
+	mkdir -m 700 "$D/xdg" "$D/tmp"
+	XDG_RUNTIME_DIR=$D/xdg TMPDIR=$D/tmp "$RUNLIMIT" --name=where 10 \
+		sh -c 'ls "$XDG_RUNTIME_DIR/runlimit" >"$D/xdg.ls"'
+	grep -q '^where\.sock$' "$D/xdg.ls"
+	(unset XDG_RUNTIME_DIR; TMPDIR=$D/tmp "$RUNLIMIT" --name=where 10 \
+		sh -c 'ls "$TMPDIR/runlimit-$(id -u)" >"$D/tmp.ls"')
+	grep -q '^where\.sock$' "$D/tmp.ls"
+}
+
+@test "another user: its cancel is refused, its directory is its own, ours is not for it" {
+	needs_other_users
+	local pub
+	pub=$(public_dir)
+	export RUNLIMIT_DIR=$pub/names
+	mkdir -m 711 "$RUNLIMIT_DIR"
+	(umask 0; "$RUNLIMIT" --name=mine 60 "$S" 100) &
+	RUN=$!
+	wait_until 10 registered mine
+	# the socket is for its user alone, whatever the umask ...
+	[ "$(ls -l "$RUNLIMIT_DIR/mine.sock" | cut -c1-10)" = srwx------ ]
+	# ... and should it be opened to all, in a directory others may enter (0711), the
+	# peer check alone stands between them and the run.
+	chmod 777 "$RUNLIMIT_DIR/mine.sock"
+	local upy="" p
+	for p in /usr/bin/python3 /usr/local/bin/python3 "$PY"; do
+		if as_user 65534 "$p" -c pass 2>/dev/null; then upy=$p; break; fi
+	done
+	if [ -z "$upy" ]; then
+		"$RUNLIMIT" --cancel=mine
+		skip "no python3 the other user may run, to talk to the socket directly"
+	fi
+	# the run greets a connection before it reads anything: "refused", for this user; and a
+	# cancel sent all the same is not read
+	run as_user 65534 "$upy" -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+print(s.recv(64).decode().strip())
+try:
+    s.sendall(b"cancel 15 -1\n")
+except OSError:
+    pass' "$RUNLIMIT_DIR/mine.sock"
+	if [ "$output" != refused ] && ! expected peercred; then
+		"$RUNLIMIT" --cancel=mine || true # the other user's cancel may have ended it
+		wait_bg "$RUN"
+		skip "this build cannot tell who is at the other end of a socket (POSIX has no way): the directory's permissions alone keep others out"
+	fi
+	[ "$output" = refused ]
+	has_survivors "$N-s"
+	# runlimit itself, as the other user, will not use a directory that is not its own
+	run as_user 65534 env RUNLIMIT_DIR="$RUNLIMIT_DIR" "$USER_RL" --cancel=mine
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"belongs to another user"* ]]
+	has_survivors "$N-s"
+	run -0 "$RUNLIMIT" --cancel=mine
+	wait_bg "$RUN"
+	rm -rf "$pub"
+}
