@@ -384,8 +384,11 @@ static void loop(struct run *r)
 		if (r->phase == FLUSHING && relay_finished(clock_now()))
 			r->phase = DONE;
 		if (r->phase == DONE) {
-			if (!r->kill_sent)
-				reap(r); /* leave no zombie of the tree to init */
+			/* Every dead process of the tree is collected before runlimit returns, after a
+			 * final KILL too: one by one that costs some 5 us each, while thousands left
+			 * to init made runlimit's own exit reparent them (5,000: 330-540 ms from the
+			 * deadline to the return, against 220 ms collected; benchrun series). */
+			reap_children(r->to.pid, false, &r->end.wait_status, &r->stopped_by);
 			return;
 		}
 		wait_next(r);

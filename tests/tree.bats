@@ -573,3 +573,21 @@ PYEOF
 	[ "$RL_STATUS" -eq 137 ]
 	gone_within 10 "$N-b"
 }
+
+@test "after the final KILL, runlimit collects the dead of the tree itself, not leaving them to init" {
+	command -v strace >/dev/null || skip "no strace"
+	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	[ -z "${ASAN_OPTIONS:-}" ] || skip "the sanitizers' leak check cannot run under strace"
+	needs_orphan_adoption
+	local S
+	S=$(private_sleep "$N-s")
+	# 20 children of the command, orphans runlimit adopts once it dies: all KILLed together.
+	S=$S strace -e trace=wait4,waitid -o "$D/trace" "$RUNLIMIT" -s KILL -k 0 1 sh -c '
+		i=0; while [ $i -lt 20 ]; do "$S" 100 & i=$((i + 1)); done
+		exec "$S" 101' || true
+	no_survivors "$N-s"
+	# the command and its 20 children, each collected by runlimit (wait4 or waitid returning
+	# a pid, not WNOWAIT's look)
+	got=$(grep -v WNOWAIT "$D/trace" | grep -Ec '^(wait4|waitid)\(.*\) = [1-9][0-9]*$|si_pid=[1-9].*\) = 0$')
+	[ "$got" -ge 21 ]
+}
