@@ -3,17 +3,19 @@
 # uutils (rust-coreutils) timeout and timelimit.  It measures and prints a Markdown table;
 # it never fails on noise.  Usage:
 #   scripts/bench.sh [--quick] [--install-peers] [--no-peers] [--runlimit PATH] [--baseline PATH]
-#                    [--relay-only]
+#                    [--relay-only] [--ref-only]
 # --install-peers installs the peers (and hyperfine, strace) from the Debian packages first;
 # --no-peers compares with GNU timeout only.  --baseline PATH adds another runlimit build
 # (an earlier commit's, say) as a last column, "baseline", measured in the same rotation: a
-# before-and-after in one run.  --relay-only measures the output relay alone (section 11).
+# before-and-after in one run.  --relay-only measures the output relay alone (section 11);
+# --ref-only the reference measurements alone (section 12: floor.c and treekill.py, from
+# $BENCH_REF, default ../shared/bench, skipped where they are not).
 # The timing is done by scripts/benchrun.c, compiled here with cc: tools run interleaved,
 # round-robin, so that each sees the same machine.  Linux only (it reads /proc).
 set -eu
 cd "$(dirname "$0")/.."
 
-quick=0 install=0 peers=1 runlimit=$PWD/runlimit baseline='' relay_only=0
+quick=0 install=0 peers=1 runlimit=$PWD/runlimit baseline='' relay_only=0 ref_only=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1 ;;
@@ -22,7 +24,8 @@ while [ $# -gt 0 ]; do
 	--runlimit) runlimit=$2; shift ;;
 	--baseline) baseline=$2; shift ;;
 	--relay-only) relay_only=1 ;;
-	*) echo "usage: $0 [--quick] [--install-peers] [--no-peers] [--runlimit PATH] [--baseline PATH] [--relay-only]" >&2
+	--ref-only) ref_only=1 ;;
+	*) echo "usage: $0 [--quick] [--install-peers] [--no-peers] [--runlimit PATH] [--baseline PATH] [--relay-only] [--ref-only]" >&2
 		exit 2 ;;
 	esac
 	shift
@@ -162,8 +165,72 @@ relay_section() {
 	echo "${small_p% *} / ${big_p% *} (portable); runlimit's own CPU time for the $gib GiB: ${big#* } ms (splice),"
 	echo "${big_p#* } ms (portable)."
 }
+# 12. The reference measurements the speed targets are stated in ($BENCH_REF: floor.c, the
+# smallest supervisor, and treekill.py, the tree-kill series): the start-up overhead over a
+# bare /bin/true as a ratio to floor.c's, by hyperfine in rotated rounds, and the series at
+# 200, 1,000 and 5,000 processes, idle and with two CPU hogs.  treekill.py waits for
+# runlimit with Python's Popen.wait(timeout), which polls every 50 ms once the run is long:
+# its figures carry up to 50 ms of that (benchrun's series above waits in the kernel).
+ref_section() {
+	ref=${BENCH_REF:-../shared/bench}
+	if [ ! -f "$ref/floor.c" ] || [ ! -f "$ref/treekill.py" ]; then
+		echo "Reference measurements: $ref/floor.c and treekill.py not found; skipped."
+		return 0
+	fi
+	cc -O2 -static-pie -o "$work/floor" "$ref/floor.c" 2>/dev/null ||
+		cc -O2 -o "$work/floor" "$ref/floor.c"
+	ratio=n/a
+	if command -v hyperfine >/dev/null; then
+		echo "reference: start-up against floor.c (hyperfine, 5 rounds)..." >&2
+		: >"$work/ratios"
+		for round in 1 2 3 4 5; do
+			if [ $((round % 2)) = 1 ]; then
+				set -- "$runlimit 10 /bin/true" "$work/floor 10 /bin/true" /bin/true
+			else
+				set -- /bin/true "$work/floor 10 /bin/true" "$runlimit 10 /bin/true"
+			fi
+			hyperfine -N -w 30 -r 300 --export-json "$work/ref.json" "$@" >/dev/null 2>&1 || continue
+			awk -F'"' -v rl="$runlimit 10 /bin/true" -v fl="$work/floor 10 /bin/true" '
+				/"command":/ { c = $4 }
+				/"median":/ { split($0, a, ":"); sub(/,.*/, "", a[2]); m[c] = a[2] }
+				END { b = m["/bin/true"]; printf "%.0f %.0f %.3f\n", (m[rl] - b) * 1e6,
+					(m[fl] - b) * 1e6, (m[rl] - b) / (m[fl] - b) }' "$work/ref.json" >>"$work/ratios"
+		done
+		ratio=$(sort -k3 -n "$work/ratios" | awk '{ v[NR] = $0 } END { if (NR) print v[int((NR + 1) / 2)] }')
+	fi
+	echo "reference: treekill.py 200,1000,5000, idle and with two hogs..." >&2
+	idle=$(python3 "$ref/treekill.py" "$runlimit" 200,1000,5000 0 3 2>&1)
+	hogged=$(python3 "$ref/treekill.py" "$runlimit" 200,1000,5000 2 3 2>&1)
+	echo
+	if [ "$ratio" = n/a ]; then
+		echo "Start-up against floor.c: n/a (no hyperfine)."
+	else
+		# shellcheck disable=SC2086
+		set -- $ratio
+		echo "Start-up overhead over a bare /bin/true (hyperfine, median of 5 rotated rounds of 300):"
+		echo "runlimit $1 µs, floor.c $2 µs: ratio $(printf %.2f "$3") (target ≤ 1.20); the rounds:"
+		awk '{ printf "%.2f ", $3 } END { print "" }' "$work/ratios"
+	fi
+	echo
+	echo "Tree kill, treekill.py (ms from the deadline to runlimit's return, median of 3; target"
+	echo "idle 25 / 100 / 500, with two hogs twice that; left must be 0):"
+	echo
+	echo "| processes | idle | worst | left | two hogs | worst | left |"
+	echo "|---|---|---|---|---|---|---|"
+	for size in 200 1000 5000; do
+		a=$(echo "$idle" | awk -v n="N=$size" '$1 == n { sub("ms=", "", $3); sub("worst=", "", $4); sub("left=", "", $5); print $3, $4, $5 }')
+		b=$(echo "$hogged" | awk -v n="N=$size" '$1 == n { sub("ms=", "", $3); sub("worst=", "", $4); sub("left=", "", $5); print $3, $4, $5 }')
+		# shellcheck disable=SC2086
+		echo "| $size | $(echo ${a:-n/a n/a n/a} | sed 's/ / | /g') | $(echo ${b:-n/a n/a n/a} | sed 's/ / | /g') |"
+	done
+}
+
 if [ "$relay_only" = 1 ]; then
 	relay_section
+	exit 0
+fi
+if [ "$ref_only" = 1 ]; then
+	ref_section
 	exit 0
 fi
 
@@ -357,6 +424,7 @@ forksig=$(BENCH_DEADLINE=1 "$br" forksig "$n_fork" 1000 "$runlimit" -k 0.2 1 :: 
 	"$runlimit" --report="$work/fork.json" -k 0.2 1 | tr '\n' ' ')
 
 relay_table=$(relay_section)
+ref_table=$(ref_section)
 
 svg=${BENCH_SVG:-bench-tree.svg}
 scripts/bench-plot.sh "$work/series" >"$svg" && echo "wrote $svg" >&2
@@ -432,6 +500,8 @@ echo "wall time minus 0.2 s = $floor_wall µs; signal lateness = $floor_sig µs;
 echo "overhead of \`floor 10 true\` = $floor_over µs; runlimit's is $(echo "$over" | awk -v f="$floor_over" '{ printf "%.2f", $1 / f }') × that."
 echo
 echo "$relay_table"
+echo
+echo "$ref_table"
 echo
 echo "Targets: overhead ≤ 1.2 × the floor's and below every peer's; lateness ≤ GNU's; exit"
 echo "latency ≤ 1000 µs; system calls the same for both waits; peak RSS ≤ GNU; tree kill"
