@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -41,8 +42,10 @@ static int read_line(int fd, char *buf, size_t size)
 }
 
 /* A connection to the run at path, greeted; or -1 with errno: ENOENT or ECONNREFUSED, no live
- * run there (or one that is closing); EACCES, the run refused this user. */
-static int reach(const char *path)
+ * run there (or one that is closing); EACCES, the run refused this user; EBUSY, it has no
+ * room for another connection now; EAGAIN, no greeting within patience (0: wait as long as
+ * it takes: a stopped run answers once it is continued). */
+static int reach(const char *path, int patience)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	memcpy(sa.sun_path, path, strlen(path) + 1);
@@ -50,6 +53,9 @@ static int reach(const char *path)
 	if (fd < 0)
 		return -1;
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	struct timeval tv = {patience, 0};
+	if (patience > 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
 		int err = errno;
 		close(fd);
@@ -58,13 +64,17 @@ static int reach(const char *path)
 	}
 	uid_t uid;
 	char hello[16];
-	int err = ECONNREFUSED;
+	int err = ECONNREFUSED, got = 0;
 	if (peer_uid(fd, &uid) == 1 && uid != geteuid() && uid != 0)
 		; /* not a run of this user's: not one to talk to */
-	else if (read_line(fd, hello, sizeof hello) == 1 && strcmp(hello, "runlimit") == 0)
+	else if ((got = read_line(fd, hello, sizeof hello)) == 1 && strcmp(hello, "runlimit") == 0)
 		return fd;
-	else if (strcmp(hello, "refused") == 0)
+	else if (got == 1 && strcmp(hello, "refused") == 0)
 		err = EACCES;
+	else if (got == 1 && strcmp(hello, "busy") == 0)
+		err = EBUSY;
+	else if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		err = EAGAIN;
 	close(fd);
 	errno = err;
 	return -1;
@@ -115,9 +125,12 @@ int cancel_main(const struct config *cfg)
 		return EXIT_RUNLIMIT_FAILED;
 	}
 	close(m);
-	int fd = reach(sock);
-	if (fd < 0 && errno == EACCES) {
-		msg("the run named %s refused this user's cancel", quote(cfg->cancel));
+	int fd = reach(sock, 0);
+	if (fd < 0 && (errno == EACCES || errno == EBUSY)) {
+		msg(errno == EACCES ? "the run named %s refused this user's cancel"
+		                    : "the run named %s has no room for another request now",
+		    quote(cfg->cancel));
+		unlink(marker); /* the run is past its look for one: it is not for a later run */
 		return EXIT_RUNLIMIT_FAILED;
 	}
 	if (fd < 0) {
@@ -129,6 +142,9 @@ int cancel_main(const struct config *cfg)
 		 * its command; otherwise the marker stays for one that starts later. */
 		return access(marker, F_OK) == 0 ? 1 : 0;
 	}
+	/* The run greeted: it listens, so it looked for a marker before and never will again.
+	 * Left, the marker would cancel the next run of this name, whatever happens here. */
+	unlink(marker);
 	int status = ask(fd, cfg, marker);
 	close(fd);
 	return status;
@@ -137,7 +153,7 @@ int cancel_main(const struct config *cfg)
 /* The run of the socket at path, as a line of --list (nothing if it is not alive). */
 static void list_one(const char *path, const char *name)
 {
-	int fd = reach(path);
+	int fd = reach(path, 2); /* a stopped run does not hold up the list */
 	if (fd < 0)
 		return;
 	char line[4200];
@@ -162,8 +178,12 @@ int list_main(void)
 		return EXIT_RUNLIMIT_FAILED;
 	struct dirent **names;
 	int n = scandir(dir, &names, NULL, alphasort);
-	if (n < 0)
-		return errno == ENOENT ? 0 : EXIT_RUNLIMIT_FAILED;
+	if (n < 0) {
+		if (errno == ENOENT)
+			return 0;
+		msg("cannot read the directory of named runs %s: %s", quote(dir), strerror(errno));
+		return EXIT_RUNLIMIT_FAILED;
+	}
 	for (int k = 0; k < n; k++) {
 		const char *file = names[k]->d_name;
 		size_t len = strlen(file);

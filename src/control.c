@@ -39,8 +39,9 @@ static struct conn conns[CONNS];
 /* fd close-on-exec (the command must never inherit it) and non-blocking. */
 static bool own(int fd)
 {
-	return fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 &&
-	       fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0;
+	int flags = fcntl(fd, F_GETFL);
+	return flags >= 0 && fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 &&
+	       fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
 }
 
 /* NAME.lock, locked: false if another live run holds it (errno EAGAIN) or it cannot be had.
@@ -113,7 +114,8 @@ static void say(struct conn *c, const char *text)
 static void take_connections(void)
 {
 	int fd;
-	while ((fd = accept(listen_fd, NULL, NULL)) >= 0) {
+	/* A bounded number per wake: a flood of connections cannot hold the loop. */
+	for (int taken = 0; taken < 2 * CONNS && (fd = accept(listen_fd, NULL, NULL)) >= 0; taken++) {
 		uid_t uid;
 		int known = peer_uid(fd, &uid);
 		struct conn *free_slot = NULL;
@@ -122,8 +124,9 @@ static void take_connections(void)
 				free_slot = &conns[k];
 		/* Each connection is greeted before it says anything, so that one refused is told
 		 * so and closed with nothing unread (which would reset it, and lose the word). */
-		if (!own(fd) || known < 0 || (known && uid != geteuid() && uid != 0) || !free_slot) {
-			(void)!msg_write(fd, "refused\n", 8);
+		bool allowed = own(fd) && known >= 0 && !(known && uid != geteuid() && uid != 0);
+		if (!allowed || !free_slot) {
+			(void)!msg_write(fd, allowed ? "busy\n" : "refused\n", allowed ? 5 : 8);
 			close(fd);
 			continue;
 		}
@@ -168,26 +171,39 @@ size_t control_fds(struct pollfd *fds)
 		return 0;
 	size_t n = 0;
 	fds[n++] = (struct pollfd){.fd = listen_fd, .events = POLLIN};
-	for (size_t k = 0; k < CONNS; k++)
-		if (conns[k].fd >= 0 && !conns[k].waiting)
+	for (size_t k = 0; k < CONNS; k++) /* a waiting cancel too: its going away frees its slot */
+		if (conns[k].fd >= 0)
 			fds[n++] = (struct pollfd){.fd = conns[k].fd, .events = POLLIN};
 	return n;
 }
 
-/* "PID ELAPSED-NS COMMAND": what --list shows of this run. */
+/* Can arg be shown as it is (no quoting needed, nothing a terminal would act on)? */
+static bool plain(const char *arg)
+{
+	if (!*arg)
+		return false;
+	for (const unsigned char *p = (const unsigned char *)arg; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || strchr(" '\"\\$`", *p))
+			return false;
+	return true;
+}
+
+/* "PID ELAPSED-NS COMMAND": what --list shows of this run, on one line; a command too long
+ * for it ends in "...". */
 static void tell_info(struct conn *c)
 {
 	char text[4096];
-	int len = snprintf(text, sizeof text, "%ld %lld", (long)getpid(),
+	size_t room = sizeof text - 5; /* for "...\n" and the NUL */
+	int len = snprintf(text, room, "%ld %lld", (long)getpid(),
 	                   (long long)(clock_now() - run_cfg->started));
-	for (char **arg = run_cfg->command; *arg && len > 0 && (size_t)len < sizeof text - 8; arg++) {
-		bool plain = **arg && strcspn(*arg, " \t\n'\"\\$`") == strlen(*arg);
-		len += snprintf(text + len, sizeof text - (size_t)len, " %s", plain ? *arg : quote(*arg));
+	for (char **arg = run_cfg->command; *arg && len > 0 && (size_t)len < room; arg++) {
+		int more = snprintf(text + len, room - (size_t)len, " %s", plain(*arg) ? *arg : quote(*arg));
+		len = more < 0 || (size_t)more >= room - (size_t)len ? (int)room : len + more;
 	}
 	if (len < 0)
 		return;
-	if ((size_t)len >= sizeof text - 8)
-		len = (int)strlen(text);
+	if ((size_t)len >= room)
+		len = (int)strlen(text) + snprintf(text + strlen(text), 5, "...");
 	snprintf(text + len, sizeof text - (size_t)len, "\n");
 	say(c, text);
 }
@@ -195,15 +211,16 @@ static void tell_info(struct conn *c)
 /* One request, whole: "cancel SIG GRACE-NS" (GRACE -1: the run's own), or "info". */
 static bool handle(struct conn *c, struct control_request *req)
 {
-	int sig;
-	long long grace;
 	if (strcmp(c->line, "info") == 0) {
 		tell_info(c);
 		drop(c);
 		return false;
 	}
-	if (sscanf(c->line, "cancel %d %lld", &sig, &grace) != 2 || sig < 0 || sig > sig_max() ||
-	    grace < -1) {
+	char *end;
+	errno = 0;
+	long sig = strncmp(c->line, "cancel ", 7) == 0 ? strtol(c->line + 7, &end, 10) : -1;
+	long long grace = sig >= 0 && *end == ' ' ? strtoll(end + 1, &end, 10) : -2;
+	if (errno || *end || sig < 0 || sig > sig_max() || grace < -1) {
 		say(c, "refused\n");
 		drop(c);
 		return false;
@@ -211,8 +228,18 @@ static bool handle(struct conn *c, struct control_request *req)
 	unlink(marker); /* a marker left by this cancel is taken with it */
 	say(c, "ok\n");
 	c->waiting = true;
-	*req = (struct control_request){sig, (int64_t)grace};
+	*req = (struct control_request){(int)sig, (int64_t)grace};
 	return true;
+}
+
+/* A cancel waiting for the run's end said more, or went away: what it says is not read, and
+ * gone, it no longer holds its slot. */
+static void discard(struct conn *c)
+{
+	char junk[64];
+	ssize_t got = read(c->fd, junk, sizeof junk);
+	if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR))
+		drop(c);
 }
 
 /* Read what came on c; true with *req when a cancel is whole. */
@@ -247,9 +274,14 @@ bool control_pump(const struct pollfd *fds, size_t n, struct control_request *re
 			take_connections();
 			continue;
 		}
-		for (size_t k = 0; k < CONNS; k++)
-			if (conns[k].fd == fds[i].fd && !conns[k].waiting)
+		for (size_t k = 0; k < CONNS; k++) {
+			if (conns[k].fd != fds[i].fd)
+				continue;
+			if (conns[k].waiting)
+				discard(&conns[k]);
+			else
 				cancel = read_request(&conns[k], req) || cancel;
+		}
 	}
 	return cancel;
 }

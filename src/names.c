@@ -36,7 +36,7 @@ static bool dir_path(char *dir, size_t size)
 		               (unsigned long)geteuid());
 	}
 	if (len < 0 || (size_t)len >= size) {
-		msg("the directory for named runs is too long a path");
+		msg("the directory for named runs is too long a path: %s", quote(env ? env : "?"));
 		return false;
 	}
 	while (len > 1 && dir[len - 1] == '/')
@@ -67,7 +67,7 @@ static bool parent_safe(const char *dir)
 	struct stat st;
 	if (stat(parent, &st) != 0)
 		return true; /* dir itself will not be found either */
-	if (!others_may_write(&st, true) || st.st_uid == geteuid())
+	if (!others_may_write(&st, true))
 		return true;
 	msg("%s is not safe for named runs: its parent %s may be changed by others", quote(dir),
 	    quote(parent));

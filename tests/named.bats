@@ -23,6 +23,11 @@ setup() {
 }
 
 teardown() {
+	# a run a test stopped, should the test have failed before continuing it
+	if [ -n "${STOPPED:-}" ]; then
+		kill -CONT "$STOPPED" 2>/dev/null || true
+		kill -KILL "$STOPPED" 2>/dev/null || true
+	fi
 	kill_named "$N-s"
 	other_users_done
 }
@@ -318,4 +323,60 @@ except OSError:
 	run -0 "$RUNLIMIT" --cancel=mine
 	wait_bg "$RUN"
 	rm -rf "$pub"
+}
+
+@test "cancels that wait, then go away, hold no slot for good; one turned away leaves no marker" {
+	# A command deaf to TERM and a grace of 60 s: each cancel waits, holding a slot.
+	start_named slots -v -k 60 60 sh -c 'trap "" TERM; exec "$S" 100' 2>"$D/err"
+	local pids="" i
+	for i in 1 2 3 4; do # one at a time: each taken (its -v line) before the next
+		"$RUNLIMIT" --cancel=slots &
+		pids="$pids $!"
+		wait_until 10 test "$(grep -c 'cancelled by' "$D/err")" -ge "$i"
+	done
+	run -125 --separate-stderr "$RUNLIMIT" --cancel=slots
+	[[ "$stderr" == *"no room for another request"* ]]
+	[ ! -e "$RUNLIMIT_DIR/slots.cancel" ]
+	# shellcheck disable=SC2086
+	kill -KILL $pids
+	wait $pids 2>/dev/null || true
+	# their slots are free again: the run answers --list
+	wait_until 10 sh -c '"$RUNLIMIT" --list | grep -q "^slots	"'
+	run -0 "$RUNLIMIT" --cancel=slots -k 0
+	wait_bg "$RUN"
+	# and the next run of the name runs its command
+	run -0 "$RUNLIMIT" --name=slots 10 sh -c 'touch "$D/ran"'
+	[ -e "$D/ran" ]
+}
+
+@test "--list: a very long command line is cut, and a stopped run does not hold the list up" {
+	start_named long 60 sh -c 'exec "$S" 100' sh "$(printf 'x%.0s' $(seq 5000))"
+	local p1=$RUN
+	run -0 "$RUNLIMIT" --list
+	[[ "$output" == "long	$p1	"*"s	sh -c "*" sh xxx"*"..." ]]
+	start_named stopped 60 "$S" 101
+	local p2=$RUN
+	STOPPED=$p2
+	kill -STOP "$p2"
+	local t0
+	t0=$(now)
+	run -0 bounded 20 "$RUNLIMIT" --list
+	lt "$(elapsed "$t0")" 10
+	[[ "$output" == "long	"* ]]
+	kill -CONT "$p2"
+	"$RUNLIMIT" --cancel=long
+	"$RUNLIMIT" --cancel=stopped
+	wait_bg "$p1"
+	wait_bg "$p2"
+}
+
+@test "the directory's parent: refused when others may write to it and it is not sticky" {
+	mkdir -m 777 "$D/open"
+	chmod 777 "$D/open" # whatever the umask
+	RUNLIMIT_DIR=$D/open/names run -125 --separate-stderr "$RUNLIMIT" --name=p 10 touch "$D/ran"
+	[[ "$stderr" == *"its parent"*"may be changed by others"* ]]
+	[ ! -e "$D/ran" ]
+	chmod 1777 "$D/open" # sticky, as /tmp: fine
+	RUNLIMIT_DIR=$D/open/names run -0 "$RUNLIMIT" --name=p 10 touch "$D/ran"
+	[ -e "$D/ran" ]
 }
