@@ -119,6 +119,7 @@ start_named() {
 
 @test "a name already running is refused (125), and nothing of the first run is touched" {
 	start_named twice 60 "$S" 100
+	wait_until 10 has_survivors "$N-s"
 	run -125 --separate-stderr "$RUNLIMIT" --name=twice 10 true
 	[[ "$stderr" == *"a run named"*"twice"*"is already running"* ]]
 	registered twice
@@ -328,11 +329,13 @@ except OSError:
 @test "cancels that wait, then go away, hold no slot for good; one turned away leaves no marker" {
 	# A command deaf to TERM and a grace of 60 s: each cancel waits, holding a slot.
 	start_named slots -v -k 60 60 sh -c 'trap "" TERM; exec "$S" 100' 2>"$D/err"
+	wait_until 10 has_survivors "$N-s" # the trap is set: TERM does nothing now
 	local pids="" i
 	for i in 1 2 3 4; do # one at a time: each taken (its -v line) before the next
 		"$RUNLIMIT" --cancel=slots &
 		pids="$pids $!"
-		wait_until 10 test "$(grep -c 'cancelled by' "$D/err")" -ge "$i"
+		# (generous: tree.bats may be building a 2,000-process tree beside this test)
+		wait_until 30 test "$(grep -c 'cancelled by' "$D/err")" -ge "$i"
 	done
 	run -125 --separate-stderr "$RUNLIMIT" --cancel=slots
 	[[ "$stderr" == *"no room for another request"* ]]
