@@ -32,6 +32,13 @@ teardown() {
 	other_users_done
 }
 
+# count_is NAME N: N live processes are called NAME.  (Functions, so that wait_until asks
+# again each time: a "$(...)" in its arguments would be read once.)
+count_is() { [ "$(survivors "$1" | wc -l)" -eq "$2" ]; }
+
+# cancels_taken N: the run's -v output in $D/err tells of N cancels taken, at least.
+cancels_taken() { [ "$(grep -c 'cancelled by' "$D/err")" -ge "$1" ]; }
+
 # registered NAME: the run NAME is listening (its socket is there).
 registered() { [ -S "$RUNLIMIT_DIR/$1.sock" ]; }
 
@@ -53,7 +60,7 @@ start_named() {
 		setsid "$S" 101 &
 		echo ready >"$D/ready"; wait'
 	wait_for_file "$D/ready"
-	wait_until 10 test "$(survivors "$N-s" | wc -l)" -eq 2
+	wait_until 10 count_is "$N-s" 2
 	t0=$(now)
 	run -0 "$RUNLIMIT" --cancel=job
 	# it returns once the tree is gone: after the grace, for the TERM-ignoring child
@@ -335,7 +342,7 @@ except OSError:
 		"$RUNLIMIT" --cancel=slots &
 		pids="$pids $!"
 		# (generous: tree.bats may be building a 2,000-process tree beside this test)
-		wait_until 30 test "$(grep -c 'cancelled by' "$D/err")" -ge "$i"
+		wait_until 30 cancels_taken "$i"
 	done
 	run -125 --separate-stderr "$RUNLIMIT" --cancel=slots
 	[[ "$stderr" == *"no room for another request"* ]]

@@ -10,6 +10,9 @@ bats_require_minimum_version 1.5.0
 
 load helpers
 
+# size_is FILE N: FILE holds N bytes (a function: wait_until asks again each time).
+size_is() { [ "$(wc -c <"$1")" -eq "$2" ]; }
+
 setup_file() {
 	setup_tree_tests
 	head -c 1000000 /dev/urandom >"$BATS_FILE_TMPDIR/random"
@@ -91,7 +94,7 @@ sys.stdout.buffer.write(p.stdout)' "$RUNLIMIT" "$@"
 	bounded 30 "$RUNLIMIT" --output-grace=1 30 sh -c 'cat "$1"; cat "$1" >&2' _ "$f" \
 		2> >(cat >"$D/err") | cat >"$D/out"
 	wait_for_file "$D/err"
-	wait_until 10 test "$(wc -c <"$D/err")" -eq 1000000
+	wait_until 10 size_is "$D/err" 1000000
 	cmp "$D/out" "$f"
 	cmp "$D/err" "$f"
 }

@@ -7,6 +7,9 @@ bats_require_minimum_version 1.5.0
 
 load helpers
 
+# size_is FILE N: FILE holds N bytes (a function: wait_until asks again each time).
+size_is() { [ "$(wc -c <"$1")" -eq "$2" ]; }
+
 setup_file() {
 	make_dfl_wrapper
 }
@@ -44,7 +47,7 @@ PYEOF
 	head -c 50000000 /dev/urandom >"$D/want"
 	bounded 60 "$RUNLIMIT" --report="$D/r.json" --report-tail=1M 60 sh -c 'cat "$1" >&2' _ "$D/want" \
 		2> >(cat >"$D/err")
-	wait_until 20 test "$(wc -c <"$D/err")" -eq 50000000
+	wait_until 20 size_is "$D/err" 50000000
 	cmp "$D/err" "$D/want"
 	tail_is "$D/r.json" "$D/want" 1048576
 }
