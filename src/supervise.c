@@ -226,6 +226,9 @@ static void dispatch(struct run *r, enum event ev)
 	action act = table[r->phase][ev];
 	if (act)
 		act(r, ev);
+	/* What an event sent may already have ended a child: look before the next wait, whose
+	 * SIGCHLD may otherwise be noticed late (the portable wait without its self-pipe). */
+	r->child_news = true;
 }
 
 /* A signal from outside, passed on.  Ctrl-C or Ctrl-\ typed at the terminal is interaction,
