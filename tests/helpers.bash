@@ -116,6 +116,12 @@ no_survivors() {
 		{ echo "survivors named $1: $(survivors "$1")" >&2; return 1; }
 }
 
+# count_is NAME N: N live processes are called NAME.  size_is FILE N: FILE holds N bytes.
+# (Functions, so that wait_until asks again each time: a "$(...)" among its arguments is
+# expanded once, at the call.)
+count_is() { [ "$(survivors "$1" | wc -l)" -eq "$2" ]; }
+size_is() { [ "$(wc -c <"$1")" -eq "$2" ]; }
+
 # kill_named NAME: clean-up after a test, whatever it left.
 kill_named() {
 	local p

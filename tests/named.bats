@@ -32,10 +32,6 @@ teardown() {
 	other_users_done
 }
 
-# count_is NAME N: N live processes are called NAME.  (Functions, so that wait_until asks
-# again each time: a "$(...)" in its arguments would be read once.)
-count_is() { [ "$(survivors "$1" | wc -l)" -eq "$2" ]; }
-
 # cancels_taken N: the run's -v output in $D/err tells of N cancels taken, at least.
 cancels_taken() { [ "$(grep -c 'cancelled by' "$D/err")" -ge "$1" ]; }
 

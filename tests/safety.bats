@@ -52,8 +52,6 @@ kill_private() {
 	return 0
 }
 
-count_is() { [ "$(survivors "$1" | wc -l)" -eq "$2" ]; }
-
 # timed CMD...: CMD in the foreground (killed after 40 s), output to $D/out and $D/err; sets
 # ST (exit status) and EL (seconds taken).
 timed() {

@@ -7,9 +7,6 @@ bats_require_minimum_version 1.5.0
 
 load helpers
 
-# size_is FILE N: FILE holds N bytes (a function: wait_until asks again each time).
-size_is() { [ "$(wc -c <"$1")" -eq "$2" ]; }
-
 setup_file() {
 	make_dfl_wrapper
 }
