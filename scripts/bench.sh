@@ -426,7 +426,7 @@ forksig=$(BENCH_DEADLINE=1 "$br" forksig "$n_fork" 1000 "$runlimit" -k 0.2 1 :: 
 relay_table=$(relay_section)
 ref_table=$(ref_section)
 
-svg=${BENCH_SVG:-bench-tree.svg}
+svg=${BENCH_SVG:-scripts/bench-tree.svg}
 scripts/bench-plot.sh "$work/series" >"$svg" && echo "wrote $svg" >&2
 
 # The table.
