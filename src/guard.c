@@ -78,13 +78,13 @@ static void guard_main(int sig, pid_t parent, int tie_read, int resize)
 pid_t guard_start(int sig, pid_t parent, int resize)
 {
 	pid_t cloned = os_guard_clone(sig, parent, resize);
-	if (cloned != 0) {
-		if (cloned > 0) {
-			setpgid(cloned, cloned);
-			guard = cloned;
-		}
+	if (cloned > 0) {
+		setpgid(cloned, cloned);
+		guard = cloned;
 		return cloned;
 	}
+	/* No cheaper way here (0), or the system refused it (-1: qemu-user, for one, takes
+	 * clone's CLONE_VM only with CLONE_THREAD): a fork does the same, at a fork's price. */
 	int link[2] = {-1, -1};
 	if (!os_has_death_signal() && pipe(link) == 0)
 		fcntl(link[1], F_SETFD, FD_CLOEXEC);

@@ -3,8 +3,10 @@
 #define _GNU_SOURCE
 #include "os.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -89,6 +91,13 @@ pid_t os_guard_clone(int sig, pid_t parent, int resize)
 	guard_args.sig = sig;
 	guard_args.parent = parent;
 	guard_args.resize = resize;
+#ifdef RUNLIMIT_TEST_HOOKS
+	/* Test builds only: the clone refused, as qemu-user refuses it. */
+	if (getenv("RUNLIMIT_TEST_GUARD_CLONE_EINVAL")) {
+		errno = EINVAL;
+		return -1;
+	}
+#endif
 	return clone(guard_body, guard_stack + sizeof guard_stack, CLONE_VM | SIGCHLD, NULL);
 #else
 	(void)sig;

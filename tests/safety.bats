@@ -214,8 +214,7 @@ no_leak_check() {
 # ---- 5. reaped pids are never signalled ---------------------------------------------------
 
 @test "5.1: runlimit never kill()s a pid it has reaped (strace)" {
-	command -v strace >/dev/null || skip "no strace"
-	strace -f -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	needs_strace
 	no_leak_check
 	# The command ignores TERM: it needs the final KILL.  The wrapper shell records the pid
 	# that becomes runlimit's.
@@ -539,8 +538,7 @@ EOS
 }
 
 @test "19.5: with --report, the deadline's signal comes before any walk of the tree (strace)" {
-	command -v strace >/dev/null || skip "no strace"
-	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	needs_strace
 	[ -r "/proc/$$/stat" ] || skip "no /proc: no tree walk to come before the signal"
 	no_leak_check
 	# runlimit alone is traced, not its children: its opens of /proc/PID/stat and of the
@@ -604,4 +602,19 @@ EOS
 	run --separate-stderr as_user 65532 bash -c 'ulimit -u 3; "$USER_RL" -k 0.3 0.3 sh -c "trap \"\" TERM; exec \"\$S\" 10"; echo "status $?"'
 	[ "$output" = "status 137" ]
 	no_survivors "$N-s" 5
+}
+
+@test "19.8: a system that refuses the guard's clone (qemu-user does): the guard is forked, and the command's setsid works" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	# The command itself (the shell, then python in its place) is in a group it does not
+	# lead, so its own setsid succeeds; without a guard it would lead it and setsid fail.
+	export PY
+	run --separate-stderr env RUNLIMIT_TEST_GUARD_CLONE_EINVAL=1 "$RUNLIMIT_HOOKS" 10 sh -c \
+		'echo $$; ps -o pgid= -p $$; exec "$PY" -c "import os; os.setsid(); print(\"setsid ok\")"'
+	echo "stdout: $output" >&2
+	echo "stderr: $stderr" >&2
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$(echo "${lines[1]}" | tr -d ' ')" != "${lines[0]}" ]
+	[ "${lines[2]}" = "setsid ok" ]
 }
