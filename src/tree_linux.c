@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -90,6 +91,21 @@ static bool proc_is_ours(void)
 	}
 	ours = 1;
 	return true;
+}
+
+/* Do runlimit's children lists hold the whole tree?  Only where /proc is runlimit's own and
+ * runlimit is a subreaper: otherwise an orphan of the tree goes to another reaper and no list
+ * of runlimit's shows it (qemu-user, for one, does not pass PR_SET_CHILD_SUBREAPER on), so a
+ * walk that finds nothing would not mean nothing is left.  Then the group is all there is,
+ * as without /proc.  Asked once, after os_init. */
+static bool walk_is_whole(void)
+{
+	static int whole = -1;
+	if (whole < 0) {
+		int on = 0;
+		whole = proc_is_ours() && prctl(PR_GET_CHILD_SUBREAPER, &on) == 0 && on;
+	}
+	return whole;
 }
 
 static bool is_preexisting(pid_t pid, unsigned long long start)
@@ -463,8 +479,8 @@ static long scan_children(const struct tree_target *t, struct tree_proc **out, t
 long tree_scan(const struct tree_target *t, struct tree_proc **out)
 {
 	tree_scan_short = false;
-	if (!proc_is_ours())
-		return -1; /* no /proc, or another namespace's: the group is all there is */
+	if (!walk_is_whole())
+		return -1; /* no /proc, another namespace's, or no subreaper: the group is all */
 	if (has_children_files())
 		return scan_children(t, out, NULL, NULL);
 	/* No children files (a kernel without CONFIG_PROC_CHILDREN): every process is read. */
@@ -532,7 +548,7 @@ void tree_send(const struct tree_proc *p, int sig)
 long tree_scan_each(const struct tree_target *t, struct tree_proc **out, tree_pick pick,
                     void *ctx)
 {
-	if (proc_is_ours() && has_children_files())
+	if (walk_is_whole() && has_children_files())
 		return scan_children(t, out, pick, ctx);
 	return tree_scan_then_send(t, out, pick, ctx); /* the tree is known only at the end */
 }
@@ -610,7 +626,7 @@ static void kill_adopted(pid_t pid, void *ctx)
  * children is alive, nothing of the tree is. */
 long tree_kill_short(const struct tree_target *t)
 {
-	if (!proc_is_ours())
+	if (!walk_is_whole())
 		return -1;
 	char path[64];
 	snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)self);
@@ -630,7 +646,8 @@ long tree_kill_short(const struct tree_target *t)
 bool tree_watch_exits(const struct tree_target *t)
 {
 	/* As a subreaper runlimit is the parent, or becomes it, of whatever of the tree dies
-	 * last: SIGCHLD tells it, with or without /proc. */
+	 * last: SIGCHLD tells it, with or without /proc.  Not being one, nothing tells it. */
 	(void)t;
-	return true;
+	int on = 0;
+	return prctl(PR_GET_CHILD_SUBREAPER, &on) == 0 && on;
 }

@@ -155,6 +155,21 @@ finish_rl() {
 	no_survivors "$N-s" 5
 }
 
+@test "no subreaper to be had (qemu-user passes none on): the group is the tree, its TERM-ignoring member KILLed after the grace" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	export S
+	S=$(private_sleep "$N-s")
+	# The command dies of TERM and its child, which ignores it, is orphaned where runlimit
+	# cannot see it (no subreaper): only the group reaches it, and only after the grace.
+	RUNLIMIT=$RUNLIMIT_HOOKS RUNLIMIT_TEST_NO_SUBREAPER=1 \
+		rl -k 0.5 0.3 sh -c '(trap "" TERM; exec "$S" 30) & echo $$ > "$D/ready"; wait'
+	[ "$RL_STATUS" -eq 124 ]
+	[ -s "$D/ready" ]
+	lt 0.7 "$RL_ELAPSED"
+	lt "$RL_ELAPSED" 5
+	no_survivors "$N-s" 5
+}
+
 @test "a grandchild that ignores TERM is KILLed after the default grace (5 s)" {
 	export S
 	S=$(private_sleep "$N-s")
@@ -575,8 +590,7 @@ PYEOF
 }
 
 @test "after the final KILL, runlimit collects the dead of the tree itself, not leaving them to init" {
-	command -v strace >/dev/null || skip "no strace"
-	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	needs_strace
 	[ -z "${ASAN_OPTIONS:-}" ] || skip "the sanitizers' leak check cannot run under strace"
 	needs_orphan_adoption
 	local S
