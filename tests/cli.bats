@@ -323,9 +323,12 @@ term_ignoring_cmd() {
 	[ "$status" -eq 124 ]
 	[ "$stderr" = "$RUNLIMIT: sending signal RTMAX-14 to command 'sleep'" ]
 
-	run --separate-stderr "$RUNLIMIT" -v -s sigrtmax 0.1 sleep 10
-	[ "$status" -eq 124 ]
-	[ "$stderr" = "$RUNLIMIT: sending signal RTMAX to command 'sleep'" ]
+	# qemu-user keeps the host's last real-time signals for itself: a guest cannot send RTMAX.
+	if [ -z "${RUNLIMIT_EMULATED:-}" ]; then
+		run --separate-stderr "$RUNLIMIT" -v -s sigrtmax 0.1 sleep 10
+		[ "$status" -eq 124 ]
+		[ "$stderr" = "$RUNLIMIT: sending signal RTMAX to command 'sleep'" ]
+	fi
 
 	# musl numbers its real-time signals from 35, glibc (and so GNU here) from 34.
 	[ "${RUNLIMIT_LIBC:-}" != musl ] || return 0
@@ -677,8 +680,7 @@ term_ignoring_cmd() {
 }
 
 @test "a duration with a unit is read without loading the locale (strace)" {
-	command -v strace >/dev/null || skip "no strace"
-	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	needs_strace
 	[ -z "${ASAN_OPTIONS:-}" ] || skip "the sanitizers' leak check cannot run under strace"
 	# The control: a reading the C locale stops short of does load it, where there is one.
 	LC_ALL=C.UTF-8 strace -e trace=open,openat -o "$BATS_TEST_TMPDIR/comma" \

@@ -349,6 +349,16 @@ needs_session_reach() {
 
 # needs_orphan_adoption: skip unless runlimit also adopts orphaned descendants, which a walk
 # alone cannot find once their parent is gone (probe_tree_reach).
+# needs_strace: skip unless strace can trace runlimit here: strace is installed and allowed to
+# trace children (ptrace), and runlimit is not run by an emulator (the release check runs the
+# aarch64 binary under qemu-user and says so in RUNLIMIT_EMULATED: strace would see the
+# emulator's system calls, not runlimit's).
+needs_strace() {
+	command -v strace >/dev/null || skip "no strace"
+	strace -f -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	[ -z "${RUNLIMIT_EMULATED:-}" ] || skip "runlimit runs under $RUNLIMIT_EMULATED: strace would trace the emulator"
+}
+
 needs_orphan_adoption() {
 	needs_session_reach "" || return 1
 	[ "${RL_ADOPTS_ORPHANS:-unknown}" != no ] && return 0
@@ -410,7 +420,10 @@ needs_other_users() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null ||
 		skip "setpriv cannot switch to uid 65534 here"
 	export USER_RL=$RUNLIMIT USER_RL_DIR=
-	if ! as_user 65534 "$RUNLIMIT" --version >/dev/null 2>&1; then
+	# Through a shell, as the tests run it: setpriv's own exec of a path in a directory
+	# that user may not search can succeed where the user's would not.
+	# shellcheck disable=SC2016
+	if ! as_user 65534 sh -c '"$0" --version' "$RUNLIMIT" >/dev/null 2>&1; then
 		USER_RL_DIR=$(mktemp -d /tmp/runlimit-bin.XXXXXX)
 		chmod 755 "$USER_RL_DIR"
 		cp "$RUNLIMIT" "$USER_RL_DIR/runlimit"

@@ -155,8 +155,7 @@ sys.stdout.buffer.write(p.stdout)' "$RUNLIMIT" "$@"
 }
 
 @test "pipe to pipe, the bytes are moved in the kernel, not copied through runlimit (strace)" {
-	command -v strace >/dev/null || skip "no strace"
-	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	needs_strace
 	[ -z "${ASAN_OPTIONS:-}" ] || skip "the sanitizers' leak check cannot run under strace"
 	# runlimit's own process only (no -f): what the command and cat do is not counted.
 	strace -e trace=read,splice -o "$D/trace" "$RUNLIMIT" --output-grace=1 10 \

@@ -516,7 +516,7 @@ sys.exit(1 if bad or reads < 60 else 0)' "$F" "$RUNLIMIT"
 }
 
 @test "without --report, no report system call: no getrusage, umask, rename or temporary file" {
-	command -v strace >/dev/null || skip "no strace here"
+	needs_strace
 	[ -z "${ASAN_OPTIONS:-}" ] || skip "the sanitizers' leak check cannot run under strace"
 	local calls='getrusage|umask|rename|fchmod|\.runlimit-[A-Za-z0-9]{6}'
 	run -0 strace -f -o "$BATS_TEST_TMPDIR/trace" "$RUNLIMIT" 10 true
