@@ -195,6 +195,7 @@ lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \
 		--inline-suppr -D__linux__ src/
 	$(CC) -O2 -Wall -Wextra -Werror -o /dev/null scripts/benchrun.c
+	ruby -c scripts/homebrew/runlimit.rb
 
 # Fuzz the duration and signal parsers with libFuzzer (clang; Debian libclang-rt-14-dev).
 FUZZ_SECONDS ?= 60
@@ -202,6 +203,29 @@ fuzz:
 	clang $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc \
 		-o tests/unit/fuzz-parsers tests/fuzz/fuzz_parsers.c src/duration.c src/signals.c -lm
 	tests/unit/fuzz-parsers -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
+
+# The version, from the one place it is written (what --version prints).
+VERSION := $(shell sed -n 's/^\#define RUNLIMIT_VERSION "\(.*\)"$$/\1/p' src/cli.h)
+
+# The source tarball, runlimit-$(VERSION).tar.gz: what git tracks, less .ci/ and .github/
+# (scripts/dist.sh); distcheck unpacks it elsewhere, builds, tests, installs and uninstalls
+# (scripts/distcheck.sh).
+dist:
+	@scripts/dist.sh >/dev/null
+	@echo runlimit-$(VERSION).tar.gz
+
+distcheck: dist
+	MAKE=$(MAKE) scripts/distcheck.sh runlimit-$(VERSION).tar.gz
+
+# The release, into release/: the tarball, a stripped binary per platform (zig: Linux x86_64
+# and aarch64 static with musl, FreeBSD x86_64, one macOS universal binary), the Homebrew
+# formula and SHA256SUMS (scripts/release.sh), then checked, suites included
+# (scripts/release-check.sh; RELEASE_TESTS=0 skips the suites).
+release:
+	@LINUX_SRCS="src/main.c $(CORE) $(LINUX_SRCS)" FREEBSD_SRCS="$(FREEBSD_SRCS)" \
+		DARWIN_SRCS="$(DARWIN_SRCS)" FEATURES="$(FEATURES)" FEATURES_FreeBSD="$(FEATURES_FreeBSD)" \
+		WARN="$(WARN)" scripts/release.sh
+	@scripts/release-check.sh release
 
 install: $(BIN)
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
@@ -221,7 +245,8 @@ uninstall:
 	done
 
 clean:
+	rm -rf release
 	rm -f $(BIN) runlimit-* tests/unit/run-unit tests/unit/run-unit-* tests/unit/fuzz-* .build-flags-*
 
 FORCE:
-.PHONY: all check check-portable cross musl lint fuzz install install-links uninstall clean FORCE
+.PHONY: all check check-portable cross musl lint fuzz dist distcheck release install install-links uninstall clean FORCE
