@@ -1,0 +1,34 @@
+# Homebrew formula for runlimit, for a tap (brew tap OWNER/runlimit URL; brew install runlimit).
+# This copy is the template: `make release` writes release/runlimit.rb from it with the
+# release's URL and the tarball's SHA-256 filled in, and that file is the one a tap takes.
+class Runlimit < Formula
+  desc "Run a command with a time limit, ending its whole process tree (GNU timeout drop-in)"
+  homepage "https://github.com/runlimit/runlimit"
+  url "https://github.com/runlimit/runlimit/releases/download/v0.1.0/runlimit-0.1.0.tar.gz"
+  sha256 "0000000000000000000000000000000000000000000000000000000000000000"
+  license "BSD-2-Clause"
+
+  def install
+    # The Makefile is GNU make's, which is macOS's make; PREFIX and MANDIR place both files.
+    system "make", "install", "PREFIX=#{prefix}", "MANDIR=#{man1}"
+  end
+
+  def caveats
+    <<~EOS
+      runlimit behaves as GNU timeout when it is invoked as `timeout`. To add that name:
+        ln -s #{opt_bin}/runlimit #{HOMEBREW_PREFIX}/bin/timeout
+      Homebrew's coreutils installs GNU timeout as `gtimeout`, and as `timeout` in
+      #{HOMEBREW_PREFIX}/opt/coreutils/libexec/gnubin: if that directory is on your PATH
+      before #{HOMEBREW_PREFIX}/bin, its `timeout` is the one your shell finds.
+    EOS
+  end
+
+  test do
+    # A real time-out: the command is stopped at the deadline and the status is 124.
+    shell_output("#{bin}/runlimit 1 sleep 30", 124)
+    # Under the name timeout it answers as timeout does.
+    ln_s bin/"runlimit", testpath/"timeout"
+    assert_match "invalid time interval 'x'", shell_output("#{testpath}/timeout x true 2>&1", 125)
+    assert_equal "ok\n", shell_output("#{bin}/runlimit 10 echo ok")
+  end
+end
