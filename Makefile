@@ -205,7 +205,7 @@ fuzz:
 	tests/unit/fuzz-parsers -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
 
 # The version, from the one place it is written (what --version prints).
-VERSION := $(shell sed -n 's/^\#define RUNLIMIT_VERSION "\(.*\)"$$/\1/p' src/cli.h)
+VERSION := $(shell sed -n 's/^[#]define RUNLIMIT_VERSION "\(.*\)"$$/\1/p' src/cli.h)
 
 # The source tarball, runlimit-$(VERSION).tar.gz: what git tracks, less .ci/ and .github/
 # (scripts/dist.sh); distcheck unpacks it elsewhere, builds, tests, installs and uninstalls
@@ -225,7 +225,7 @@ release:
 	@LINUX_SRCS="src/main.c $(CORE) $(LINUX_SRCS)" FREEBSD_SRCS="$(FREEBSD_SRCS)" \
 		DARWIN_SRCS="$(DARWIN_SRCS)" FEATURES="$(FEATURES)" FEATURES_FreeBSD="$(FEATURES_FreeBSD)" \
 		WARN="$(WARN)" scripts/release.sh
-	@scripts/release-check.sh release
+	@scripts/release-check.sh $(or $(RELEASE_DIR),release)
 
 install: $(BIN)
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)

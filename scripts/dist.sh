@@ -4,8 +4,8 @@
 # (.ci/, .github/, .gitignore): what is needed to build, test and install, and no build
 # output.  A file that exists but was never added is not packed, which `make distcheck`
 # then finds missing.  VERSION is the one `runlimit --version` prints (src/cli.h).
-# The same tree packs to the same bytes with GNU tar: names sorted, owner 0, and every
-# mtime the last commit's (SOURCE_DATE_EPOCH, when set, wins).
+# The same tree packs to the same bytes with GNU tar: names sorted, owner 0, modes without
+# the umask's say, and every mtime the last commit's (SOURCE_DATE_EPOCH, when set, wins).
 set -eu
 cd "$(dirname "$0")/.."
 version=$(sed -n 's/^#define RUNLIMIT_VERSION "\(.*\)"$/\1/p' src/cli.h)
@@ -26,11 +26,13 @@ git ls-files -z | tr '\0' '\n' | grep -Ev '^(\.ci/|\.github/|\.gitignore$)' |
 		mkdir -p "$stage/$name/$(dirname "$f")"
 		cp -p "$f" "$stage/$name/$f"
 	done
+# (tar into a file first: in a pipeline its failure would go unseen)
 if tar --version 2>/dev/null | grep -q 'GNU tar'; then
 	tar -C "$stage" --sort=name --mtime="@$epoch" --owner=0 --group=0 --numeric-owner \
-		--format=ustar -cf - "$name" | gzip -n -9 >"$out.tmp"
+		--mode='u+rwX,go+rX,go-w' --format=ustar -cf "$stage/out.tar" "$name"
 else
-	tar -C "$stage" -cf - "$name" | gzip -n -9 >"$out.tmp"
+	COPYFILE_DISABLE=1 tar -C "$stage" -cf "$stage/out.tar" "$name" # no AppleDouble files
 fi
+gzip -n -9 <"$stage/out.tar" >"$out.tmp"
 mv "$out.tmp" "$out"
 echo "$out"

@@ -19,15 +19,17 @@ mkdir "$work/src"
 tar -xzf "$tarball" -C "$work/src"
 [ "$(ls "$work/src")" = "$name" ] || fail "$tarball does not unpack into one directory $name/"
 src=$work/src/$name
-listing() { (cd "$src" && find . ! -type d | LC_ALL=C sort); }
+# Every file with its checksum, and every directory: a build or a test that changes a packed
+# file, or leaves an empty directory behind, shows.
+listing() { (cd "$src" && find . -type d | LC_ALL=C sort && find . ! -type d -exec cksum {} + | LC_ALL=C sort -k 3); }
 listing >"$work/packed"
 
 # Nothing that is built or belongs to the repository only.
-bad=$(grep -E '^\./(\.git(/|$)|\.ci/|\.github/|runlimit$|runlimit-|\.build-flags)|\.o$|/run-unit' \
-	"$work/packed" || true)
+bad=$(awk '{ print $NF }' "$work/packed" |
+	grep -E '^\./(\.git(/|$)|\.ci(/|$)|\.github(/|$)|runlimit$|runlimit-|\.build-flags)|\.o$|/run-unit' || true)
 [ -z "$bad" ] || fail "the tarball holds what it should not: $bad"
 for f in Makefile LICENSE README.md man/runlimit.1 src/main.c tests/helpers.bash scripts/run-bats.sh; do
-	grep -qx "\./$f" "$work/packed" || fail "the tarball lacks $f"
+	grep -q " \./$f\$" "$work/packed" || fail "the tarball lacks $f"
 done
 
 cd "$src"
@@ -44,7 +46,8 @@ echo "distcheck: make check"
 
 echo "distcheck: install and uninstall into a DESTDIR"
 dest=$work/dest
-"$make" -s install install-links DESTDIR="$dest" PREFIX=/usr/local
+"$make" -s install DESTDIR="$dest" PREFIX=/usr/local
+"$make" -s install-links DESTDIR="$dest" PREFIX=/usr/local
 for f in bin/runlimit bin/timeout bin/nproc share/man/man1/runlimit.1; do
 	[ -e "$dest/usr/local/$f" ] || fail "make install did not install $f"
 done

@@ -14,6 +14,7 @@ CPU = {0x01000007: "x86_64", 0x0100000C: "arm64"}
 LC_CODE_SIGNATURE, LC_VERSION_MIN_MACOSX, LC_BUILD_VERSION = 0x1D, 0x24, 0x32
 CSMAGIC_EMBEDDED_SIGNATURE, CSMAGIC_CODEDIRECTORY = 0xFADE0CC0, 0xFADE0C02
 CS_ADHOC, CS_HASHTYPE_SHA256 = 0x2, 2
+PLATFORM_MACOS = 1
 
 
 def version(v):
@@ -36,16 +37,19 @@ def check_slice(s):
     if magic != 0xFEEDFACF:
         raise ValueError("not a 64-bit Mach-O slice (magic %#x)" % magic)
     arch = CPU.get(cpu, hex(cpu))
-    off, minos, sig = 32, None, None
+    off, minos, platform, sig = 32, None, None, None
     for _ in range(ncmds):
         cmd, size = struct.unpack_from("<II", s, off)
         if cmd == LC_BUILD_VERSION:
+            platform = struct.unpack_from("<I", s, off + 8)[0]
             minos = version(struct.unpack_from("<I", s, off + 12)[0])
         elif cmd == LC_VERSION_MIN_MACOSX:
             minos = version(struct.unpack_from("<I", s, off + 8)[0])
         elif cmd == LC_CODE_SIGNATURE:
             sig = struct.unpack_from("<II", s, off + 8)
         off += size
+    if platform not in (None, PLATFORM_MACOS):
+        raise ValueError("%s: built for platform %d, not macOS" % (arch, platform))
     if sig is None:
         raise ValueError("%s: no code signature" % arch)
     dataoff, datasize = sig
@@ -67,6 +71,8 @@ def check_slice(s):
         if code_limit != dataoff:
             raise ValueError("%s: the signature covers %d bytes of %d" % (arch, code_limit, dataoff))
         page = 1 << page_log2
+        if n_code != -(-code_limit // page):
+            raise ValueError("%s: %d pages hashed of %d signed bytes" % (arch, n_code, code_limit))
         for p in range(n_code):
             want = cd[hash_off + p * hash_size:hash_off + (p + 1) * hash_size]
             got = hashlib.sha256(s[p * page:min((p + 1) * page, code_limit)]).digest()

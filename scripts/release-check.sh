@@ -27,6 +27,9 @@ want() {
 	name=runlimit-$version-$1
 	[ -f "$dir/$name.tar.gz" ] || fail "no $name.tar.gz"
 	tar -xzf "$dir/$name.tar.gz" -C "$work"
+	outside=$(tar -tzf "$dir/$name.tar.gz" | grep -v "^$name/" || true)
+	[ -z "$outside" ] || fail "$name.tar.gz holds files outside $name/: $outside"
+	[ -x "$work/$name/runlimit" ] || fail "$name/runlimit is not executable"
 	got=$(cd "$work/$name" && find . ! -type d | LC_ALL=C sort | tr '\n' ' ')
 	[ "$got" = "./LICENSE ./README.md ./runlimit ./runlimit.1 " ] || fail "$name.tar.gz holds: $got"
 	cmp -s "$work/$name/runlimit.1" man/runlimit.1 || fail "$name's manual is not man/runlimit.1"

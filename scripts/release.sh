@@ -81,10 +81,11 @@ for platform in linux-x86_64 linux-aarch64 freebsd-x86_64 macos-universal; do
 	epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
 	if tar --version 2>/dev/null | grep -q 'GNU tar'; then
 		tar -C "$work" --sort=name --mtime="@$epoch" --owner=0 --group=0 --numeric-owner \
-			--format=ustar -cf - "runlimit-$version-$platform"
+			--format=ustar -cf "$work/out.tar" "runlimit-$version-$platform"
 	else
-		tar -C "$work" -cf - "runlimit-$version-$platform"
-	fi | gzip -n -9 >"$out/runlimit-$version-$platform.tar.gz"
+		COPYFILE_DISABLE=1 tar -C "$work" -cf "$work/out.tar" "runlimit-$version-$platform"
+	fi
+	gzip -n -9 <"$work/out.tar" >"$out/runlimit-$version-$platform.tar.gz"
 done
 
 # The formula: the template's URL and checksum replaced by this release's.

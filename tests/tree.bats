@@ -596,12 +596,14 @@ PYEOF
 	local S
 	S=$(private_sleep "$N-s")
 	# 20 children of the command, orphans runlimit adopts once it dies: all KILLed together.
-	S=$S strace -e trace=wait4,waitid -o "$D/trace" "$RUNLIMIT" -s KILL -k 0 1 sh -c '
+	# The deadline leaves a loaded machine time to start them all (the ready file says so).
+	S=$S D=$D strace -e trace=wait4,waitid -o "$D/trace" "$RUNLIMIT" -s KILL -k 0 3 sh -c '
 		i=0; while [ $i -lt 20 ]; do "$S" 100 & i=$((i + 1)); done
-		exec "$S" 101' || true
+		: > "$D/ready"; exec "$S" 101' || true
+	[ -e "$D/ready" ]
 	no_survivors "$N-s"
 	# the command and its 20 children, each collected by runlimit (wait4 or waitid returning
 	# a pid, not WNOWAIT's look)
 	got=$(grep -v WNOWAIT "$D/trace" | grep -Ec '^(wait4|waitid)\(.*\) = [1-9][0-9]*$|si_pid=[1-9].*\) = 0$')
-	[ "$got" -ge 21 ]
+	[ "$got" -ge 21 ] || { echo "collected $got, of 21; the trace:"; cat "$D/trace"; return 1; }
 }

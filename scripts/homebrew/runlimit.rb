@@ -1,8 +1,8 @@
-# Homebrew formula for runlimit, for a tap (brew tap OWNER/runlimit URL; brew install runlimit).
+# Homebrew formula for runlimit, for the tap runlimit/homebrew-tap (brew install runlimit/tap/runlimit).
 # This copy is the template: `make release` writes release/runlimit.rb from it with the
 # release's URL and the tarball's SHA-256 filled in, and that file is the one a tap takes.
 class Runlimit < Formula
-  desc "Run a command with a time limit, ending its whole process tree (GNU timeout drop-in)"
+  desc "Run a command with a time limit and end its whole process tree"
   homepage "https://github.com/runlimit/runlimit"
   url "https://github.com/runlimit/runlimit/releases/download/v0.1.0/runlimit-0.1.0.tar.gz"
   sha256 "0000000000000000000000000000000000000000000000000000000000000000"
@@ -28,7 +28,9 @@ class Runlimit < Formula
     shell_output("#{bin}/runlimit 1 sleep 30", 124)
     # Under the name timeout it answers as timeout does.
     ln_s bin/"runlimit", testpath/"timeout"
-    assert_match "invalid time interval 'x'", shell_output("#{testpath}/timeout x true 2>&1", 125)
+    # (the quotes are the locale's, as GNU's: curly ones in the UTF-8 locale brew runs in)
+    assert_match(/^timeout: invalid time interval .x.$/,
+                 shell_output("cd #{testpath} && PATH=#{testpath}:$PATH timeout x true 2>&1", 125))
     assert_equal "ok\n", shell_output("#{bin}/runlimit 10 echo ok")
   end
 end
