@@ -33,6 +33,12 @@ struct conn {
 
 static const struct config *run_cfg;
 static int lock_fd = -1, listen_fd = -1;
+/* A descriptor held in reserve: out of descriptors, accept fails and leaves the connection
+ * waiting, so the listening socket stays readable and the loop would spin on it.  With the
+ * spare closed, the connection can be taken, told "busy" and closed; then the spare is taken
+ * back.  Should even that fail, the socket is not watched until a connection closes. */
+static int spare_fd = -1;
+static bool listen_paused;
 static char dir[NAME_PATH], lock_path[NAME_PATH], sock_path[NAME_PATH], marker[NAME_PATH];
 static struct conn conns[CONNS];
 
@@ -98,9 +104,36 @@ static bool paths(const char *name)
 
 static void drop(struct conn *c)
 {
-	if (c->fd >= 0)
+	if (c->fd >= 0) {
 		close(c->fd);
+		listen_paused = false; /* a descriptor is free again */
+	}
 	*c = (struct conn){.fd = -1};
+}
+
+static void take_spare(void)
+{
+	if (spare_fd < 0)
+		spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
+/* accept failed for want of a descriptor: turn the waiting connection away with the spare's
+ * room.  False if it could not be done (then the socket is paused). */
+static bool turn_away(void)
+{
+	if (spare_fd < 0) {
+		listen_paused = true;
+		return false;
+	}
+	close(spare_fd);
+	spare_fd = -1;
+	int fd = accept(listen_fd, NULL, NULL);
+	if (fd >= 0) {
+		(void)!msg_write(fd, "busy\n", 5);
+		close(fd);
+	}
+	take_spare();
+	return fd >= 0;
 }
 
 static void say(struct conn *c, const char *text)
@@ -115,7 +148,13 @@ static void take_connections(void)
 {
 	int fd;
 	/* A bounded number per wake: a flood of connections cannot hold the loop. */
-	for (int taken = 0; taken < 2 * CONNS && (fd = accept(listen_fd, NULL, NULL)) >= 0; taken++) {
+	for (int taken = 0; taken < 2 * CONNS; taken++) {
+		if ((fd = accept(listen_fd, NULL, NULL)) < 0) {
+			if ((errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) &&
+			    turn_away())
+				continue;
+			break;
+		}
 		uid_t uid;
 		int known = peer_uid(fd, &uid);
 		struct conn *free_slot = NULL;
@@ -154,6 +193,7 @@ enum control_state control_open(const struct config *cfg)
 		control_close();
 		return CONTROL_FAILED;
 	}
+	take_spare();
 	/* Only now, with the socket there for a cancel that comes from here on: one that came
 	 * before left its marker. */
 	if (unlink(marker) == 0) {
@@ -170,7 +210,8 @@ size_t control_fds(struct pollfd *fds)
 	if (listen_fd < 0)
 		return 0;
 	size_t n = 0;
-	fds[n++] = (struct pollfd){.fd = listen_fd, .events = POLLIN};
+	if (!listen_paused)
+		fds[n++] = (struct pollfd){.fd = listen_fd, .events = POLLIN};
 	for (size_t k = 0; k < CONNS; k++) /* a waiting cancel too: its going away frees its slot */
 		if (conns[k].fd >= 0)
 			fds[n++] = (struct pollfd){.fd = conns[k].fd, .events = POLLIN};
@@ -297,6 +338,10 @@ void control_close(void)
 		if (conns[k].waiting)
 			say(&conns[k], "ended\n");
 		drop(&conns[k]);
+	}
+	if (spare_fd >= 0) {
+		close(spare_fd);
+		spare_fd = -1;
 	}
 	if (lock_fd >= 0) {
 		unlink(lock_path); /* while it is held: a run that opened it before finds it gone */

@@ -386,3 +386,33 @@ except OSError:
 	RUNLIMIT_DIR=$D/open/names run -0 "$RUNLIMIT" --name=p 10 touch "$D/ran"
 	[ -e "$D/ran" ]
 }
+
+# lowest_free PID: the lowest descriptor number PID has not open (its /proc/PID/fd).
+lowest_free() {
+	local n=0
+	while [ -e "/proc/$1/fd/$n" ]; do n=$((n + 1)); done
+	echo "$n"
+}
+
+@test "out of descriptors, a cancel is told busy at once and the run goes on; with room again, it is cancelled" {
+	command -v prlimit >/dev/null || skip "no prlimit(1) to lower a running process's limits"
+	[ -d "/proc/$$/fd" ] || skip "no /proc/PID/fd to count a process's descriptors"
+	start_named job 60 "$S" 100
+	# The run may open no descriptor beyond those it has: accept fails (EMFILE).
+	local low
+	low=$(lowest_free "$RUN")
+	prlimit --pid "$RUN" --nofile="$low:$(ulimit -Hn)"
+	run bounded 10 "$RUNLIMIT" --cancel=job
+	echo "cancel: status $status, $output" >&2
+	[ "$status" -eq 125 ]
+	[ "$output" = "$RUNLIMIT: the run named 'job' has no room for another request now" ]
+	kill -0 "$RUN"
+	# The run did not spin on the connection it could not take: a second of CPU would.
+	local ticks
+	ticks=$(awk '{ print $14 + $15 }' "/proc/$RUN/stat")
+	[ "$ticks" -lt "$(getconf CLK_TCK)" ]
+	prlimit --pid "$RUN" --nofile="1024:$(ulimit -Hn)"
+	run -0 bounded 10 "$RUNLIMIT" --cancel=job
+	wait_bg "$RUN"
+	[ "$BG_STATUS" -eq 143 ]
+}
