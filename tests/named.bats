@@ -416,3 +416,18 @@ lowest_free() {
 	wait_bg "$RUN"
 	[ "$BG_STATUS" -eq 143 ]
 }
+
+@test "a stopped run: --cancel waits until it is continued; bounded by runlimit itself, it gives up" {
+	start_named job 60 "$S" 100
+	kill -STOP "$RUN"
+	STOPPED=$RUN
+	wait_until 10 is_stopped "$RUN"
+	run bounded 20 "$RUNLIMIT" 1 "$RUNLIMIT" --cancel=job
+	[ "$status" -eq 124 ]
+	kill -0 "$RUN"
+	kill -CONT "$RUN"
+	STOPPED=
+	run -0 bounded 10 "$RUNLIMIT" --cancel=job
+	wait_bg "$RUN"
+	[ "$BG_STATUS" -eq 143 ]
+}
