@@ -110,6 +110,32 @@ static int ask(int fd, const struct config *cfg, const char *marker)
 	return EXIT_RUNLIMIT_FAILED;
 }
 
+/* The marker NAME.cancel, holding the cancel's signal number and a newline. */
+static bool leave_marker(const char *dir, const struct config *cfg, const char *marker)
+{
+	char tmp[NAME_PATH];
+	if (!names_path(dir, cfg->cancel, "cancel.XXXXXX", tmp, sizeof tmp))
+		return false;
+	int m = mkstemp(tmp); /* mode 0600 */
+	if (m < 0)
+		return false;
+	fcntl(m, F_SETFD, FD_CLOEXEC);
+	char text[16];
+	int len = snprintf(text, sizeof text, "%d\n", cfg->signal_given ? cfg->signal : SIGTERM);
+	bool done = msg_write(m, text, (size_t)len) == (ssize_t)len;
+	int err = errno;
+	if (close(m) != 0 && done) {
+		done = false;
+		err = errno;
+	}
+	if (done && rename(tmp, marker) == 0)
+		return true;
+	err = done ? errno : err;
+	unlink(tmp);
+	errno = err;
+	return false;
+}
+
 int cancel_main(const struct config *cfg)
 {
 	char dir[NAME_PATH], sock[NAME_PATH], marker[NAME_PATH];
@@ -118,13 +144,13 @@ int cancel_main(const struct config *cfg)
 	    !names_path(dir, cfg->cancel, "cancel", marker, sizeof marker))
 		return EXIT_RUNLIMIT_FAILED;
 	/* The marker first: a run that starts from here on finds it; one that started before
-	 * listens already, and is reached below. */
-	int m = open(marker, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (m < 0) {
+	 * listens already, and is reached below.  It holds the signal, for a run that finds it
+	 * before it starts its command; written beside it and renamed into place, so that such
+	 * a run reads all of it or finds none. */
+	if (!leave_marker(dir, cfg, marker)) {
 		msg("cannot leave a cancel for %s: %s", quote(marker), strerror(errno));
 		return EXIT_RUNLIMIT_FAILED;
 	}
-	close(m);
 	int fd = reach(sock, 0);
 	if (fd < 0 && (errno == EACCES || errno == EBUSY)) {
 		msg(errno == EACCES ? "the run named %s refused this user's cancel"

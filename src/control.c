@@ -38,6 +38,7 @@ static int lock_fd = -1, listen_fd = -1;
  * spare closed, the connection can be taken, told "busy" and closed; then the spare is taken
  * back.  Should even that fail, the socket is not watched until a connection closes. */
 static int spare_fd = -1;
+static int early_signal = SIGTERM; /* the signal of a cancel that came before the run */
 static bool listen_paused;
 static char dir[NAME_PATH], lock_path[NAME_PATH], sock_path[NAME_PATH], marker[NAME_PATH];
 static struct conn conns[CONNS];
@@ -174,6 +175,41 @@ static void take_connections(void)
 	}
 }
 
+/* Would sig end a process that has not changed what it does with it? */
+static bool ends_by_default(int sig)
+{
+	return sig != SIGSTOP && sig != SIGTSTP && sig != SIGTTIN && sig != SIGTTOU &&
+	       sig != SIGCONT && sig != SIGCHLD && sig != SIGURG && !sig_ignored_by_default(sig);
+}
+
+/* The signal a marker holds (cancel.c writes it), for the run to die of: TERM if it says
+ * none that would end a process, or cannot be read as a small regular file of this user's. */
+static int marker_signal(void)
+{
+	int fd = open(marker, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return SIGTERM;
+	char text[16];
+	struct stat st;
+	ssize_t n = -1;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())
+		n = read(fd, text, sizeof text - 1);
+	close(fd);
+	if (n <= 0)
+		return SIGTERM;
+	text[n] = '\0';
+	char *end;
+	long sig = strtol(text, &end, 10);
+	return end != text && *end == '\n' && sig > 0 && sig <= sig_max() && ends_by_default((int)sig)
+	           ? (int)sig
+	           : SIGTERM;
+}
+
+int control_early_signal(void)
+{
+	return early_signal;
+}
+
 enum control_state control_open(const struct config *cfg)
 {
 	for (size_t k = 0; k < CONNS; k++)
@@ -196,6 +232,7 @@ enum control_state control_open(const struct config *cfg)
 	take_spare();
 	/* Only now, with the socket there for a cancel that comes from here on: one that came
 	 * before left its marker. */
+	early_signal = marker_signal();
 	if (unlink(marker) == 0) {
 		take_connections();
 		for (size_t k = 0; k < CONNS; k++)

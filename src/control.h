@@ -31,6 +31,10 @@ struct control_request {
 
 enum control_state control_open(const struct config *cfg);
 
+/* After CONTROL_CANCELLED: the signal of the cancel that came first (its -s, if that would
+ * end a process; else TERM), which the run then dies of. */
+int control_early_signal(void);
+
 /* The descriptors the run's wait watches for the socket now (at most CONTROL_MAX_FDS). */
 size_t control_fds(struct pollfd *fds);
 

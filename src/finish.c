@@ -76,10 +76,10 @@ void finish_cancelled_early(const struct config *cfg)
 	if (cfg->verbose)
 		msg("a cancel came before the command started: not running %s", quote(cfg->command[0]));
 	report_cancelled();
-	struct report_end e = {.outcome = "interrupted", .exit_status = 128 + SIGTERM,
-	                       .die_signal = SIGTERM};
+	int sig = control_early_signal();
+	struct report_end e = {.outcome = "interrupted", .exit_status = 128 + sig, .die_signal = sig};
 	report_finish(&e);
 	control_close();
-	disp_die_of(SIGTERM);
-	_exit(128 + SIGTERM);
+	disp_die_of(sig);
+	_exit(128 + sig);
 }

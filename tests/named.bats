@@ -80,6 +80,21 @@ start_named() {
 	[ -e "$D/ran" ]
 }
 
+@test "a cancel that comes first with -s: the run dies of that signal; one that would not end a process is TERM" {
+	run -1 "$RUNLIMIT" --cancel=early -s INT
+	# the marker alone, whole, with nothing written beside it left over
+	[ "$(ls -A "$RUNLIMIT_DIR")" = early.cancel ]
+	[ "$(cat "$RUNLIMIT_DIR/early.cancel")" = 2 ] # SIGINT's number
+	run -130 "$RUNLIMIT" --name=early 10 sh -c 'touch "$D/ran"'
+	[ ! -e "$D/ran" ]
+	run -1 "$RUNLIMIT" --cancel=early -s KILL
+	run -137 "$RUNLIMIT" --name=early 10 sh -c 'touch "$D/ran"'
+	run -1 "$RUNLIMIT" --cancel=early -s STOP
+	run -143 "$RUNLIMIT" --name=early 10 sh -c 'touch "$D/ran"'
+	[ ! -e "$D/ran" ]
+	[ -z "$(ls -A "$RUNLIMIT_DIR")" ]
+}
+
 @test "200 starts and cancels racing: no command ever finishes its work" {
 	local i
 	for i in $(seq 1 200); do
