@@ -113,9 +113,13 @@ static int ask(int fd, const struct config *cfg, const char *marker)
 /* The marker NAME.cancel, holding the cancel's signal number and a newline. */
 static bool leave_marker(const char *dir, const struct config *cfg, const char *marker)
 {
+	/* A dot-name: never a run's file (names cannot start with a dot), nor listed. */
 	char tmp[NAME_PATH];
-	if (!names_path(dir, cfg->cancel, "cancel.XXXXXX", tmp, sizeof tmp))
+	int tlen = snprintf(tmp, sizeof tmp, "%s/.cancel.XXXXXX", dir);
+	if (tlen < 0 || (size_t)tlen >= sizeof tmp) {
+		errno = ENAMETOOLONG;
 		return false;
+	}
 	int m = mkstemp(tmp); /* mode 0600 */
 	if (m < 0)
 		return false;

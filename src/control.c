@@ -36,10 +36,11 @@ static int lock_fd = -1, listen_fd = -1;
 /* A descriptor held in reserve: out of descriptors, accept fails and leaves the connection
  * waiting, so the listening socket stays readable and the loop would spin on it.  With the
  * spare closed, the connection can be taken, told "busy" and closed; then the spare is taken
- * back.  Should even that fail, the socket is not watched until a connection closes. */
+ * back.  Should even that fail, the socket is not watched for a while (PAUSE), then again. */
+#define PAUSE ((int64_t)1000000000)
 static int spare_fd = -1;
+static int64_t paused_until = CLOCK_NEVER; /* CLOCK_NEVER: not paused */
 static int early_signal = SIGTERM; /* the signal of a cancel that came before the run */
-static bool listen_paused;
 static char dir[NAME_PATH], lock_path[NAME_PATH], sock_path[NAME_PATH], marker[NAME_PATH];
 static struct conn conns[CONNS];
 
@@ -105,10 +106,8 @@ static bool paths(const char *name)
 
 static void drop(struct conn *c)
 {
-	if (c->fd >= 0) {
+	if (c->fd >= 0)
 		close(c->fd);
-		listen_paused = false; /* a descriptor is free again */
-	}
 	*c = (struct conn){.fd = -1};
 }
 
@@ -119,22 +118,28 @@ static void take_spare(void)
 }
 
 /* accept failed for want of a descriptor: turn the waiting connection away with the spare's
- * room.  False if it could not be done (then the socket is paused). */
+ * room.  False if that could not be done: then the socket is paused. */
 static bool turn_away(void)
 {
-	if (spare_fd < 0) {
-		listen_paused = true;
-		return false;
+	int fd = -1;
+	if (spare_fd >= 0) {
+		close(spare_fd);
+		spare_fd = -1;
+		fd = accept(listen_fd, NULL, NULL);
+		if (fd >= 0) {
+			(void)!msg_write(fd, "busy\n", 5);
+			close(fd);
+		}
+		take_spare();
 	}
-	close(spare_fd);
-	spare_fd = -1;
-	int fd = accept(listen_fd, NULL, NULL);
-	if (fd >= 0) {
-		(void)!msg_write(fd, "busy\n", 5);
-		close(fd);
-	}
-	take_spare();
+	if (fd < 0)
+		paused_until = clock_after(clock_now(), PAUSE);
 	return fd >= 0;
+}
+
+int64_t control_next_wake(void)
+{
+	return paused_until;
 }
 
 static void say(struct conn *c, const char *text)
@@ -184,9 +189,9 @@ static bool ends_by_default(int sig)
 
 /* The signal a marker holds (cancel.c writes it), for the run to die of: TERM if it says
  * none that would end a process, or cannot be read as a small regular file of this user's. */
-static int marker_signal(void)
+static int marker_signal(const char *path)
 {
-	int fd = open(marker, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return SIGTERM;
 	char text[16];
@@ -203,6 +208,24 @@ static int marker_signal(void)
 	return end != text && *end == '\n' && sig > 0 && sig <= sig_max() && ends_by_default((int)sig)
 	           ? (int)sig
 	           : SIGTERM;
+}
+
+/* Is there a marker?  Then it is taken (renamed to a name no run or cancel uses, so that
+ * what is read is what is removed, even with another cancel renaming a new one into place)
+ * and its signal noted. */
+static bool take_marker(void)
+{
+	char taken[NAME_PATH];
+	int len = snprintf(taken, sizeof taken, "%s/.cancel-taken.%ld", dir, (long)getpid());
+	if (len < 0 || (size_t)len >= sizeof taken) { /* cannot be: the directory is short */
+		early_signal = marker_signal(marker);
+		return unlink(marker) == 0;
+	}
+	if (rename(marker, taken) != 0)
+		return false;
+	early_signal = marker_signal(taken);
+	unlink(taken);
+	return true;
 }
 
 int control_early_signal(void)
@@ -232,8 +255,7 @@ enum control_state control_open(const struct config *cfg)
 	take_spare();
 	/* Only now, with the socket there for a cancel that comes from here on: one that came
 	 * before left its marker. */
-	early_signal = marker_signal();
-	if (unlink(marker) == 0) {
+	if (take_marker()) {
 		take_connections();
 		for (size_t k = 0; k < CONNS; k++)
 			conns[k].waiting = conns[k].fd >= 0;
@@ -247,7 +269,11 @@ size_t control_fds(struct pollfd *fds)
 	if (listen_fd < 0)
 		return 0;
 	size_t n = 0;
-	if (!listen_paused)
+	if (paused_until != CLOCK_NEVER && clock_now() >= paused_until) {
+		paused_until = CLOCK_NEVER;
+		take_spare(); /* the pause may have freed one */
+	}
+	if (paused_until == CLOCK_NEVER)
 		fds[n++] = (struct pollfd){.fd = listen_fd, .events = POLLIN};
 	for (size_t k = 0; k < CONNS; k++) /* a waiting cancel too: its going away frees its slot */
 		if (conns[k].fd >= 0)

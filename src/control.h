@@ -35,6 +35,10 @@ enum control_state control_open(const struct config *cfg);
  * end a process; else TERM), which the run then dies of. */
 int control_early_signal(void);
 
+/* When the socket, paused for want of descriptors, is to be watched again (CLOCK_NEVER: it
+ * is not paused): the run's wait must end by then. */
+int64_t control_next_wake(void);
+
 /* The descriptors the run's wait watches for the socket now (at most CONTROL_MAX_FDS). */
 size_t control_fds(struct pollfd *fds);
 

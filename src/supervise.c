@@ -308,6 +308,8 @@ static int64_t next_wake(const struct run *r)
 		if (soon < wake)
 			wake = soon;
 	}
+	if (r->cfg->name && control_next_wake() < wake)
+		wake = control_next_wake();
 	return wake;
 }
 
