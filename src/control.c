@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "dispositions.h"
 #include "msg.h"
 #include "names.h"
 #include "peer.h"
@@ -180,13 +181,6 @@ static void take_connections(void)
 	}
 }
 
-/* Would sig end a process that has not changed what it does with it? */
-static bool ends_by_default(int sig)
-{
-	return sig != SIGSTOP && sig != SIGTSTP && sig != SIGTTIN && sig != SIGTTOU &&
-	       sig != SIGCONT && sig != SIGCHLD && sig != SIGURG && !sig_ignored_by_default(sig);
-}
-
 /* The signal a marker holds (cancel.c writes it), for the run to die of: TERM if it says
  * none that would end a process, or cannot be read as a small regular file of this user's. */
 static int marker_signal(const char *path)
@@ -205,9 +199,8 @@ static int marker_signal(const char *path)
 	text[n] = '\0';
 	char *end;
 	long sig = strtol(text, &end, 10);
-	return end != text && *end == '\n' && sig > 0 && sig <= sig_max() && ends_by_default((int)sig)
-	           ? (int)sig
-	           : SIGTERM;
+	bool ends = sig == SIGKILL || (sig > 0 && sig <= sig_max() && disp_is_forwarded((int)sig));
+	return end != text && *end == '\n' && ends ? (int)sig : SIGTERM;
 }
 
 /* Is there a marker?  Then it is taken (renamed to a name no run or cancel uses, so that

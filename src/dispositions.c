@@ -84,8 +84,7 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 	errno = saved;
 }
 
-/* Signals runlimit catches and passes on: every one whose default action would end it. */
-static bool is_forwarded(int sig)
+bool disp_is_forwarded(int sig)
 {
 	switch (sig) {
 	case SIGKILL: case SIGSTOP: case SIGCHLD: case SIGCONT: case SIGTSTP:
@@ -172,7 +171,7 @@ void disp_test_fault(int sig)
 static void catch_forwarded(const struct config *cfg)
 {
 	for (int sig = sig_next(0); sig > 0 && sig < SLOTS; sig = sig_next(sig)) {
-		if (!is_forwarded(sig))
+		if (!disp_is_forwarded(sig))
 			continue;
 		catch(sig);
 		/* An inherited ignore (nohup, a shell's background job) is honoured: not caught,

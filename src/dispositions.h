@@ -57,4 +57,8 @@ void disp_set(int sig, void (*handler)(int));
 /* Die of sig, without a core dump: a calling shell then sees the death. */
 void disp_die_of(int sig);
 
+/* Signals runlimit catches and passes on: every one whose default action would end it
+ * (SIGKILL aside, which none can catch). */
+bool disp_is_forwarded(int sig);
+
 #endif

@@ -136,16 +136,21 @@ finish_rl() {
 	no_survivors "$N-s" 5
 }
 
-@test "a grandchild that ignores TERM is KILLed after -k 0.5 (124, or 137 if the command ignores it too)" {
-	export S
-	S=$(private_sleep "$N-s")
-	# The command dies of TERM: 124; the grandchild needs the KILL.
+# grandchild_killed_after_grace: the command dies of the deadline's TERM (124); its child,
+# which ignores it, is KILLed at the end of the -k 0.5 grace, not before; nothing is left.
+grandchild_killed_after_grace() {
 	rl -k 0.5 0.3 sh -c '(trap "" TERM; exec "$S" 30) & echo $$ > "$D/ready"; wait'
 	[ "$RL_STATUS" -eq 124 ]
 	[ -s "$D/ready" ]
 	lt 0.7 "$RL_ELAPSED"
 	lt "$RL_ELAPSED" 5
 	no_survivors "$N-s" 5
+}
+
+@test "a grandchild that ignores TERM is KILLed after -k 0.5 (124, or 137 if the command ignores it too)" {
+	export S
+	S=$(private_sleep "$N-s")
+	grandchild_killed_after_grace
 	# The command ignores TERM as well: it dies of the KILL, 137.
 	rm -f "$D/ready"
 	rl -k 0.5 0.3 sh -c 'trap "" TERM; (trap "" TERM; exec "$S" 30) & echo $$ > "$D/ready"; wait'
@@ -159,15 +164,9 @@ finish_rl() {
 	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
 	export S
 	S=$(private_sleep "$N-s")
-	# The command dies of TERM and its child, which ignores it, is orphaned where runlimit
-	# cannot see it (no subreaper): only the group reaches it, and only after the grace.
-	RUNLIMIT=$RUNLIMIT_HOOKS RUNLIMIT_TEST_NO_SUBREAPER=1 \
-		rl -k 0.5 0.3 sh -c '(trap "" TERM; exec "$S" 30) & echo $$ > "$D/ready"; wait'
-	[ "$RL_STATUS" -eq 124 ]
-	[ -s "$D/ready" ]
-	lt 0.7 "$RL_ELAPSED"
-	lt "$RL_ELAPSED" 5
-	no_survivors "$N-s" 5
+	# The child is orphaned where runlimit cannot see it (no subreaper): only the group
+	# reaches it, and only after the grace.
+	RUNLIMIT=$RUNLIMIT_HOOKS RUNLIMIT_TEST_NO_SUBREAPER=1 grandchild_killed_after_grace
 }
 
 @test "a grandchild that ignores TERM is KILLed after the default grace (5 s)" {
