@@ -216,6 +216,19 @@ start_named() {
 	[[ "$output" != *names/fds.lock* ]]
 }
 
+@test "without --name nothing of a named run is made: no directory, no lock, no socket" {
+	run -0 "$RUNLIMIT" 10 true
+	[ ! -e "$RUNLIMIT_DIR" ]
+	needs_strace
+	[ -z "${ASAN_OPTIONS:-}" ] || skip "the sanitizers' leak check cannot run under strace"
+	local calls='(^|[ ])(socket|bind|listen|accept4?|mkdir|mkdirat|flock)\(|F_SETLK|F_OFD_SETLK'
+	strace -f -o "$D/off" "$RUNLIMIT" 10 true
+	run -1 grep -E "$calls" "$D/off"
+	# ...and with it, they are there (the check above can fail)
+	strace -f -o "$D/on" "$RUNLIMIT" --name=made 10 true
+	run -0 grep -E "$calls" "$D/on"
+}
+
 @test "--cancel with -s and -k: the cancel's own signal and grace" {
 	start_named sig -k 30 60 sh -c 'trap "echo got-INT >\"$D/got\"; exit 3" INT; "$S" 100 & wait'
 	wait_until 10 has_survivors "$N-s"

@@ -168,6 +168,35 @@ sys.stdout.buffer.write(p.stdout)' "$RUNLIMIT" "$@"
 	[ "$moved" -eq 300000 ]
 }
 
+@test "without the relay's options the command writes to the caller's own pipes" {
+	# inodes PROG: the command's stdout and stderr, as inode numbers, on one line
+	local prog='import os; os.write(1, b"%d " % os.fstat(1).st_ino); os.write(2, b"%d\n" % os.fstat(2).st_ino)'
+	local reader='import os, sys; sys.stdout.write("%d %s" % (os.fstat(0).st_ino, sys.stdin.read()))'
+	# the reader prints its own pipe's inode, then the command's two: stdout and stderr are
+	# the one pipe (2>&1), the reader's, when nothing is relayed...
+	run -0 bash -c '"$RUNLIMIT" 10 "$PY" -c "$1" 2>&1 | "$PY" -c "$2"' sh "$prog" "$reader"
+	read -r mine out err <<<"$output"
+	[ -n "$mine" ]
+	[ "$out" = "$mine" ]
+	[ "$err" = "$mine" ]
+	# ...and a pipe of runlimit's when the relay is on (so the check above can fail)
+	run -0 bash -c '"$RUNLIMIT" --output-grace=1 10 "$PY" -c "$1" 2>&1 | "$PY" -c "$2"' sh "$prog" "$reader"
+	read -r mine out err <<<"$output"
+	[ -n "$out" ]
+	[ "$out" != "$mine" ]
+	[ "$err" = "$out" ]
+}
+
+@test "without the relay's options, no relay system call: no splice, no pipe of its own (strace)" {
+	needs_strace
+	[ -z "${ASAN_OPTIONS:-}" ] || skip "the sanitizers' leak check cannot run under strace"
+	strace -f -o "$D/off" "$RUNLIMIT" 10 true | cat
+	strace -f -o "$D/on" "$RUNLIMIT" --output-grace=1 10 true | cat
+	run -1 grep -E '(^|[ ])splice\(' "$D/off"
+	# a build whose wait has a self-pipe makes it either way: the relay's are the ones more
+	[ "$(grep -cE '(^|[ ])pipe2?\(' "$D/off")" -lt "$(grep -cE '(^|[ ])pipe2?\(' "$D/on")" ]
+}
+
 @test "a reader that goes away, at once or with its pipe full: runlimit's SIGPIPE is its own" {
 	# PIPE at its default (the suite's reaper ignores it, and an ignore is passed on).  The
 	# command dies of its own write's SIGPIPE (141); runlimit's write raised one too, which
@@ -208,7 +237,8 @@ sys.exit(3)"
 	grep -q "^end-of-data$" "$D/out"
 	data=$(grep -n "^end-of-data$" "$D/out" | cut -d: -f1)
 	line=$(grep -n "sending signal TERM" "$D/out" | head -n 1 | cut -d: -f1)
-	[ -n "$line" ] && [ "$line" -gt "$data" ]
+	[ -n "$line" ]
+	[ "$line" -gt "$data" ]
 	# and before what the command wrote after it (the relay reads no further than its place)
 	# (the first: the tree's TERM may reach the shell twice, group and walk)
 	[ "$line" -lt "$(grep -n "^after-term$" "$D/out" | head -n 1 | cut -d: -f1)" ]
