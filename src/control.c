@@ -385,6 +385,8 @@ bool control_pump(const struct pollfd *fds, size_t n, struct control_request *re
 
 void control_close(void)
 {
+	if (!run_cfg)
+		return; /* never opened: conns[] is all zeros, and descriptor 0 is not ours */
 	if (listen_fd >= 0) {
 		unlink(sock_path);
 		close(listen_fd);

@@ -620,3 +620,20 @@ EOS
 	[ "$(echo "${lines[1]}" | tr -d ' ')" != "${lines[0]}" ]
 	[ "${lines[2]}" = "setsid ok" ]
 }
+
+@test "19.9: runlimit closes none of the descriptors it was given (0, 1, 2), however it ends (strace)" {
+	needs_strace
+	[ -z "${ASAN_OPTIONS:-}" ] || skip "the sanitizers' leak check cannot run under strace"
+	# runlimit's own process only (no -f): the command's set-up of 0-2 is the command's.
+	local o
+	for o in "" --output-grace=1 --report="$D/r.json" --name="$N"; do
+		RUNLIMIT_DIR=$D/names strace -o "$D/trace" -e trace=close,dup2,dup3 \
+			"$RUNLIMIT" ${o:+"$o"} 10 true </dev/null | cat
+		RUNLIMIT_DIR=$D/names strace -o "$D/trace2" -e trace=close,dup2,dup3 \
+			"$RUNLIMIT" ${o:+"$o"} 0.1 sleep 10 </dev/null | cat
+		if grep -E '^(close\(|dup[23]\([0-9]+, )[012][,)]' "$D/trace" "$D/trace2"; then
+			echo "with '$o', runlimit closed or replaced a descriptor of its caller's" >&2
+			return 1
+		fi
+	done
+}
