@@ -445,6 +445,48 @@ lowest_free() {
 	[ "$BG_STATUS" -eq 143 ]
 }
 
+# spare_fd PID: the run's spare descriptor (/dev/null, close-on-exec, as the caller's are not).
+spare_fd() {
+	local f n
+	for f in /proc/"$1"/fd/*; do
+		n=${f##*/}
+		[ "$(readlink "$f")" = /dev/null ] || continue
+		# flags in octal; O_CLOEXEC is 02000000 on Linux
+		awk '$1 == "flags:" { exit !(int(substr($2, length($2) - 6, 1)) % 4 >= 2) }' \
+			"/proc/$1/fdinfo/$n" && echo "$n" && return 0
+	done
+	return 1
+}
+
+@test "out of descriptors even with the spare given back: the socket waits, unwatched, and comes back" {
+	command -v prlimit >/dev/null || skip "no prlimit(1) to lower a running process's limits"
+	[ -d "/proc/$$/fdinfo" ] || skip "no /proc/PID/fdinfo to tell a process's descriptors apart"
+	start_named job 60 "$S" 100
+	# A limit at the spare's number (or at a free slot below it): closing the spare makes no
+	# room for the connection, and the spare cannot be taken back either.
+	local low spare
+	low=$(lowest_free "$RUN")
+	spare=$(spare_fd "$RUN")
+	[ "$spare" -ge "$low" ] || low=$spare
+	prlimit --pid "$RUN" --nofile="$low:$(ulimit -Hn)"
+	# The cancel is not answered while there is no room (its own bound ends it)...
+	run bounded 20 "$RUNLIMIT" 2 "$RUNLIMIT" --cancel=job
+	echo "cancel: status $status, $output" >&2
+	[ "$status" -eq 124 ]
+	kill -0 "$RUN"
+	[ ! -e "/proc/$RUN/fd/$spare" ] # the spare was given up for the connection
+	# ...and the run did not spin on the socket meanwhile: it would have used 2 s of CPU.
+	local ticks
+	ticks=$(awk '{ print $14 + $15 }' "/proc/$RUN/stat")
+	echo "CPU ticks: $ticks of $(getconf CLK_TCK) a second" >&2
+	[ "$ticks" -lt "$(($(getconf CLK_TCK) / 2))" ]
+	# With room again, the socket is watched again: a cancel is taken and ends the run.
+	prlimit --pid "$RUN" --nofile="1024:$(ulimit -Hn)"
+	run -0 bounded 10 "$RUNLIMIT" --cancel=job
+	wait_bg "$RUN"
+	[ "$BG_STATUS" -eq 143 ]
+}
+
 @test "a stopped run: --cancel waits until it is continued; bounded by runlimit itself, it gives up" {
 	start_named job 60 "$S" 100
 	kill -STOP "$RUN"
