@@ -27,6 +27,7 @@ static int resize_signal = -1; /* SIGWINCH */
 static struct sigaction inherited[SLOTS];
 static bool changed[SLOTS];
 static sigset_t inherited_mask;
+static sigset_t command_mask; /* the inherited one, SIGALRM and SIGCHLD taken out */
 /* The signals runlimit catches stay blocked except while it waits (clock_wait): waitmask. */
 static sigset_t caught, waitmask;
 
@@ -241,6 +242,12 @@ void disp_setup(const struct config *cfg)
 	sigset_t all;
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &inherited_mask);
+	/* The command starts with the caller's mask, but with SIGALRM and SIGCHLD unblocked, as
+	 * under GNU timeout (9.5 and later; 9.1 unblocks SIGCHLD only): both are runlimit's to
+	 * have blocked, as they are its own, never the caller's wish for the command. */
+	command_mask = inherited_mask;
+	sigdelset(&command_mask, SIGALRM);
+	sigdelset(&command_mask, SIGCHLD);
 	sigemptyset(&caught);
 	catch_forwarded(cfg);
 	/* An inherited SIGCHLD ignore would make the kernel reap the command behind runlimit's
@@ -277,9 +284,9 @@ const sigset_t *disp_waitmask(void)
 	return &waitmask;
 }
 
-const sigset_t *disp_inherited_mask(void)
+const sigset_t *disp_command_mask(void)
 {
-	return &inherited_mask;
+	return &command_mask;
 }
 
 void disp_rearm(int sig)

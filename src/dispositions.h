@@ -40,10 +40,10 @@ void disp_rearm(int sig);
  * to it.  Does nothing in the real build. */
 void disp_test_fault(int sig);
 
-/* The mask for the wait (the caught signals let through), and the one runlimit inherited,
- * which the command gets. */
+/* The mask for the wait (the caught signals let through), and the one the command starts
+ * with: the one runlimit inherited, less SIGALRM and SIGCHLD (as GNU). */
 const sigset_t *disp_waitmask(void);
-const sigset_t *disp_inherited_mask(void);
+const sigset_t *disp_command_mask(void);
 
 /* In the child, before exec: put back what runlimit set to be ignored (TTIN, TTOU). */
 void disp_child_reset(void);

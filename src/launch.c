@@ -54,7 +54,7 @@ static struct launch start(const struct config *cfg, pid_t self)
 			.argv = cfg->command,
 			.group = child_group,
 			.death_signal = cfg->signal,
-			.mask = disp_inherited_mask(),
+			.mask = disp_command_mask(),
 			.child_setup = child_setup,
 		};
 		l.pid = spawn(&req);
