@@ -62,12 +62,16 @@ static char last_arg_buf[64];
 
 /* --help.  Every option and its description are at least two spaces apart, as GNU's tests
  * that read --help expect.  As "timeout", GNU's options only; the extensions stay accepted. */
-static const char usage_head[] =
+static const char usage_lines[] =
 	"Usage: %s [OPTION]... DURATION COMMAND [ARG]...\n"
 	"  or:  %s --cancel=NAME [-s SIGNAL] [-k DURATION]\n"
 	"  or:  %s --list\n"
 	"  or:  %s --nproc [--all] [--ignore=N]\n"
-	"  or:  %s OPTION\n"
+	"  or:  %s OPTION\n";
+static const char usage_lines_as_timeout[] =
+	"Usage: %s [OPTION]... DURATION COMMAND [ARG]...\n"
+	"  or:  %s OPTION\n";
+static const char usage_head[] =
 	"Start COMMAND, and if it is still running after DURATION, signal it and\n"
 	"everything it started, then KILL whatever is left after a grace period.\n"
 	"\n"
@@ -127,10 +131,13 @@ static enum cli_result usage(void)
 {
 	const char *p = program_name;
 	bool as_timeout = strcmp(progname, "timeout") == 0;
-	char head[1024];
-	snprintf(head, sizeof head, usage_head, p, p, p, p, p);
+	char lines[1024];
+	if (as_timeout)
+		snprintf(lines, sizeof lines, usage_lines_as_timeout, p, p);
+	else
+		snprintf(lines, sizeof lines, usage_lines, p, p, p, p, p);
 	char text[6144];
-	int len = snprintf(text, sizeof text, "%s%s%s%s%s", head, usage_options,
+	int len = snprintf(text, sizeof text, "%s%s%s%s%s%s", lines, usage_head, usage_options,
 	                   as_timeout ? "" : usage_extensions, usage_tail,
 	                   as_timeout ? usage_as_timeout : "");
 	if (len < 0 || (size_t)len >= sizeof text)

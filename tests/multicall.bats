@@ -233,6 +233,9 @@ same_as_gnu() {
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"--kill-leftovers  "* ]]
 	[[ "$output" != *"--nproc  "* ]]
+	# GNU's two usage lines, none for the extensions' own forms
+	[ "${lines[1]}" = "  or:  timeout OPTION" ]
+	[[ "${lines[2]}" != *"or:  "* ]]
 	[[ "$output" == *"see 'runlimit --help'"* ]]
 	local bad
 	bad=$(printf '%s\n' "$output" | grep -E '^ +-[-a-zA-Z]' |
