@@ -95,6 +95,9 @@ static void over(struct run *r)
 {
 	if (relay_active() && r->phase != FLUSHING) {
 		r->phase = FLUSHING;
+		/* The tree is done with: a deadline or a grace still to come means nothing now,
+		 * and left standing, once passed, it would end every wait at once. */
+		r->deadline = r->grace_end = CLOCK_NEVER;
 		relay_command_exited(clock_now(), r->cfg->output_grace);
 	} else {
 		r->phase = DONE;

@@ -86,6 +86,25 @@ sys.stdout.buffer.write(p.stdout)' "$RUNLIMIT" "$@"
 	cmp "$D/got" "$D/want"
 }
 
+@test "an output grace that outlasts the deadline or the kill grace is waited out, not spun through" {
+	# The deadline (0.3 s) passes while a leftover holds the pipe: the relay's grace (2 s)
+	# goes on, and runlimit sleeps through it (spinning, it would use some 1.7 s of CPU).
+	bounded 30 "$PY" "$TOOLS/cputime.py" "$D/cpu" "$RUNLIMIT" --output-grace=2 0.3 \
+		sh -c '"$S" 10 & echo started' | cat >"$D/out"
+	[ "$(cat "$D/out")" = started ]
+	echo "CPU: $(cat "$D/cpu") s" >&2
+	lt "$(cat "$D/cpu")" 0.3
+	# A time-out whose tree is gone before its grace (0.5 s) is over, with the output still
+	# owed to a reader that waits 2 s: the grace's end passes while the relay waits.  (100 kB:
+	# all written before the time-out, into runlimit's pipe and the caller's.)
+	head -c 100000 "$BATS_FILE_TMPDIR/random" >"$D/want"
+	bounded 30 "$PY" "$TOOLS/cputime.py" "$D/cpu2" "$RUNLIMIT" -k 0.5 --output-grace=1 0.3 \
+		sh -c 'cat "$1"; exec "$S" 10' _ "$D/want" | (sleep 2; cat) >"$D/got"
+	cmp "$D/got" "$D/want"
+	echo "CPU: $(cat "$D/cpu2") s" >&2
+	lt "$(cat "$D/cpu2")" 0.3
+}
+
 @test "binary data and bursts over 64 KiB arrive byte-exact, on stdout and on stderr" {
 	local f=$BATS_FILE_TMPDIR/random
 	bounded 30 "$RUNLIMIT" --output-grace=1 30 sh -c 'cat "$1"; cat "$1" >&2' _ "$f" \
