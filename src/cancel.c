@@ -18,6 +18,7 @@
 #include "names.h"
 #include "peer.h"
 #include "quote.h"
+#include "stdfds.h"
 
 /* The next line from fd into buf (without its newline): 1; 0 at end-of-file, -1 on an error
  * (a reset: the run closed before reading what was sent). */
@@ -180,12 +181,14 @@ int cancel_main(const struct config *cfg)
 	return status;
 }
 
-/* The run of the socket at path, as a line of --list (nothing if it is not alive). */
-static void list_one(const char *path, const char *name)
+/* The run of the socket at path, as a line of --list (nothing if it is not alive); false
+ * if the line could not be written (errno says why). */
+static bool list_one(const char *path, const char *name)
 {
 	int fd = reach(path, 2); /* a stopped run does not hold up the list */
 	if (fd < 0)
-		return;
+		return true;
+	bool written = true;
 	char line[4200];
 	long pid;
 	long long ns;
@@ -195,10 +198,23 @@ static void list_one(const char *path, const char *name)
 		char out[4400];
 		int len = snprintf(out, sizeof out, "%s\t%ld\t%.1fs\t%s\n", name, pid, (double)ns / 1e9,
 		                   line + used);
-		if (len > 0)
-			(void)!msg_write(STDOUT_FILENO, out, (size_t)len < sizeof out ? (size_t)len : sizeof out - 1);
+		size_t want = len < 0 ? 0 : (size_t)len < sizeof out ? (size_t)len : sizeof out - 1;
+		if (stdfds_closed(STDOUT_FILENO)) {
+			errno = EBADF; /* runlimit was started without it: its placeholder is not it */
+			written = false;
+		} else if (want > 0) {
+			ssize_t n = msg_write(STDOUT_FILENO, out, want);
+			if (n != (ssize_t)want) {
+				if (n >= 0)
+					errno = EIO;
+				written = false;
+			}
+		}
 	}
+	int err = errno;
 	close(fd);
+	errno = err;
+	return written;
 }
 
 int list_main(void)
@@ -214,6 +230,7 @@ int list_main(void)
 		msg("cannot read the directory of named runs %s: %s", quote(dir), strerror(errno));
 		return EXIT_RUNLIMIT_FAILED;
 	}
+	int write_err = 0;
 	for (int k = 0; k < n; k++) {
 		const char *file = names[k]->d_name;
 		size_t len = strlen(file);
@@ -221,11 +238,16 @@ int list_main(void)
 		if (len > 5 && len - 5 <= NAME_MAX_LEN && strcmp(file + len - 5, ".sock") == 0) {
 			memcpy(name, file, len - 5);
 			name[len - 5] = '\0';
-			if (names_valid(name) && names_path(dir, name, "sock", path, sizeof path))
-				list_one(path, name);
+			if (names_valid(name) && names_path(dir, name, "sock", path, sizeof path) &&
+			    !write_err && !list_one(path, name))
+				write_err = errno;
 		}
 		free(names[k]);
 	}
 	free(names);
+	if (write_err) {
+		msg("write error: %s", strerror(write_err));
+		return EXIT_RUNLIMIT_FAILED;
+	}
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include "msg.h"
 #include "nproc.h"
 #include "report.h"
+#include "stdfds.h"
 #include "supervise.h"
 
 static const char *base_name(const char *path)
@@ -31,7 +32,10 @@ int main(int argc, char **argv)
 	}
 
 	struct config cfg;
-	switch (cli_parse(argc, argv, &cfg)) {
+	enum cli_result parsed = cli_parse(argc, argv, &cfg);
+	if (parsed != CLI_EXIT_OK && parsed != CLI_NPROC)
+		stdfds_hold(); /* before anything is opened (--help, --version have written) */
+	switch (parsed) {
 	case CLI_EXIT_OK:
 		return 0;
 	case CLI_FAILED:

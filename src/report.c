@@ -19,6 +19,7 @@
 #include "os.h"
 #include "quote.h"
 #include "signals.h"
+#include "stdfds.h"
 
 /* The signals listed at most: a caller that sends runlimit thousands (a resize storm) gets
  * the first ones and a count of the rest. */
@@ -399,6 +400,8 @@ static bool write_all(int fd, const char *text, size_t len)
 /* One write of the whole report to fd: an error, or EIO if only part of it went. */
 static int write_once(int fd, const char *text, size_t len)
 {
+	if (stdfds_closed(fd))
+		return EBADF; /* runlimit was started without it: its placeholder is not it */
 	ssize_t n = msg_write(fd, text, len);
 	return n < 0 ? errno : (size_t)n < len ? EIO : 0;
 }

@@ -637,3 +637,48 @@ EOS
 		fi
 	done
 }
+
+@test "19.10: started with 0, 1 and 2 closed, runlimit opens nothing there: the command finds them closed" {
+	# A named run's lock and socket, the relay's pipes and the report's file would take the
+	# lowest numbers free; the relay then took the socket for stderr and waited on it.
+	# (Not under bats' run, which gives the command its own stdout and stderr.)
+	local want st=0
+	want=$(printf '0 closed\n1 closed\n2 closed')
+	bounded 20 "$RUNLIMIT" --name="$N" --output-grace=1 --report="$D/r.json" 10 \
+		"$PY" "$TOOLS/stdfds.py" 3>"$D/fds" <&- >&- 2>&- || st=$?
+	[ "$st" -eq 0 ]
+	[ "$(cat "$D/fds")" = "$want" ]
+	"$PY" "$TOOLS/report_is.py" "$D/r.json" 'd["outcome"] == "exited"'
+	# a time-out, -v with nowhere to write, and the same without --name
+	bounded 20 "$RUNLIMIT" -v --name="$N" --no-output-timeout=5 0.5 sh -c \
+		'"$1" "$2"; exec "$3" 10' _ "$PY" "$TOOLS/stdfds.py" "$(private_sleep "$N-s")" \
+		3>"$D/fds2" <&- >&- 2>&- || st=$?
+	[ "$st" -eq 124 ]
+	[ "$(cat "$D/fds2")" = "$want" ]
+	st=0
+	bounded 20 "$RUNLIMIT" --output-grace=1 10 "$PY" "$TOOLS/stdfds.py" 3>"$D/fds3" \
+		<&- >&- 2>&- || st=$?
+	[ "$st" -eq 0 ]
+	[ "$(cat "$D/fds3")" = "$want" ]
+}
+
+@test "19.10: a report or --list for a standard descriptor runlimit was started without fails as for a closed one" {
+	"$RUNLIMIT" --report=/dev/stdout 10 true >&- 2>"$D/err"
+	[ "$(cat "$D/err")" = "$RUNLIMIT: cannot write the report to '/dev/stdout': Bad file descriptor" ]
+	export RUNLIMIT_DIR=$D/names
+	"$RUNLIMIT" --name="$N" 30 "$(private_sleep "$N-s")" 60 &
+	wait_until 10 test -S "$RUNLIMIT_DIR/$N.sock"
+	run -0 "$RUNLIMIT" --list
+	[[ "$output" == "$N"* ]]
+	local st=0
+	"$RUNLIMIT" --list >&- 2>"$D/err" || st=$?
+	[ "$st" -eq 125 ]
+	[ "$(cat "$D/err")" = "$RUNLIMIT: write error: Bad file descriptor" ]
+	if [ -w /dev/full ]; then
+		st=0
+		"$RUNLIMIT" --list >/dev/full 2>"$D/err" || st=$?
+		[ "$st" -eq 125 ]
+		[ "$(cat "$D/err")" = "$RUNLIMIT: write error: No space left on device" ]
+	fi
+	run -0 "$RUNLIMIT" --cancel="$N"
+}
