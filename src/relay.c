@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,12 +28,25 @@ static struct tail err_tail; /* --report-tail: the end of stderr (err_tail.size 
 static struct stream *err_stream; /* the relayed stream that carries stderr, if one does */
 static struct lines queue; /* runlimit's own lines, waiting for their place in it */
 
-/* A pipe, a FIFO or a socket (what a caller reads to end-of-file); with terminals, a
- * terminal too. */
+/* A stream socket: one whose reader waits for end-of-file, and whose bytes have no
+ * boundaries a pipe could move (a datagram's or a record's). */
+static bool stream_socket(int fd)
+{
+	int type = 0;
+	socklen_t len = sizeof type;
+	return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 && type == SOCK_STREAM;
+}
+
+/* A pipe, a FIFO or a stream socket (what a caller reads to end-of-file); with terminals,
+ * a terminal too.  Only one open for writing: the command's writes to another fail, as
+ * they would without the relay. */
 static bool relayable(int fd, struct stat *st, bool terminals)
 {
-	return fstat(fd, st) == 0 && (S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode) ||
-	                              (terminals && isatty(fd)));
+	int flags = fcntl(fd, F_GETFL);
+	if (fstat(fd, st) != 0 || flags < 0 || (flags & O_ACCMODE) == O_RDONLY)
+		return false;
+	return S_ISFIFO(st->st_mode) || (S_ISSOCK(st->st_mode) && stream_socket(fd)) ||
+	       (terminals && isatty(fd));
 }
 
 /* fd moved above the standard descriptors (which runlimit may have been started without),

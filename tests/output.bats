@@ -129,6 +129,27 @@ sys.stdout.buffer.write(p.stdout)' "$RUNLIMIT" "$@"
 	[ "$(cat "$D/f")" = file ]
 }
 
+@test "a stdout open only for reading, and a datagram socket, are never interposed" {
+	# The read end of a pipe on stdout: the command's write fails, as without the relay
+	# (relayed, it seemed to succeed, and the next one was a SIGPIPE).
+	local probe='echo a 2>/dev/null; echo "rc=$?" >&2; echo b 2>/dev/null; echo "rc=$?" >&2'
+	echo | "$RUNLIMIT" 10 sh -c "$probe" 1<&0 2>"$D/bare"
+	echo | "$RUNLIMIT" --output-grace=1 10 sh -c "$probe" 1<&0 2>"$D/relay"
+	[ "$(cat "$D/bare")" = "$(printf 'rc=1\nrc=1')" ]
+	[ "$(cat "$D/relay")" = "$(cat "$D/bare")" ]
+	# A datagram socket keeps its messages' boundaries: the command writes to it directly.
+	run -0 "$PY" -c 'import os, socket, stat, subprocess, sys
+for kind in (socket.SOCK_DGRAM, socket.SOCK_SEQPACKET, socket.SOCK_STREAM):
+    a, b = socket.socketpair(socket.AF_UNIX, kind)
+    probe = "import os, stat; print(\"sock\" if stat.S_ISSOCK(os.fstat(1).st_mode) else \"pipe\")"
+    subprocess.run([sys.argv[1], "--output-grace=1", "10", sys.argv[2], "-c", probe],
+                   stdout=b.fileno(), timeout=30)
+    b.close()
+    print(a.recv(100).decode().strip())' "$RUNLIMIT" "$PY"
+	# a stream socket is read to its end: that one is relayed (through a pipe)
+	[ "$output" = "$(printf 'sock\nsock\npipe')" ]
+}
+
 @test "a terminal stays a terminal (never interposed)" {
 	command -v script >/dev/null 2>&1 || skip "no script(1) to give the command a terminal"
 	script -qc true /dev/null </dev/null >/dev/null 2>&1 ||
