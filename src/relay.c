@@ -244,8 +244,11 @@ bool relay_finished(int64_t now)
 	bool done = true;
 	for (size_t k = 0; k < nstreams; k++) {
 		struct stream *s = &streams[k];
-		if (grace_over && s->owed == 0 && s->off == s->len)
-			stream_stop_reading(s); /* what leftovers write from here on is not waited for */
+		/* What leftovers write from here on is not waited for.  A pty's count of what was
+		 * written before is short (its read buffer only), but once nothing holds it all
+		 * it still holds was, and it ends by itself. */
+		if (grace_over && s->owed == 0 && s->off == s->len && !stream_writers_gone(s))
+			stream_stop_reading(s);
 		if (!s->broken && (s->in >= 0 || s->off < s->len))
 			done = false;
 		if (s == err_stream && lines_waiting(&queue))

@@ -23,6 +23,14 @@ uint64_t stream_waiting(const struct stream *s)
 	return s->in >= 0 && ioctl(s->in, FIONREAD, &n) == 0 && n > 0 ? (uint64_t)n : 0;
 }
 
+bool stream_writers_gone(const struct stream *s)
+{
+	if (s->in < 0 || !s->terminal)
+		return false;
+	struct pollfd p = {.fd = s->in, .events = POLLIN};
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLHUP);
+}
+
 bool stream_pending(const struct stream *s)
 {
 	return s->off < s->len || s->stalled;

@@ -51,7 +51,12 @@ int stream_pump(struct stream *s, const struct pollfd *p);
 /* Does s hold bytes the caller has not taken (the silence's clock waits for them)? */
 bool stream_pending(const struct stream *s);
 
-/* Bytes in s's pipe, not yet read (0 where the system cannot say). */
+/* A pty's every writer has closed it: what it still holds was written before, and it ends
+ * (EIO) once that is read.  (A pipe needs no such question: its count is exact.) */
+bool stream_writers_gone(const struct stream *s);
+
+/* Bytes in s's pipe, not yet read (0 where the system cannot say; for a pty, what its read
+ * buffer holds, not what is queued behind it). */
 uint64_t stream_waiting(const struct stream *s);
 
 /* Read no more (end-of-file, the grace is over, or runlimit is ending). */

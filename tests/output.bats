@@ -129,6 +129,22 @@ sys.stdout.buffer.write(p.stdout)' "$RUNLIMIT" "$@"
 	[ "$(cat "$D/f")" = file ]
 }
 
+@test "a terminal that reads slowly still gets all the command wrote before its exit, past the grace" {
+	"$PY" -c 'import pty' 2>/dev/null || skip "no python pty module to make a terminal"
+	# 24 kB in one line, more than a pty's read buffer (4 kB on Linux) counts; the terminal
+	# is read 2 s after the command is done, long past the grace (0.2 s).
+	head -c 18000 "$BATS_FILE_TMPDIR/random" | base64 | tr -d '\n' >"$D/want"
+	local opt
+	for opt in --no-output-timeout=10 "--report=$D/r.json --report-tail=1K"; do
+		rm -f "$D/done"
+		# shellcheck disable=SC2086
+		run -0 "$PY" "$TOOLS/slowtty.py" "$D/done" 2 "$D/got" "$RUNLIMIT" $opt \
+			--output-grace=0.2 20 sh -c 'cat "$1"; : >"$2"' _ "$D/want" "$D/done"
+		[ "$output" = 0 ]
+		cmp "$D/got" "$D/want"
+	done
+}
+
 @test "a stdout open only for reading, and a datagram socket, are never interposed" {
 	# The read end of a pipe on stdout: the command's write fails, as without the relay
 	# (relayed, it seemed to succeed, and the next one was a SIGPIPE).
