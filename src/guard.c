@@ -38,10 +38,22 @@ static void catch_resizes(int resize, pid_t parent, sigset_t *waiting)
 	sigprocmask(SIG_SETMASK, waiting, NULL);
 }
 
+#ifdef RUNLIMIT_TEST_HOOKS
+#include <stdlib.h>
+#include <time.h>
+#endif
+
 static void guard_main(int sig, pid_t parent, int tie_read, int resize)
 {
 	spawn_helper_detach(tie_read);
-	setpgid(0, 0);
+#ifdef RUNLIMIT_TEST_HOOKS
+	/* Test builds only: a guard that runs late, as on a loaded machine. */
+	if (getenv("RUNLIMIT_TEST_GUARD_LATE"))
+		nanosleep(&(struct timespec){.tv_nsec = 300000000}, NULL);
+#endif
+	/* Its group is made by runlimit (guard_start), never here: run late, a setpgid of
+	 * its own would take the guard back into the command's group after runlimit had
+	 * moved it out (guard_leave_group), and the group would look alive for good. */
 	sigset_t all;
 	sigfillset(&all);
 	int armed = os_child_prepare(SIGUSR1, parent);
@@ -103,7 +115,7 @@ pid_t guard_start(int sig, pid_t parent, int resize)
 		errno = saved;
 		return -1;
 	}
-	setpgid(pid, pid); /* both sides: the group exists before the command joins it */
+	setpgid(pid, pid); /* before the command joins it; the guard itself never moves */
 	guard = pid;
 	tie = link[1];
 	return pid;

@@ -73,7 +73,7 @@ static int guard_body(void *arg)
 	if (guard_args.resize > 0)
 		sigaddset(&wake, guard_args.resize);
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, NULL, KERNEL_SIGSET_SIZE);
-	syscall(SYS_setpgid, 0, 0);
+	/* No setpgid here: runlimit makes the group (guard.c says why). */
 	syscall(SYS_close_range, 0U, 2U, 0U); /* never hold the caller's terminal or pipes */
 	syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGUSR1, 0, 0, 0);
 	/* SIGUSR1 forwarded to the group reaches the guard too: only a new parent counts. */

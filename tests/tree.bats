@@ -434,6 +434,28 @@ grandchild_killed_after_grace() {
 	no_survivors "$N-s" 5
 }
 
+@test "--kill-leftovers with a guard that runs late: the leftover's end is seen at once" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	# The guard (forked, as where the clone is refused) runs 0.3 s late, after runlimit
+	# has moved it out of the command's group, while the leftover takes 1 s to end after
+	# its TERM.  Where the group is all runlimit can go by (the portable build), a guard
+	# that put itself back then looked like a leftover alive until the end of the grace.
+	export S D
+	S=$(private_sleep "$N-s")
+	local out st=0 t0
+	t0=$(now)
+	out=$(RUNLIMIT_TEST_GUARD_CLONE_EINVAL=1 RUNLIMIT_TEST_GUARD_LATE=1 \
+		"$RUNLIMIT_HOOKS" --kill-leftovers 10 sh -c '
+		sh -c '\''trap "\"\$S\" 1; exit 0" TERM; : >"$D/trapped"; "$S" 30 & wait'\'' &
+		n=0; while [ ! -e "$D/trapped" ] && [ "$n" -lt 500 ]; do "$S" 0.01; n=$((n + 1)); done
+		echo hi' 3>&-) || st=$?
+	echo "status $st after $(elapsed "$t0")s: $out" >&2
+	lt "$(elapsed "$t0")" 3
+	[ "$st" -eq 0 ]
+	[ "$out" = hi ]
+	no_survivors "$N-s" 5
+}
+
 @test "--kill-leftovers: a setsid'd leftover holding stdout is ended too" {
 	# The command exits once the leftover has its own session: an orphan by then.
 	needs_orphan_adoption
