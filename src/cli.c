@@ -68,9 +68,9 @@ static const char usage_lines[] =
 	"  or:  %s --list\n"
 	"  or:  %s --nproc [--all] [--ignore=N]\n"
 	"  or:  %s OPTION\n";
-static const char usage_lines_as_timeout[] =
-	"Usage: %s [OPTION]... DURATION COMMAND [ARG]...\n"
-	"  or:  %s OPTION\n";
+static const char usage_lines_as_timeout[] = /* GNU's, to the letter */
+	"Usage: %s [OPTION] DURATION COMMAND [ARG]...\n"
+	"  or:  %s [OPTION]\n";
 static const char usage_head[] =
 	"Start COMMAND, and if it is still running after DURATION, signal it and\n"
 	"everything it started, then KILL whatever is left after a grace period.\n"

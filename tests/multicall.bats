@@ -81,7 +81,7 @@ same_as_gnu() {
 	run --separate-stderr ours --help
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
-	[ "${lines[0]}" = "Usage: timeout [OPTION]... DURATION COMMAND [ARG]..." ]
+	[ "${lines[0]}" = "Usage: timeout [OPTION] DURATION COMMAND [ARG]..." ]
 	[[ "$output" != *"Usage: runlimit"* ]]
 }
 
@@ -234,7 +234,7 @@ same_as_gnu() {
 	[[ "$output" != *"--kill-leftovers  "* ]]
 	[[ "$output" != *"--nproc  "* ]]
 	# GNU's two usage lines, none for the extensions' own forms
-	[ "${lines[1]}" = "  or:  timeout OPTION" ]
+	[ "${lines[1]}" = "  or:  timeout [OPTION]" ]
 	[[ "${lines[2]}" != *"or:  "* ]]
 	[[ "$output" == *"see 'runlimit --help'"* ]]
 	local bad

@@ -643,6 +643,7 @@ EOS
 	# lowest numbers free; the relay then took the socket for stderr and waited on it.
 	# (Not under bats' run, which gives the command its own stdout and stderr.)
 	local want st=0
+	export RUNLIMIT_DIR=$D/names
 	want=$(printf '0 closed\n1 closed\n2 closed')
 	bounded 20 "$RUNLIMIT" --name="$N" --output-grace=1 --report="$D/r.json" 10 \
 		"$PY" "$TOOLS/stdfds.py" 3>"$D/fds" <&- >&- 2>&- || st=$?
@@ -650,7 +651,7 @@ EOS
 	[ "$(cat "$D/fds")" = "$want" ]
 	"$PY" "$TOOLS/report_is.py" "$D/r.json" 'd["outcome"] == "exited"'
 	# a time-out, -v with nowhere to write, and the same without --name
-	bounded 20 "$RUNLIMIT" -v --name="$N" --no-output-timeout=5 0.5 sh -c \
+	bounded 20 "$RUNLIMIT" -v --name="$N" --no-output-timeout=8 3 sh -c \
 		'"$1" "$2"; exec "$3" 10' _ "$PY" "$TOOLS/stdfds.py" "$(private_sleep "$N-s")" \
 		3>"$D/fds2" <&- >&- 2>&- || st=$?
 	[ "$st" -eq 124 ]
