@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "spawn.h"
@@ -37,11 +39,6 @@ static void catch_resizes(int resize, pid_t parent, sigset_t *waiting)
 	sigdelset(waiting, resize);
 	sigprocmask(SIG_SETMASK, waiting, NULL);
 }
-
-#ifdef RUNLIMIT_TEST_HOOKS
-#include <stdlib.h>
-#include <time.h>
-#endif
 
 static void guard_main(int sig, pid_t parent, int tie_read, int resize)
 {

@@ -421,17 +421,24 @@ grandchild_killed_after_grace() {
 
 # ---- --kill-leftovers, and what runlimit does not wait for --------------------------------
 
-@test "--kill-leftovers: a background leftover holding stdout is ended, runlimit returns at once" {
-	export S
-	S=$(private_sleep "$N-s")
+# returns_at_once CMD...: CMD (a runlimit whose command prints "hi" and leaves a process
+# called $N-s) run under $(...), as a caller reading its stdout to the end does: it returns
+# within 3 s, with 0 and "hi", and nothing called $N-s is left.
+returns_at_once() {
 	local out st=0 t0
 	t0=$(now)
-	out=$("$RUNLIMIT" --kill-leftovers 10 sh -c '"$S" 30 & echo hi' 3>&-) || st=$?
+	out=$("$@" 3>&-) || st=$?
 	echo "status $st after $(elapsed "$t0")s: $out" >&2
 	lt "$(elapsed "$t0")" 3
 	[ "$st" -eq 0 ]
 	[ "$out" = hi ]
 	no_survivors "$N-s" 5
+}
+
+@test "--kill-leftovers: a background leftover holding stdout is ended, runlimit returns at once" {
+	export S
+	S=$(private_sleep "$N-s")
+	returns_at_once "$RUNLIMIT" --kill-leftovers 10 sh -c '"$S" 30 & echo hi'
 }
 
 @test "--kill-leftovers with a guard that runs late: the leftover's end is seen at once" {
@@ -442,18 +449,11 @@ grandchild_killed_after_grace() {
 	# that put itself back then looked like a leftover alive until the end of the grace.
 	export S D
 	S=$(private_sleep "$N-s")
-	local out st=0 t0
-	t0=$(now)
-	out=$(RUNLIMIT_TEST_GUARD_CLONE_EINVAL=1 RUNLIMIT_TEST_GUARD_LATE=1 \
+	returns_at_once env RUNLIMIT_TEST_GUARD_CLONE_EINVAL=1 RUNLIMIT_TEST_GUARD_LATE=1 \
 		"$RUNLIMIT_HOOKS" --kill-leftovers 10 sh -c '
 		sh -c '\''trap "\"\$S\" 1; exit 0" TERM; : >"$D/trapped"; "$S" 30 & wait'\'' &
 		n=0; while [ ! -e "$D/trapped" ] && [ "$n" -lt 500 ]; do "$S" 0.01; n=$((n + 1)); done
-		echo hi' 3>&-) || st=$?
-	echo "status $st after $(elapsed "$t0")s: $out" >&2
-	lt "$(elapsed "$t0")" 3
-	[ "$st" -eq 0 ]
-	[ "$out" = hi ]
-	no_survivors "$N-s" 5
+		echo hi'
 }
 
 @test "--kill-leftovers: a setsid'd leftover holding stdout is ended too" {
@@ -461,16 +461,9 @@ grandchild_killed_after_grace() {
 	needs_orphan_adoption
 	export S
 	S=$(private_sleep "$N-s")
-	local out st=0 t0
-	t0=$(now)
-	out=$("$RUNLIMIT" --kill-leftovers 10 sh -c 'setsid sh -c "echo x > \"\$D/left\"; exec \"\$S\" 30" &
+	returns_at_once "$RUNLIMIT" --kill-leftovers 10 sh -c 'setsid sh -c "echo x > \"\$D/left\"; exec \"\$S\" 30" &
 		i=0; until [ -s "$D/left" ] || [ $i -ge 2000 ]; do sleep 0.01; i=$((i + 1)); done
-		echo hi' 3>&-) || st=$?
-	echo "status $st after $(elapsed "$t0")s: $out" >&2
-	lt "$(elapsed "$t0")" 3
-	[ "$st" -eq 0 ]
-	[ "$out" = hi ]
-	no_survivors "$N-s" 5
+		echo hi'
 }
 
 @test "without --kill-leftovers: runlimit returns at once and leaves the leftover alone" {
