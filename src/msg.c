@@ -1,10 +1,13 @@
 #include "msg.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 const char *progname = "runlimit";
@@ -70,11 +73,46 @@ void msg_set_sink(bool (*take)(const char *line, size_t len))
 	sink_owner = getpid();
 }
 
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long)(t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+ssize_t msg_write_within(int fd, const void *buf, size_t len, int ms)
+{
+	/* Each piece is at most PIPE_BUF, written only once poll says there is room: a pipe or
+	 * a terminal that has room for one takes it whole without blocking. */
+	const char *p = buf;
+	size_t done = 0;
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (done < len) {
+		struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+		long left = ms - ms_since(&t0);
+		int r = poll(&pfd, 1, left > 0 ? (int)left : 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r == 0)
+				errno = EAGAIN;
+			break;
+		}
+		size_t piece = len - done < PIPE_BUF ? len - done : PIPE_BUF;
+		ssize_t n = msg_write(fd, p + done, piece);
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	return done > 0 ? (ssize_t)done : -1;
+}
+
 static void write_stderr(const char *buf, size_t len)
 {
 	int saved = errno;
 	if (!sink || getpid() != sink_owner || !sink(buf, len))
-		msg_write(STDERR_FILENO, buf, len);
+		msg_write_within(STDERR_FILENO, buf, len, MSG_WAIT_MS);
 	errno = saved;
 }
 

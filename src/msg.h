@@ -19,7 +19,10 @@ extern const char *program_name;
 extern const char *help_mode;
 
 /* One line on stderr, written with a single write(2).  A closed or full stderr never kills
- * runlimit: see msg_write; a failed write is ignored. */
+ * runlimit: see msg_write; a failed write is ignored.  Nor does it hang runlimit: a line
+ * waits at most MSG_WAIT_MS for room in stderr (a pipe the caller does not read, a
+ * terminal stopped by ^S) and is then dropped, so that no line of runlimit's own can hold
+ * back a signal or runlimit's return past the bound (the manual, under -v). */
 void msg(const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 1, 2)))
@@ -30,6 +33,14 @@ void msg(const char *fmt, ...)
  * the SIGPIPE or SIGXFSZ it raises in runlimit itself (a closed pipe, a file past
  * RLIMIT_FSIZE) is swallowed, never forwarded to the command.  Returns as write. */
 ssize_t msg_write(int fd, const void *buf, size_t len);
+
+/* How long one line of runlimit's own may wait for room in stderr, in milliseconds. */
+#define MSG_WAIT_MS 100
+
+/* msg_write, but never blocking for more than ms in all: pieces of at most PIPE_BUF bytes,
+ * each written once poll(2) finds room.  Returns the bytes written (fewer than len when the
+ * time ran out: errno EAGAIN), or -1 if none were. */
+ssize_t msg_write_within(int fd, const void *buf, size_t len, int ms);
 
 /* After a write of runlimit's own that failed with EPIPE while SIGPIPE was blocked (as the
  * supervision keeps it outside its waits): take the SIGPIPE that write raised off the

@@ -398,6 +398,28 @@ for restore in (True, False):
 	no_survivors "sg-sleep-$BATS_TEST_NUMBER" 5
 }
 
+@test "-v with stderr a full pipe nobody reads: the line is dropped, the signal still goes out" {
+	# The command fills the caller's pipe, then waits; runlimit's -v line cannot be written.
+	# Blocking on it would hold back the TERM for good (issue 31: the bound).
+	local ps
+	ps=$(private_sleep "sg-full-$BATS_TEST_NUMBER")
+	run -0 bounded30 "$PY" -c 'import subprocess, sys, time
+for redir in ("2>&1", ">&2"):
+    t = time.time()
+    p = subprocess.Popen(["sh", "-c", "exec \"$0\" -v -k 0.5 1 sh -c \"head -c 200000 /dev/zero; exec \\\"$1\\\" 30\" \"$1\" " + redir,
+                          sys.argv[1], sys.argv[2]], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        rc = p.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        rc = "hung"
+    print(redir, rc, round(time.time() - t, 2))
+    p.stdout.close()
+    if rc != 124:
+        sys.exit(1)' "$RUNLIMIT" "$ps"
+	no_survivors "sg-full-$BATS_TEST_NUMBER" 5
+}
+
 @test "-v into a closed pipe: runlimit's own SIGPIPE is swallowed, never forwarded" {
 	local d=$BATS_TEST_TMPDIR
 	# The command records every PIPE it gets (its own stderr is not the closed pipe); TERM
