@@ -45,7 +45,7 @@ static struct launch start(const struct config *cfg, pid_t self)
 	int guard_error = 0;
 	if (!cfg->foreground) {
 		/* the guard makes the group */
-		l.pgid = guard_start(cfg->signal, self, 0);
+		l.pgid = guard_start(cfg->signal, self);
 		guard_error = l.pgid < 0 ? errno : 0;
 	}
 	/* After the guard, which must not hold the pipes' write ends. */
