@@ -128,7 +128,7 @@ bool relay_prepare(int64_t silence, size_t tail)
 		return false;
 	for (size_t k = 0; k < nstreams; k++) {
 		struct stream *s = &streams[k];
-		s->moved = !s->terminal && !s->tail && pipe_can_move(s->in, s->out);
+		s->moved = !s->tail && pipe_can_move(s->in, s->out);
 	}
 	if (silence > 0) {
 		/* Output to a terminal is not seen: with nothing else to see, a busy interactive
@@ -237,11 +237,8 @@ bool relay_finished(int64_t now)
 	bool done = true;
 	for (size_t k = 0; k < nstreams; k++) {
 		struct stream *s = &streams[k];
-		/* What leftovers write from here on is not waited for.  A pty's count of what was
-		 * written before is short (its read buffer only), but once nothing holds it all
-		 * it still holds was, and it ends by itself. */
-		if (grace_over && s->owed == 0 && s->off == s->len && !stream_writers_gone(s))
-			stream_stop_reading(s);
+		if (grace_over && s->owed == 0 && s->off == s->len)
+			stream_stop_reading(s); /* what leftovers write from here on is not waited for */
 		if (!s->broken && (s->in >= 0 || s->off < s->len))
 			done = false;
 		if (s == err_stream && lines_waiting(&queue))
