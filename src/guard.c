@@ -16,31 +16,7 @@ static pid_t lodge; /* see guard_leave_group */
 static bool left_group;
 static int tie = -1; /* where the OS has no parent-death signal: EOF on it means runlimit died */
 
-static pid_t resize_to;
-static int resize_sig;
-
-static void pass_resize(int sig)
-{
-	(void)sig;
-	kill(resize_to, resize_sig);
-}
-
-/* Where the guard waits on a pipe, or on nothing, a resize is passed on by a handler, the one
- * signal let in meanwhile. */
-static void catch_resizes(int resize, pid_t parent, sigset_t *waiting)
-{
-	resize_to = parent;
-	resize_sig = resize;
-	struct sigaction sa;
-	sa.sa_handler = pass_resize;
-	sa.sa_flags = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(resize, &sa, NULL);
-	sigdelset(waiting, resize);
-	sigprocmask(SIG_SETMASK, waiting, NULL);
-}
-
-static void guard_main(int sig, pid_t parent, int tie_read, int resize)
+static void guard_main(int sig, pid_t parent, int tie_read)
 {
 	spawn_helper_detach(tie_read);
 #ifdef RUNLIMIT_TEST_HOOKS
@@ -58,24 +34,17 @@ static void guard_main(int sig, pid_t parent, int tie_read, int resize)
 		sigset_t wake;
 		sigemptyset(&wake);
 		sigaddset(&wake, SIGUSR1);
-		if (resize > 0)
-			sigaddset(&wake, resize);
 		int got;
 		/* SIGUSR1 forwarded to the group reaches the guard too: only a new parent counts. */
 		while (getppid() == parent)
-			if (sigwait(&wake, &got) == 0 && got == resize)
-				kill(parent, resize);
-	} else if (armed == 0) {
-		sigset_t waiting = all;
-		if (resize > 0)
-			catch_resizes(resize, parent, &waiting);
+			sigwait(&wake, &got);
+	} else if (armed == 0 && tie_read >= 0) {
 		char c;
-		if (tie_read >= 0)
-			while (read(tie_read, &c, 1) < 0 && errno == EINTR)
-				;
-		else /* nothing tells the guard of runlimit's death: just hold the id */
-			for (;;)
-				sigsuspend(&waiting);
+		while (read(tie_read, &c, 1) < 0 && errno == EINTR)
+			;
+	} else if (armed == 0) {
+		for (;;) /* nothing tells the guard of runlimit's death: just hold the id */
+			sigsuspend(&all);
 	}
 	pid_t group = getpid();
 	if (sig > 0)
@@ -84,9 +53,9 @@ static void guard_main(int sig, pid_t parent, int tie_read, int resize)
 	_exit(0);
 }
 
-pid_t guard_start(int sig, pid_t parent, int resize)
+pid_t guard_start(int sig, pid_t parent)
 {
-	pid_t cloned = os_guard_clone(sig, parent, resize);
+	pid_t cloned = os_guard_clone(sig, parent);
 	if (cloned > 0) {
 		setpgid(cloned, cloned);
 		guard = cloned;
@@ -101,7 +70,7 @@ pid_t guard_start(int sig, pid_t parent, int resize)
 	if (pid == 0) {
 		if (link[1] >= 0)
 			close(link[1]);
-		guard_main(sig, parent, link[0], resize);
+		guard_main(sig, parent, link[0]);
 	}
 	int saved = errno;
 	if (link[0] >= 0)

@@ -12,11 +12,9 @@
 #include <sys/types.h>
 
 /* Fork the guard (runlimit being parent), which makes a new process group of its own; sig
- * is what it sends to the group if runlimit dies (0: only SIGCONT).  resize > 0 (SIGWINCH): a
- * resize that reaches the group (the terminal's, which runlimit outside the group does not
- * get) is passed on to runlimit, which then resizes the output relay's ptys (relay.h).  Returns the
- * group's id (the guard's pid), or -1 with errno if fork failed. */
-pid_t guard_start(int sig, pid_t parent, int resize);
+ * is what it sends to the group if runlimit dies (0: only SIGCONT).  Returns the group's id
+ * (the guard's pid), or -1 with errno if fork failed. */
+pid_t guard_start(int sig, pid_t parent);
 
 /* The guard's pid, or 0 if there is none (not started, or reaped). */
 pid_t guard_pid(void);

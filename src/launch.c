@@ -23,12 +23,20 @@ static void child_setup(void)
 	relay_child();
 }
 
-/* Is a terminal the command writes to relayed (through a pty)?  Only when the relay must see
- * the output: a terminal holds no caller back. */
-static bool relay_terminals(const struct config *cfg)
+/* What the relay cannot see, said before the command starts: a terminal is the command's,
+ * never interposed (relay.h).  A limit that is off for it is said always: it was asked for. */
+static void say_unseen(const struct config *cfg)
 {
-	return (cfg->silence > 0 && (isatty(STDOUT_FILENO) || isatty(STDERR_FILENO))) ||
-	       (cfg->report_tail > 0 && isatty(STDERR_FILENO));
+	bool out = isatty(STDOUT_FILENO), err = isatty(STDERR_FILENO);
+	const char *which = out && err ? "standard output and standard error"
+	                    : out      ? "standard output"
+	                               : "standard error";
+	if (cfg->silence > 0 && relay_silence_off())
+		msg("--no-output-timeout is off: output to a terminal is not watched (%s)", which);
+	else if (cfg->silence > 0 && (out || err) && cfg->verbose)
+		msg("--no-output-timeout does not watch output to a terminal (%s)", which);
+	if (cfg->report_tail > 0 && err && cfg->verbose)
+		msg("--report-tail keeps no tail of a terminal (standard error)");
 }
 
 static struct launch start(const struct config *cfg, pid_t self)
@@ -37,16 +45,17 @@ static struct launch start(const struct config *cfg, pid_t self)
 	int guard_error = 0;
 	if (!cfg->foreground) {
 		/* the guard makes the group */
-		l.pgid = guard_start(cfg->signal, self,
-		                     relay_terminals(cfg) && tty_leading() ? disp_resize() : 0);
+		l.pgid = guard_start(cfg->signal, self);
 		guard_error = l.pgid < 0 ? errno : 0;
 	}
 	/* After the guard, which must not hold the pipes' write ends. */
-	if (cfg->relay && !relay_prepare(cfg->silence, relay_terminals(cfg), cfg->report_tail)) {
+	if (cfg->relay && !relay_prepare(cfg->silence, cfg->report_tail)) {
 		l.pid = -1;
 		l.relay_failed = true;
 		return l;
 	}
+	if (cfg->relay)
+		say_unseen(cfg);
 	for (;;) {
 		l.leads_group = !cfg->foreground && l.pgid < 0;
 		child_group = l.leads_group ? SPAWN_OWN_GROUP : l.pgid;

@@ -26,7 +26,7 @@ int os_child_prepare(int sig, pid_t parent_pid);
  * that is not a plain fork: Linux clones it sharing runlimit's memory (no page tables
  * copied, a third of a fork's cost).  Returns its pid, 0 where there is no such way, or -1
  * with errno where the system refused it: guard.c then forks.  All signals must be blocked. */
-pid_t os_guard_clone(int sig, pid_t parent, int resize);
+pid_t os_guard_clone(int sig, pid_t parent);
 
 /* Ask the kernel to end runlimit's waits at their deadline itself, not within its usual
  * slack (Linux's timer slack: 50 us).  Called after the command is forked, which must not

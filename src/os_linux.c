@@ -58,7 +58,6 @@ static _Alignas(16) char guard_stack[16384];
 static struct {
 	int sig;
 	pid_t parent;
-	int resize;
 } guard_args;
 
 static int guard_body(void *arg)
@@ -70,17 +69,13 @@ static int guard_body(void *arg)
 	sigfillset(&all);
 	sigemptyset(&wake);
 	sigaddset(&wake, SIGUSR1);
-	if (guard_args.resize > 0)
-		sigaddset(&wake, guard_args.resize);
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, NULL, KERNEL_SIGSET_SIZE);
 	/* No setpgid here: runlimit makes the group (guard.c says why). */
 	syscall(SYS_close_range, 0U, 2U, 0U); /* never hold the caller's terminal or pipes */
 	syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGUSR1, 0, 0, 0);
 	/* SIGUSR1 forwarded to the group reaches the guard too: only a new parent counts. */
 	while (syscall(SYS_getppid) == parent)
-		if (syscall(SYS_rt_sigtimedwait, &wake, NULL, NULL, KERNEL_SIGSET_SIZE) ==
-		    guard_args.resize)
-			syscall(SYS_kill, parent, guard_args.resize);
+		syscall(SYS_rt_sigtimedwait, &wake, NULL, NULL, KERNEL_SIGSET_SIZE);
 	long group = syscall(SYS_getpid);
 	if (sig > 0)
 		syscall(SYS_kill, -group, sig);
@@ -90,12 +85,11 @@ static int guard_body(void *arg)
 }
 #endif
 
-pid_t os_guard_clone(int sig, pid_t parent, int resize)
+pid_t os_guard_clone(int sig, pid_t parent)
 {
 #ifdef GUARD_CLONE
 	guard_args.sig = sig;
 	guard_args.parent = parent;
-	guard_args.resize = resize;
 #ifdef RUNLIMIT_TEST_HOOKS
 	/* Test builds only: the clone refused, as qemu-user refuses it. */
 	if (getenv("RUNLIMIT_TEST_GUARD_CLONE_EINVAL")) {
@@ -107,7 +101,6 @@ pid_t os_guard_clone(int sig, pid_t parent, int resize)
 #else
 	(void)sig;
 	(void)parent;
-	(void)resize;
 	return 0;
 #endif
 }

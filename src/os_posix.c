@@ -6,11 +6,10 @@
 
 #include <sys/wait.h>
 
-pid_t os_guard_clone(int sig, pid_t parent, int resize)
+pid_t os_guard_clone(int sig, pid_t parent)
 {
 	(void)sig;
 	(void)parent;
-	(void)resize;
 	return 0; /* a plain fork */
 }
 

@@ -10,7 +10,6 @@
 #include "lines.h"
 #include "msg.h"
 #include "pipemove.h"
-#include "pty.h"
 #include "relay_stream.h"
 #include "relay_watch.h"
 #include "tail.h"
@@ -21,6 +20,7 @@ static bool exited, grace_over;
 static int64_t grace_end = CLOCK_NEVER;
 
 static bool watching; /* output is timed: silence counts */
+static bool unwatchable; /* timed, but no output can be seen: the limit is off (terminals) */
 static int64_t look_every;
 static int64_t quiet_from; /* output last seen, or last written out to a slow caller */
 static int64_t last_output = CLOCK_NEVER;
@@ -37,16 +37,16 @@ static bool stream_socket(int fd)
 	return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 && type == SOCK_STREAM;
 }
 
-/* A pipe, a FIFO or a stream socket (what a caller reads to end-of-file); with terminals,
- * a terminal too.  Only one open for writing: the command's writes to another fail, as
- * they would without the relay. */
-static bool relayable(int fd, struct stat *st, bool terminals)
+/* A pipe, a FIFO or a stream socket (what a caller reads to end-of-file).  Only one open for
+ * writing: the command's writes to another fail, as they would without the relay.  Never a
+ * terminal: the command may read keys from it, open it again (/dev/tty), set its modes and
+ * stop on it, and only the real one does all that (see relay_silence_off). */
+static bool relayable(int fd, struct stat *st)
 {
 	int flags = fcntl(fd, F_GETFL);
 	if (fstat(fd, st) != 0 || flags < 0 || (flags & O_ACCMODE) == O_RDONLY)
 		return false;
-	return S_ISFIFO(st->st_mode) || (S_ISSOCK(st->st_mode) && stream_socket(fd)) ||
-	       (terminals && isatty(fd));
+	return S_ISFIFO(st->st_mode) || (S_ISSOCK(st->st_mode) && stream_socket(fd));
 }
 
 /* fd moved above the standard descriptors (which runlimit may have been started without),
@@ -60,30 +60,11 @@ static int high(int fd)
 	return moved;
 }
 
-/* A terminal: a pty like it, and a description of the terminal to write to. */
-static bool open_terminal(struct stream *s)
-{
-	int slave;
-	int master = pty_open_like(s->std, &slave);
-	if (master < 0)
-		return false;
-	s->in = high(master);
-	s->write_end = high(slave);
-	s->terminal = true;
-	int own = pty_reopen(s->std);
-	s->own_out = own >= 0;
-	if (s->own_out)
-		s->out = own;
-	return s->in >= 0 && s->write_end >= 0;
-}
-
 static bool open_stream(struct stream *s, int std, bool both)
 {
 	s->std = s->out = std;
 	s->both = both;
 	nstreams++;
-	if (isatty(std))
-		return open_terminal(s);
 	int p[2];
 	if (pipe(p) < 0)
 		return false;
@@ -124,11 +105,17 @@ static bool queue_line(const char *text, size_t len)
 	return stream_queue_line(err_stream, text, len);
 }
 
-bool relay_prepare(int64_t silence, bool terminals, size_t tail)
+/* Is any output seen: a stream relayed, or a regular file watched? */
+static bool sees_output(void)
+{
+	return nstreams > 0 || watch_grown(STDOUT_FILENO) >= 0 || watch_grown(STDERR_FILENO) >= 0;
+}
+
+bool relay_prepare(int64_t silence, size_t tail)
 {
 	struct stat o, e;
-	bool ro = relayable(STDOUT_FILENO, &o, terminals);
-	bool re = relayable(STDERR_FILENO, &e, terminals);
+	bool ro = relayable(STDOUT_FILENO, &o);
+	bool re = relayable(STDERR_FILENO, &e);
 	bool same = ro && re && same_file(&o, &e);
 	for (size_t k = 0; k < 2; k++)
 		streams[k] = (struct stream){.in = -1, .write_end = -1};
@@ -141,10 +128,14 @@ bool relay_prepare(int64_t silence, bool terminals, size_t tail)
 		return false;
 	for (size_t k = 0; k < nstreams; k++) {
 		struct stream *s = &streams[k];
-		s->moved = !s->terminal && !s->tail && pipe_can_move(s->in, s->out);
+		s->moved = !s->tail && pipe_can_move(s->in, s->out);
 	}
 	if (silence > 0) {
-		watching = true;
+		/* Output to a terminal is not seen: with nothing else to see, a busy interactive
+		 * program would look silent. */
+		unwatchable = !sees_output() &&
+		              (isatty(STDOUT_FILENO) || isatty(STDERR_FILENO));
+		watching = !unwatchable;
 		look_every = look_interval(silence);
 	}
 	for (size_t k = 0; k < nstreams; k++)
@@ -216,6 +207,8 @@ int64_t relay_next_look(void)
 
 int64_t relay_silence_end(int64_t limit)
 {
+	if (unwatchable)
+		return CLOCK_NEVER;
 	for (size_t k = 0; k < nstreams; k++)
 		if (stream_pending(&streams[k]))
 			return CLOCK_NEVER; /* written out as fast as the caller reads */
@@ -244,11 +237,8 @@ bool relay_finished(int64_t now)
 	bool done = true;
 	for (size_t k = 0; k < nstreams; k++) {
 		struct stream *s = &streams[k];
-		/* What leftovers write from here on is not waited for.  A pty's count of what was
-		 * written before is short (its read buffer only), but once nothing holds it all
-		 * it still holds was, and it ends by itself. */
-		if (grace_over && s->owed == 0 && s->off == s->len && !stream_writers_gone(s))
-			stream_stop_reading(s);
+		if (grace_over && s->owed == 0 && s->off == s->len)
+			stream_stop_reading(s); /* what leftovers write from here on is not waited for */
 		if (!s->broken && (s->in >= 0 || s->off < s->len))
 			done = false;
 		if (s == err_stream && lines_waiting(&queue))
@@ -280,7 +270,9 @@ static const struct tail *stderr_tail(void)
 
 void relay_get_stats(struct relay_stats *st)
 {
-	*st = (struct relay_stats){{-1, -1}, false, last_output, stderr_tail()};
+	*st = (struct relay_stats){{-1, -1}, false, last_output, stderr_tail(), NULL};
+	if (!st->tail && isatty(STDERR_FILENO))
+		st->tail_missing = "terminal"; /* left to the command: see relayable */
 	for (size_t k = 0; k < nstreams; k++) {
 		const struct stream *s = &streams[k];
 		st->bytes[s->std == STDOUT_FILENO ? 0 : 1] = (long long)s->bytes;
@@ -292,19 +284,7 @@ void relay_get_stats(struct relay_stats *st)
 	st->stderr_shared = st->stderr_shared || watch_shared();
 }
 
-bool relay_resized(void)
+bool relay_silence_off(void)
 {
-	bool changed = false;
-	for (size_t k = 0; k < nstreams; k++)
-		if (streams[k].terminal && streams[k].in >= 0)
-			changed = pty_copy_size(streams[k].std, streams[k].in) || changed;
-	return changed;
-}
-
-bool relay_has_terminal(void)
-{
-	for (size_t k = 0; k < nstreams; k++)
-		if (streams[k].terminal)
-			return true;
-	return false;
+	return unwatchable;
 }

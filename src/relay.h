@@ -4,8 +4,9 @@
  * stream reaches end-of-file or the output grace has passed; then runlimit closes its ends, so
  * that a leftover still holding them never keeps the caller waiting for end-of-file.  What
  * the command wrote before it exited is relayed in full, however slow the reader.  A terminal,
- * a regular file or a device is never interposed (none of them holds a caller back).  Stdin is
- * never touched.  Without --output-grace nothing here runs. */
+ * a regular file or a device is never interposed (none of them holds a caller back, and a
+ * terminal is the command's to read keys from, set modes on and stop on): what goes to a
+ * terminal is not seen.  Stdin is never touched.  Without --output-grace nothing here runs. */
 #ifndef RUNLIMIT_RELAY_H
 #define RUNLIMIT_RELAY_H
 
@@ -20,11 +21,11 @@
 #define RELAY_MAX_FDS 4
 
 /* After the guard, before the command is forked: make the pipes for the streams that are
- * relayed; with terminals, a terminal is relayed too, through a pty (pty.h).  A regular
- * file on stdout or stderr is watched by its size.  silence > 0 (--no-output-timeout):
- * output is timed.  tail > 0 (--report-tail): the last tail
- * bytes of stderr are kept.  False with errno if the pipes cannot be made (the run then fails, 125). */
-bool relay_prepare(int64_t silence, bool terminals, size_t tail);
+ * relayed.  A regular file on stdout or stderr is watched by its size.  silence > 0
+ * (--no-output-timeout): output is timed, unless no output can be seen and a terminal is
+ * why (relay_silence_off).  tail > 0 (--report-tail): the last tail bytes of stderr are
+ * kept.  False with errno if the pipes cannot be made (the run then fails, 125). */
+bool relay_prepare(int64_t silence, size_t tail);
 
 /* In the command's child, before exec: its stdout and stderr become the pipes' write ends. */
 void relay_child(void);
@@ -50,7 +51,7 @@ int64_t relay_next_look(void);
 
 /* Output timed: when the output will have been silent for limit, counted from the last
  * output seen (or the command's start); CLOCK_NEVER while output waits for a slow caller,
- * whose time is no silence. */
+ * whose time is no silence, and when the limit is off (relay_silence_off). */
 int64_t relay_silence_end(int64_t limit);
 
 /* The command has exited, at now: from here on the grace counts (CLOCK_NEVER-safe). */
@@ -66,12 +67,9 @@ bool relay_finished(int64_t now);
 /* Stop at once (runlimit was asked to end): close every read end. */
 void relay_close(void);
 
-/* The real terminal's window size changed (SIGWINCH): pass it on to the ptys; true if a
- * pty's size changed. */
-bool relay_resized(void);
-
-/* Is a terminal relayed through a pty? */
-bool relay_has_terminal(void);
+/* --no-output-timeout is off: stdout or stderr is a terminal, and no output can be seen
+ * (timing it would end a busy interactive program for want of seeing its output). */
+bool relay_silence_off(void);
 
 /* What the relay saw, for the run report.  bytes is -1 for a stream neither relayed nor
  * watched; a watched file's is how much it grew. */
@@ -81,6 +79,7 @@ struct relay_stats {
 	int64_t last_output; /* clock_now() when output was last read, or seen in a watched
 	                        file's size (CLOCK_NEVER: never) */
 	const struct tail *tail; /* --report-tail: the end of stderr (NULL: none was kept) */
+	const char *tail_missing; /* tail NULL: why, where known ("terminal") */
 };
 void relay_get_stats(struct relay_stats *st);
 

@@ -11,8 +11,7 @@
 /* What is written to the caller at a time: a write of at most PIPE_BUF bytes to a pipe poll
  * calls writable never blocks, and the caller's descriptor is not runlimit's to make
  * non-blocking (the caller shares it); while it stays writable, the next chunk follows at
- * once.  A terminal is written through a description of runlimit's own, non-blocking: as
- * much as it takes.  Between two pipes, where the system can, the bytes are moved in the
+ * once.  Between two pipes, where the system can, the bytes are moved in the
  * kernel instead (pipemove.h), up to MOVE at a time. */
 #define CHUNK PIPE_BUF
 #define MOVE (1 << 20)
@@ -21,14 +20,6 @@ uint64_t stream_waiting(const struct stream *s)
 {
 	int n = 0;
 	return s->in >= 0 && ioctl(s->in, FIONREAD, &n) == 0 && n > 0 ? (uint64_t)n : 0;
-}
-
-bool stream_writers_gone(const struct stream *s)
-{
-	if (s->in < 0 || !s->terminal)
-		return false;
-	struct pollfd p = {.fd = s->in, .events = POLLIN};
-	return poll(&p, 1, 0) == 1 && (p.revents & POLLHUP);
 }
 
 bool stream_pending(const struct stream *s)
@@ -157,7 +148,7 @@ static ssize_t put_out(struct stream *s, const char *bytes, size_t len)
 {
 	ssize_t put;
 	do {
-		put = write(s->out, bytes, len < CHUNK || s->own_out ? len : CHUNK);
+		put = write(s->out, bytes, len < CHUNK ? len : CHUNK);
 	} while (put < 0 && errno == EINTR);
 	if (put < 0 && errno == EAGAIN)
 		return 0;
@@ -173,7 +164,7 @@ static void give_lines(struct stream *s)
 {
 	size_t len;
 	const char *line;
-	while ((line = line_due(s, &len)) && (s->own_out || writable(s->out))) {
+	while ((line = line_due(s, &len)) && writable(s->out)) {
 		ssize_t put = put_out(s, line, len);
 		if (put <= 0)
 			return;
@@ -192,7 +183,7 @@ static int give_out(struct stream *s)
 			return did;
 		s->off += (size_t)put;
 		did |= written(s, (size_t)put);
-		if (s->len > 0 && !s->own_out && !writable(s->out))
+		if (s->len > 0 && !writable(s->out))
 			return did;
 	}
 	give_lines(s);

@@ -1,5 +1,5 @@
 /* One stream of the output relay (relay.h): the command's stdout or stderr (or both, 2>&1),
- * read from runlimit's pipe or pty and written to the caller's descriptor, without ever
+ * read from runlimit's pipe and written to the caller's descriptor, without ever
  * waiting on either.  Where both ends are pipes the bytes are moved in the kernel
  * (pipemove.h); elsewhere they go through the stream's fixed buffer.  The stream that
  * carries stderr also takes runlimit's own lines (lines.h) and writes each in its place. */
@@ -17,12 +17,10 @@
 #define STREAM_BUFFER 65536
 
 struct stream {
-	int in;          /* the read end of runlimit's pipe, or its pty's master (-1: closed) */
+	int in;          /* the read end of runlimit's pipe (-1: closed) */
 	int write_end;   /* the command's end, until it is forked */
 	int std;         /* the command's descriptor: 1, or 2 */
-	int out;         /* where it goes: the caller's (std), or runlimit's own of a terminal */
-	bool own_out;    /* out is runlimit's own, non-blocking */
-	bool terminal;   /* in is a pty's master */
+	int out;         /* where it goes: the caller's (std) */
 	bool both;       /* stdout and stderr are the same file (2>&1): one pipe for both */
 	bool broken;     /* the caller's end is gone */
 	bool moved;      /* pipe to pipe: moved in the kernel (pipemove.h), never copied */
@@ -51,12 +49,7 @@ int stream_pump(struct stream *s, const struct pollfd *p);
 /* Does s hold bytes the caller has not taken (the silence's clock waits for them)? */
 bool stream_pending(const struct stream *s);
 
-/* A pty's every writer has closed it: what it still holds was written before, and it ends
- * (EIO) once that is read.  (A pipe needs no such question: its count is exact.) */
-bool stream_writers_gone(const struct stream *s);
-
-/* Bytes in s's pipe, not yet read (0 where the system cannot say; for a pty, what its read
- * buffer holds, not what is queued behind it). */
+/* Bytes in s's pipe, not yet read (0 where the system cannot say). */
 uint64_t stream_waiting(const struct stream *s);
 
 /* Read no more (end-of-file, the grace is over, or runlimit is ending). */

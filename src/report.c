@@ -365,6 +365,8 @@ static void output_member(struct json *j, const struct relay_stats *o)
 	else
 		json_seconds(j, o->last_output - rep.started);
 	tail_member(j, rep.cfg->report_tail ? o->tail : NULL);
+	string_member(j, "stderr_tail_unavailable",
+	              rep.cfg->report_tail && !o->tail ? o->tail_missing : NULL);
 	json_close(j, '}');
 }
 

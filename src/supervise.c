@@ -244,11 +244,7 @@ static void arrived(struct run *r, int sig, bool by_process)
 		return; /* reap and suspend see to what they mean */
 	if (sig == SIGTSTP || sig == disp_resize()) {
 		/* Not signals to end anything: the group only, no grace, no SIGCONT.  A stop of
-		 * the command then stops runlimit (see command_stopped).  A resize goes to a pty
-		 * of the relay first; with one, it is passed on only if it changed the pty's size
-		 * (the guard passes the terminal's to runlimit, and gets runlimit's back). */
-		if (sig != SIGTSTP && relay_has_terminal() && !relay_resized())
-			return;
+		 * the command then stops runlimit (see command_stopped). */
 		deliver(to(r), sig, REACH_GROUP, false, "forwarded");
 		return;
 	}

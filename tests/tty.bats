@@ -4,6 +4,8 @@
 # terminal alone unless the command stops on SIGTTIN/SIGTTOU; Ctrl-Z, fg and bg work on the
 # pair; the deadline runs while stopped; terminal modes come back after a time-out; SIGWINCH
 # reaches a command that does not own the terminal; --foreground keeps GNU's single group.
+# The output relay's options never put anything between the command and a terminal (DESIGN
+# §7): pagers and curses programs get their keys and modes under each of them (14-20).
 #
 # CI has no terminal, so every test runs an interactive bash in a detached tmux session of its
 # own (its own server socket), types into it with send-keys and reads it with capture-pane.
@@ -27,6 +29,7 @@ setup() {
 	SOCK=rl-tty-$$-$BATS_TEST_NUMBER
 	SL=tty$BATS_TEST_NUMBER-$(($$ % 100000)) # unique even if another run is going on
 	RL_PIDS=
+	PRIVATE= # private copies of programs (private_copy), killed by name at the end
 	unset TMUX
 	local rl
 	rl=$(cd "$(dirname "$RUNLIMIT")" && pwd)/$(basename "$RUNLIMIT")
@@ -61,6 +64,7 @@ teardown() {
 	tmux -L "$SOCK" kill-server 2>/dev/null || true
 	for p in $all; do kill -KILL "$p" 2>/dev/null || true; done
 	kill_named "$SL"
+	for p in $PRIVATE; do kill_named "$p"; done
 }
 
 # ---- helpers ------------------------------------------------------------------------------
@@ -505,30 +509,57 @@ EOF
 	chmod +x "$D/bin/termsize"
 }
 
-@test "14: --no-output-timeout in a terminal: stdout and stderr stay terminals, bytes unchanged, output counts" {
-	type_line 'runlimit --no-output-timeout=1 30 sh -c '\''test -t 1 && echo out-tty; test -t 2 && echo err-tty >&2; [ -p /dev/stdout ] || echo not-pipe; i=0; while [ $i -lt 20 ]; do printf "tick%d\n" $i; sleep 0.1; i=$((i+1)); done'\''; echo rc=$?'
-	wait_screen '^out-tty$'
-	wait_screen '^err-tty$'
-	wait_screen '^not-pipe$'
-	wait_screen '^tick19$' 20 # at the left margin: newlines were translated once, not twice or never
-	wait_screen '^rc=0$'
-	# Every byte passed unchanged: the pty does no output processing of its own (its
-	# newline is one byte, not "\r\n"), the real terminal does it, once.
-	type_line "runlimit --report=$D/r.json --no-output-timeout=5 30 printf 'a\nb\n'; echo rc=\$?"
-	wait_screen '^rc=0$'
-	python3 "$TOOLS/report_is.py" "$D/r.json" 'd["output"]["stdout_bytes"] == 4' \
-		'd["output"]["stderr_with_stdout"] is True'
+# The relay's options, one per word of RELAY_OPTS, commas for spaces (the report's file is
+# named in the third).
+relay_opts() {
+	RELAY_OPTS="--output-grace=1 --no-output-timeout=30 --report=$D/r.json,--report-tail=1K"
+}
+
+# ttysame: a tool in the pane's PATH that prints "ARG same" when its stdin, stdout and stderr
+# are one terminal (the caller's), "ARG other" when not.
+make_ttysame() {
+	cat >"$D/bin/ttysame" <<'EOF'
+#!/bin/sh
+exec python3 -c 'import os, sys
+same = os.ttyname(0) == os.ttyname(1) == os.ttyname(2)
+print(sys.argv[1], "same" if same else "other")' "$1"
+EOF
+	chmod +x "$D/bin/ttysame"
+}
+
+@test "14: under every relay option the command writes to the caller's terminal itself" {
+	make_ttysame
+	relay_opts
+	local opt n=0
+	for opt in $RELAY_OPTS; do
+		n=$((n + 1))
+		type_line "runlimit -v $(echo "$opt" | tr , ' ') 30 ttysame $n; echo rc$n=\$?"
+		wait_screen "^$n (same|other)\$"
+		wait_screen "^rc$n=0\$"
+		no_screen "^$n other\$"
+	done
+	# Not seen, so not counted; the report says why it has no tail, and -v said it at start.
+	wait_screen '^runlimit: --report-tail keeps no tail of a terminal \(standard error\)$'
+	python3 "$TOOLS/report_is.py" "$D/r.json" 'd["output"]["stdout_bytes"] is None' \
+		'd["output"]["stderr_tail"] is None' \
+		'd["output"]["stderr_tail_unavailable"] == "terminal"'
 	shell_owns_tty
 }
 
-@test "15: --no-output-timeout in a terminal: a silent command times out (124)" {
-	type_line "runlimit --no-output-timeout=0.5 30 sh -c 'echo quiet-now; exec $SL 30'; echo rc=\$?"
+@test "15: --no-output-timeout with nothing but a terminal to watch is off, and says so" {
+	# A quiet interactive program is not ended for a silence that runlimit cannot see.
+	type_line "runlimit --no-output-timeout=0.5 30 sh -c 'echo quiet-now; exec $SL 3'; echo rc=\$?"
 	wait_screen '^quiet-now$'
-	wait_screen '^rc=124$' 10
+	wait_screen '^rc=0$' 15
+	# Said once, always (not only with -v), before the command's output.
+	local said
+	said='^runlimit: --no-output-timeout is off: output to a terminal is not watched \(standard output and standard error\)$'
+	[ "$(screen | grep -Ec "$said")" -eq 1 ]
+	[ "$(screen | grep -E "$said|^quiet-now$" | head -n 1)" != quiet-now ]
 	shell_owns_tty
 }
 
-@test "16: --no-output-timeout in a terminal: the window size is passed on, and a resize too" {
+@test "16: --no-output-timeout in a terminal: the window size and a resize reach the command" {
 	make_termsize
 	type_line 'runlimit --no-output-timeout=30 60 sh -c '\''termsize; trap termsize WINCH; echo ready > R; while :; do sleep 0.1; done'\''; echo rc=$?'
 	wait_screen '^size 160 50$'
@@ -540,4 +571,118 @@ EOF
 	type_line 'echo rc=$?'
 	wait_screen '^rc=130$'
 	shell_owns_tty
+}
+
+@test "17: --no-output-timeout watches what is not a terminal; -v says the terminal is not" {
+	# stderr to a file, which is watched; what goes to the terminal is not seen, so a
+	# command that writes only there is silent.
+	type_line "runlimit -v --no-output-timeout=1 30 sh -c 'while :; do echo tick; sleep 0.2; done' 2>err.log; echo rc=\$?"
+	wait_screen '^tick$'
+	wait_screen '^rc=124$' 15
+	grep -q '^runlimit: --no-output-timeout does not watch output to a terminal (standard output)$' "$D/err.log"
+	grep -q '^runlimit: no output for 1s: sending signal TERM' "$D/err.log"
+	no_screen 'no-output-timeout is off'
+	shell_owns_tty
+}
+
+# screen_count REGEX N: at least N lines of the pane match REGEX.
+screen_count() { [ "$(screen | grep -Ec -- "$1")" -ge "$2" ]; }
+
+# private_copy PROGRAM: a copy of PROGRAM in the pane's PATH under a name of this test's
+# (its first 4 letters, the test's number and pid: under 16 characters); the name is printed.
+private_copy() {
+	local name
+	name=$(printf '%s' "$1" | cut -c1-4)$BATS_TEST_NUMBER-$(($$ % 100000))
+	cp "$(command -v "$1")" "$D/bin/$name"
+	printf '%s\n' "$name"
+}
+# private NAME: NAME is a private copy, killed at the end.
+private() {
+	PRIVATE="$PRIVATE $1"
+}
+
+@test "18: less gets its keys under every relay option; Ctrl-Z stops the run, fg resumes it" {
+	command -v less >/dev/null 2>&1 || skip "no less"
+	local pager opt n=0 lp rp
+	pager=$(private_copy less)
+	private "$pager"
+	relay_opts
+	for opt in $RELAY_OPTS; do
+		n=$((n + 1))
+		seq -f "p$n-%g" 1000 >"$D/nums$n"
+		# (Not "; echo \$?" on the same line: bash runs it when the job stops.)
+		type_line "runlimit $(echo "$opt" | tr , ' ') 60 $pager nums$n"
+		lp=$(wait_pid "$pager")
+		rp=$(field "$lp" ppid)
+		RL_PIDS="$RL_PIDS $rp"
+		wait_screen "^p$n-1\$"
+		wait_state "$lp" S # reading its keys
+		key Space # the next page: a pager without its keys sits until the deadline
+		wait_screen "^p$n-60\$"
+		key C-z
+		wait_until 10 screen_count 'Stopped' "$n"
+		wait_state "$lp" T
+		wait_state "$rp" T
+		shell_owns_tty
+		type_line fg
+		wait_screen "^p$n-60\$" # redrawn
+		wait_state "$lp" S
+		key q
+		wait_for_gone "$rp" 5 # at once, well before the deadline
+		type_line "echo rc$n=\$?"
+		wait_screen "^rc$n=0\$"
+	done
+	shell_works
+}
+
+@test "19: more gets its keys under every relay option" {
+	command -v more >/dev/null 2>&1 || skip "no more"
+	local pager opt n=0 mp
+	pager=$(private_copy more)
+	private "$pager"
+	relay_opts
+	for opt in $RELAY_OPTS; do
+		n=$((n + 1))
+		seq -f "m$n-%g" 1000 >"$D/nums$n"
+		type_line "runlimit $(echo "$opt" | tr , ' ') 60 $pager nums$n; echo rc$n=\$?"
+		mp=$(wait_pid "$pager")
+		RL_PIDS="$RL_PIDS $(field "$mp" ppid)"
+		wait_screen "^m$n-1\$"
+		wait_state "$mp" S
+		key Space
+		wait_screen "^m$n-60\$"
+		key q
+		wait_screen "^rc$n=0\$" 5
+	done
+	shell_works
+}
+
+@test "20: a curses program gets its keys and its modes under every relay option" {
+	PATH="$D/bin:/usr/bin:/bin" python3 -c 'import curses' 2>/dev/null ||
+		skip "python3 has no curses module"
+	# curses sets its modes on the terminal of its stdout and reads keys from stdin: one
+	# key, no Enter, is read only if the modes reached the real terminal.
+	cat >"$D/cursed.py" <<'EOF'
+import curses, sys
+def main(w):
+    w.addstr(0, 0, "curses-ready " + sys.argv[1])
+    w.refresh()
+    return w.getkey()
+key = curses.wrapper(main)
+print("curses-got", sys.argv[1], key)
+sys.exit(7)
+EOF
+	local opt n=0
+	relay_opts
+	for opt in $RELAY_OPTS; do
+		n=$((n + 1))
+		type_line "runlimit $(echo "$opt" | tr , ' ') 60 python3 cursed.py $n; echo rc$n=\$?"
+		wait_screen "^curses-ready $n"
+		key x
+		wait_screen "^curses-got $n x\$" 5
+		wait_screen "^rc$n=7\$" 5
+	done
+	shell_owns_tty
+	type_line ttymodes
+	wait_screen '^modes: icanon echo$'
 }
