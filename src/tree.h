@@ -45,15 +45,21 @@ struct tree_seen {
 
 /* Send sig to every descendant of the command that can be found, including those that left
  * its process group (the caller signals the group itself).  With seen (not NULL), note
- * there what was found.  Returns -1, except after a final KILL (TREE_FREEZE with SIGKILL)
- * whose walk ran out of memory and so had to finish without it: then how many processes of
- * the tree were still alive when it gave up (0: none, everything is dead). */
+ * there what was found.  Returns -1, except where the walk could not read the whole tree
+ * for want of memory or a file descriptor (errno then says which: ENOMEM, EMFILE, ENFILE):
+ * after a final KILL (TREE_FREEZE with SIGKILL), which then finishes without allocating
+ * or opening anything new, how many processes of the tree were still alive when it gave up
+ * (0: none, everything is dead), or TREE_UNVERIFIED if not even that could be looked at;
+ * after any other signal, TREE_UNVERIFIED: processes may have been missed. */
 long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_seen *seen);
+#define TREE_UNVERIFIED (-2)
 
 /* Once the command has been reaped: is any process of its tree still alive?  1 yes, 0 no,
- * -1 if this system cannot tell (no process table to read): the caller then asks the
- * group. */
+ * TREE_MAYBE if it cannot be told for want of memory or a file descriptor (never taken as
+ * "gone": the caller waits for the grace to end), -1 if this system cannot tell (no process
+ * table to read): the caller then asks the group. */
 int tree_alive(const struct tree_target *t);
+#define TREE_MAYBE 2
 
 /* While runlimit waits for the leftovers of a finished command: arrange to be woken when
  * they exit.  True where their exits wake runlimit's wait (Linux and FreeBSD, where it

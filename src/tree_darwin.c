@@ -188,6 +188,12 @@ long tree_kill_short(const struct tree_target *t)
 	return -1; /* the final KILL here is a freeze, which never takes this way */
 }
 
+long tree_count_short(const struct tree_target *t)
+{
+	(void)t;
+	return -1; /* no reaper: nothing but a walk can tell */
+}
+
 long tree_scan_each(const struct tree_target *t, struct tree_proc **out, tree_pick pick,
                     void *ctx)
 {
