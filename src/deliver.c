@@ -105,6 +105,10 @@ void deliver(const struct recipient *to, int sig, enum reach reach, bool cont, c
 		else
 			msg("sending signal %s to command %s", name, quote(cfg->command[0]));
 	}
+	if (reach == REACH_TREE && sig != 0 && !cfg->foreground) {
+		struct tree_target t = deliver_target(to);
+		tree_prepare(&t);
+	}
 	if (!to->reaped)
 		kill(to->pid, sig);
 	if (cfg->foreground)

@@ -54,6 +54,12 @@ struct tree_seen {
 long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_seen *seen);
 #define TREE_UNVERIFIED (-2)
 
+/* Just before runlimit signals the command, its group and its tree (deliver.h): where an
+ * orphan runlimit adopts may be another's (Linux, when runlimit inherited children or is
+ * PID 1 of a pid namespace), walk the tree now, before the signal to the command orphans
+ * its children, so that they are known as the command's after.  Nothing elsewhere. */
+void tree_prepare(const struct tree_target *t);
+
 /* Once the command has been reaped: is any process of its tree still alive?  1 yes, 0 no,
  * TREE_MAYBE if it cannot be told for want of memory or a file descriptor (never taken as
  * "gone": the caller waits for the grace to end), -1 if this system cannot tell (no process

@@ -188,6 +188,11 @@ long tree_kill_short(const struct tree_target *t)
 	return -1; /* the final KILL here is a freeze, which never takes this way */
 }
 
+void tree_prepare(const struct tree_target *t)
+{
+	(void)t; /* no reaper: runlimit adopts no orphan to tell apart */
+}
+
 long tree_count_short(const struct tree_target *t)
 {
 	(void)t;

@@ -27,6 +27,11 @@ static void reap_kill(pid_t command, int sig)
 	procctl(P_PID, getpid(), PROC_REAP_KILL, &rk);
 }
 
+void tree_prepare(const struct tree_target *t)
+{
+	(void)t; /* the kernel tells the command's orphans from others' */
+}
+
 /* TREE_SOFT is not honoured here: the kernel signals the whole subtree, nested groups too. */
 long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_seen *seen)
 {

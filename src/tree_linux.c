@@ -209,6 +209,42 @@ static bool is_preexisting(pid_t pid, uint64_t start)
 	return false;
 }
 
+/* Must an orphan runlimit adopted be told apart from the command's?  Where runlimit inherited
+ * children (their orphans come to it too), and where it is PID 1 of a pid namespace, to
+ * which every orphan of the namespace comes: a process entered into it from outside
+ * (nsenter, docker exec, kubectl exec) whose parent exits is re-parented to runlimit as
+ * the command's orphans are.  Elsewhere every orphan it adopts is of the command's tree. */
+static bool orphans_mixed(void)
+{
+	return npreexisting > 0 || preexisting_unread || self == 1;
+}
+
+/* Where orphans are mixed: the processes walks found to be the command's (by pid and start
+ * time), so that one found before it was orphaned is still the command's after. */
+static struct tree_id *found;
+static size_t nfound, found_cap;
+static struct pidmap found_index;
+
+static void note_known(const struct tree_proc *p)
+{
+	if (!orphans_mixed() || p->start == START_UNKNOWN)
+		return;
+	long k = pidmap_get(&found_index, p->pid);
+	if (k >= 0) {
+		found[k].start = p->start; /* a reused pid: the later process is the command's too */
+		return;
+	}
+	if (grow(&found, nfound, &found_cap, sizeof *found) &&
+	    pidmap_put(&found_index, p->pid, (long)nfound))
+		found[nfound++] = (struct tree_id){p->pid, p->start};
+}
+
+static bool is_known(const struct tree_proc *p)
+{
+	long k = pidmap_get(&found_index, p->pid);
+	return k >= 0 && p->start != START_UNKNOWN && found[k].start == p->start;
+}
+
 /* Read at start, before the command exists.  Usually there are none, and the cheap test of
  * /proc is enough to find that out. */
 static void note_preexisting_children(void)
@@ -470,14 +506,16 @@ static size_t add_unseen(struct listed **queue, size_t *n, size_t *cap, struct p
 
 /* Is a child of runlimit (other than the command) one of the command's orphans?  As a
  * subreaper runlimit adopts every orphan below it, but if it inherited children from the
- * shell that exec'd it (or had children it could not read), their orphans are adopted too,
- * and nothing tells the two apart but the process group: then only orphans still in the
- * command's group count. */
+ * shell that exec'd it, their orphans are adopted too, and as PID 1 of a pid namespace so
+ * are those of processes entered from outside (see orphans_mixed).  Then nothing tells the
+ * two apart but the process group and what earlier walks saw: only an orphan still in the
+ * command's group, or found as the command's before it was orphaned, counts.  When in
+ * doubt, runlimit does not signal. */
 static bool adopted_is_commands(const struct tree_target *t, const struct tree_proc *p)
 {
 	if (is_preexisting(p->pid, p->start))
 		return false;
-	return (npreexisting == 0 && !preexisting_unread) || (t->group > 0 && p->pgid == t->group);
+	return !orphans_mixed() || (t->group > 0 && p->pgid == t->group) || is_known(p);
 }
 
 /* Is pid a child of runlimit's that has died (a zombie, not reaped)?  One system call,
@@ -605,6 +643,7 @@ static void visit(struct walk *w, pid_t pid, pid_t parent)
 		/* Short of memory for the list, the process is still signalled and its children
 		 * still walked (tree_scan_short says the list is short). */
 		push(&w->procs, &w->nprocs, &w->procs_cap, &p);
+		note_known(&p);
 		/* The signal first, then the children: a fork cannot complete once SIGKILL is
 		 * pending, so the list read after it holds every child the process will ever
 		 * have (and if it has died meanwhile, they are in runlimit's own list, which is
@@ -691,6 +730,9 @@ long tree_scan(const struct tree_target *t, struct tree_proc **out)
 	}
 	closedir(dir);
 	tree_close_over_parents(procs, n);
+	for (size_t k = 0; k < n; k++)
+		if (procs[k].in_tree)
+			note_known(&procs[k]);
 	*out = procs;
 	return (long)n;
 }
@@ -730,6 +772,16 @@ void tree_send(const struct tree_proc *p, int sig)
 		kill(p->pid, sig);
 	else if (got == BLIND)
 		short_of(errno);
+}
+
+void tree_prepare(const struct tree_target *t)
+{
+	if (!orphans_mixed())
+		return;
+	struct tree_proc *procs;
+	long n = tree_scan(t, &procs); /* notes what it finds (note_known) */
+	if (n >= 0)
+		free(procs);
 }
 
 long tree_scan_each(const struct tree_target *t, struct tree_proc **out, tree_pick pick,

@@ -491,6 +491,68 @@ ignored_reaches() {
 	grep -q ': No such file or directory$' "$D/err"
 }
 
+# ---- 11. runlimit as PID 1 of a pid namespace --------------------------------------------
+
+# can_enter_pid_ns: unshare(1) may make a pid namespace with its own /proc, and nsenter(1)
+# exists to enter one.
+can_enter_pid_ns() {
+	command -v unshare >/dev/null 2>&1 && command -v nsenter >/dev/null 2>&1 &&
+		unshare --pid --fork --mount-proc true 2>/dev/null
+}
+
+# child_of PID: the pids of PID's children.
+child_of() { ps -A -o pid= -o ppid= | awk -v p="$1" '$2 == p { print $1 }'; }
+
+# report_field FILE KEY: a member of the run report.
+report_field() {
+	"$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
+}
+
+@test "11.1: as PID 1 of a pid namespace, a process entered from outside and orphaned there is never signalled; the command's setsid'd descendants still are" {
+	can_enter_pid_ns || skip "no unshare(1) or nsenter(1), or no pid namespace with its own /proc allowed here"
+	export O E
+	O=$(private_sleep "$N-o")
+	E=$(private_sleep "$N-e")
+	# Each shell notes a TERM and goes on waiting for its sleeper, which ignores TERM.
+	cat >"$D/own.sh" <<'EOS'
+trap 'echo term >> "$D/own-term"' TERM
+(trap "" TERM; exec "$O" 300) &
+wait $!; wait $!
+EOS
+	sed -e 's/own-term/entered-term/' -e 's/"\$O"/"$E"/' "$D/own.sh" >"$D/entered.sh"
+	# The command leaves a setsid'd descendant and dies of the deadline's TERM.
+	unshare --pid --fork --mount-proc "$RUNLIMIT" --report="$D/r.json" -k 2 30 \
+		sh -c 'setsid sh "$D/own.sh" & wait' </dev/null >"$D/out" 2>"$D/err" 3>&- &
+	RL_PID=$!
+	wait_until 20 has_survivors "$N-o"
+	local rl ent
+	rl=$(child_of "$RL_PID")
+	[ -n "$rl" ]
+	# A process entered into the namespace (as docker exec does) whose parent exits there:
+	# runlimit, its PID 1, adopts it.
+	nsenter -t "$rl" -p sh -c 'sh "$D/entered.sh" & exit 0' </dev/null >/dev/null 2>&1 3>&-
+	wait_until 20 has_survivors "$N-e"
+	ent=$(ps -o ppid= -p "$(survivors "$N-e")" | tr -d ' ')
+	wait_until 10 is_child_of "$ent" "$rl"
+	local t0
+	t0=$(now)
+	kill -ALRM "$rl"
+	finish "$RL_PID" 30
+	[ "$ST" -eq 124 ]
+	# Not signalled at the deadline (it ends with the namespace, when runlimit exits)...
+	[ ! -e "$D/entered-term" ]
+	needs_session_reach "the entered process was not signalled"
+	# ...while the command's setsid'd descendant got the TERM, and its TERM-ignoring child
+	# the grace, then the KILL.
+	[ -s "$D/own-term" ]
+	lt 1.8 "$(elapsed "$t0")"
+	# The run's targets: the command, its setsid'd shell and that one's sleeper; neither the
+	# entered shell nor its sleeper (TERM or KILL).
+	cat "$D/r.json" >&2
+	[ "$(report_field "$D/r.json" ended)" -eq 3 ]
+	[ "$(report_field "$D/r.json" alive_at_command_exit)" -eq 2 ]
+}
+
 # ---- issue 19: trust ----------------------------------------------------------------------
 
 # group_of PID: PID's process group.
