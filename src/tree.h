@@ -14,6 +14,10 @@
  * Linux, the children runlimit had before it started). */
 void tree_init(pid_t runlimit);
 
+/* In runlimit, right after the command is forked: what can be made ready off the command's
+ * way to its exec (Linux: runlimit's children list held open, see tree_linux.c). */
+void tree_started(void);
+
 /* Who the tree belongs to.  group is the command's process group (led by the guard, see
  * guard.h), or 0 if the command shares runlimit's group (--foreground). */
 struct tree_target {

@@ -35,6 +35,11 @@ void tree_init(pid_t runlimit)
 	(void)runlimit;
 }
 
+void tree_started(void)
+{
+	/* libproc needs no descriptor */
+}
+
 /* pid's parent and start time (microseconds); false if it is gone or a zombie. */
 static bool info(pid_t pid, struct tree_proc *p)
 {

@@ -17,6 +17,11 @@ void tree_init(pid_t runlimit)
 	(void)runlimit;
 }
 
+void tree_started(void)
+{
+	/* the kernel holds the subtree */
+}
+
 static void reap_kill(pid_t command, int sig)
 {
 	struct procctl_reaper_kill rk;

@@ -286,8 +286,10 @@ static void note_preexisting_children(void)
 
 /* Keep own_list open if descriptors are plenty: under a small limit (ulimit -n 4) the one
  * slot left is the walk's.  Whether /proc is runlimit's own is then found out now, while a
- * descriptor is there to read it with. */
-static void hold_own_list(void)
+ * descriptor is there to read it with.  After the fork (some 25 us, most of it reading
+ * /proc/self/status): the command's exec does not wait for it, and the command never holds
+ * the list, not even until its exec. */
+void tree_started(void)
 {
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
@@ -301,7 +303,6 @@ void tree_init(pid_t runlimit)
 	self = runlimit;
 	snprintf(own_path, sizeof own_path, "/proc/self/task/%d/children", (int)self);
 	note_preexisting_children();
-	hold_own_list();
 }
 
 /* Read /proc/PID/stat.  The command name (field 2) may hold spaces and parentheses, so
