@@ -51,13 +51,26 @@ static void signal_tree(const struct recipient *to, int sig, bool cont)
 	struct tree_seen seen = {NULL, 0, 0, false};
 	int flags = (cont ? TREE_CONTINUE : 0) | (sig == SIGKILL ? TREE_FREEZE : TREE_SOFT);
 	long left = tree_signal(&t, sig, flags, report_wanted() ? &seen : NULL);
+	const char *want = errno == EMFILE || errno == ENFILE ? "out of file descriptors"
+	                                                      : "out of memory";
 	if (report_wanted())
 		report_targets(&seen, sig == SIGKILL);
 	free(seen.ids);
 	if (left > 0)
-		msg("out of memory: %ld processes of the command's tree may still be alive", left);
+		msg("%s: %ld processes of the command's tree may still be alive", want, left);
 	if (left >= 0)
 		report_kill_left(left);
+	if (left != TREE_UNVERIFIED)
+		return;
+	/* The walk could not read all of the tree, and nothing else could tell. */
+	char name[16];
+	sig_name(sig, name, sizeof name);
+	if (sig == SIGKILL)
+		msg("%s: the command's tree could not be verified; processes of it may still be alive",
+		    want);
+	else
+		msg("%s: the command's tree could not be read in full; processes of it may not have "
+		    "been sent signal %s", want, name);
 }
 
 /* A duration as given without its unit ("1", "0.5"): seconds, which -v then says. */
@@ -92,6 +105,10 @@ void deliver(const struct recipient *to, int sig, enum reach reach, bool cont, c
 		else
 			msg("sending signal %s to command %s", name, quote(cfg->command[0]));
 	}
+	if (reach == REACH_TREE && sig != 0 && !cfg->foreground) {
+		struct tree_target t = deliver_target(to);
+		tree_prepare(&t);
+	}
 	if (!to->reaped)
 		kill(to->pid, sig);
 	if (cfg->foreground)
@@ -110,6 +127,8 @@ bool deliver_leftovers_alive(const struct recipient *to)
 {
 	struct tree_target t = deliver_target(to);
 	int alive = tree_alive(&t);
+	if (alive == TREE_MAYBE)
+		return true; /* never taken for gone: the grace runs out, and the final KILL says */
 	if (alive >= 0)
 		return alive;
 	guard_leave_group();

@@ -11,6 +11,7 @@
 #include "os.h"
 #include "relay.h"
 #include "spawn.h"
+#include "tree.h"
 #include "tty.h"
 
 static pid_t child_group; /* for child_setup: the group the command joins (0: none;
@@ -96,6 +97,7 @@ struct launch launch_command(const struct config *cfg, pid_t self)
 	struct launch l = start(cfg, self);
 	int err = errno;
 	relay_started();
+	tree_started();
 	os_sharpen_waits();
 	if (l.pid > 0 && l.pgid > 0 && tty_leading())
 		tty_give(l.pgid); /* the child takes it too: whichever runs first */

@@ -14,6 +14,10 @@
  * Linux, the children runlimit had before it started). */
 void tree_init(pid_t runlimit);
 
+/* In runlimit, right after the command is forked: what can be made ready off the command's
+ * way to its exec (Linux: runlimit's children list held open, see tree_linux.c). */
+void tree_started(void);
+
 /* Who the tree belongs to.  group is the command's process group (led by the guard, see
  * guard.h), or 0 if the command shares runlimit's group (--foreground). */
 struct tree_target {
@@ -45,15 +49,27 @@ struct tree_seen {
 
 /* Send sig to every descendant of the command that can be found, including those that left
  * its process group (the caller signals the group itself).  With seen (not NULL), note
- * there what was found.  Returns -1, except after a final KILL (TREE_FREEZE with SIGKILL)
- * whose walk ran out of memory and so had to finish without it: then how many processes of
- * the tree were still alive when it gave up (0: none, everything is dead). */
+ * there what was found.  Returns -1, except where the walk could not read the whole tree
+ * for want of memory or a file descriptor (errno then says which: ENOMEM, EMFILE, ENFILE):
+ * after a final KILL (TREE_FREEZE with SIGKILL), which then finishes without allocating
+ * or opening anything new, how many processes of the tree were still alive when it gave up
+ * (0: none, everything is dead), or TREE_UNVERIFIED if not even that could be looked at;
+ * after any other signal, TREE_UNVERIFIED: processes may have been missed. */
 long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_seen *seen);
+#define TREE_UNVERIFIED (-2)
+
+/* Just before runlimit signals the command, its group and its tree (deliver.h): where an
+ * orphan runlimit adopts may be another's (Linux, when runlimit inherited children or is
+ * PID 1 of a pid namespace), walk the tree now, before the signal to the command orphans
+ * its children, so that they are known as the command's after.  Nothing elsewhere. */
+void tree_prepare(const struct tree_target *t);
 
 /* Once the command has been reaped: is any process of its tree still alive?  1 yes, 0 no,
- * -1 if this system cannot tell (no process table to read): the caller then asks the
- * group. */
+ * TREE_MAYBE if it cannot be told for want of memory or a file descriptor (never taken as
+ * "gone": the caller waits for the grace to end), -1 if this system cannot tell (no process
+ * table to read): the caller then asks the group. */
 int tree_alive(const struct tree_target *t);
+#define TREE_MAYBE 2
 
 /* While runlimit waits for the leftovers of a finished command: arrange to be woken when
  * they exit.  True where their exits wake runlimit's wait (Linux and FreeBSD, where it

@@ -35,6 +35,11 @@ void tree_init(pid_t runlimit)
 	(void)runlimit;
 }
 
+void tree_started(void)
+{
+	/* libproc needs no descriptor */
+}
+
 /* pid's parent and start time (microseconds); false if it is gone or a zombie. */
 static bool info(pid_t pid, struct tree_proc *p)
 {
@@ -186,6 +191,17 @@ long tree_kill_short(const struct tree_target *t)
 {
 	(void)t;
 	return -1; /* the final KILL here is a freeze, which never takes this way */
+}
+
+void tree_prepare(const struct tree_target *t)
+{
+	(void)t; /* no reaper: runlimit adopts no orphan to tell apart */
+}
+
+long tree_count_short(const struct tree_target *t)
+{
+	(void)t;
+	return -1; /* no reaper: nothing but a walk can tell */
 }
 
 long tree_scan_each(const struct tree_target *t, struct tree_proc **out, tree_pick pick,

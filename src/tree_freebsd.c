@@ -17,6 +17,11 @@ void tree_init(pid_t runlimit)
 	(void)runlimit;
 }
 
+void tree_started(void)
+{
+	/* the kernel holds the subtree */
+}
+
 static void reap_kill(pid_t command, int sig)
 {
 	struct procctl_reaper_kill rk;
@@ -25,6 +30,11 @@ static void reap_kill(pid_t command, int sig)
 	rk.rk_flags = REAPER_KILL_SUBTREE;
 	rk.rk_subtree = command; /* the subtree keeps its id after the command is gone */
 	procctl(P_PID, getpid(), PROC_REAP_KILL, &rk);
+}
+
+void tree_prepare(const struct tree_target *t)
+{
+	(void)t; /* the kernel tells the command's orphans from others' */
 }
 
 /* TREE_SOFT is not honoured here: the kernel signals the whole subtree, nested groups too. */

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -37,6 +38,12 @@ bool tree_scan_short;
 static pid_t *preexisting;
 static unsigned long long *preexisting_start;
 static size_t npreexisting;
+/* runlimit had children at the start, but they could not be read (no descriptor left). */
+static bool preexisting_unread;
+
+/* The start time of a process that could not be read: a pid taken for a child of runlimit's
+ * only (which cannot be reused while unreaped), matched by pid alone where that is safe. */
+#define START_UNKNOWN UINT64_MAX
 
 struct stat_fields {
 	pid_t ppid, pgrp, session;
@@ -44,8 +51,80 @@ struct stat_fields {
 	long threads;
 	unsigned long long start;
 };
-static bool read_stat(pid_t pid, struct stat_fields *f);
+
+/* What a read of /proc found: the process, no such process (or no longer the one listed),
+ * or nothing for want of a descriptor or memory, which never means that it is gone. */
+enum got { GOT, GONE, BLIND };
+
+static enum got read_stat(pid_t pid, struct stat_fields *f);
 static bool read_children(const char *path, pid_t **list, size_t *n, size_t *cap);
+
+/* Did err come from a want of descriptors or memory? */
+static bool out_of_descriptors(int err)
+{
+	return err == EMFILE || err == ENFILE || err == ENOMEM;
+}
+
+/* The scan under way may miss processes: a read failed for want of err. */
+static void short_of(int err)
+{
+	tree_scan_short = true;
+	if (!tree_scan_why || err != ENOMEM)
+		tree_scan_why = out_of_descriptors(err) ? err : ENOMEM;
+}
+
+static void scan_begins(void)
+{
+	tree_scan_short = false;
+	tree_scan_why = 0;
+}
+
+/* runlimit's own children list, held open from the start where descriptors are plenty (a
+ * limit of at least OWN_LIST_ROOM), -1 otherwise: through it runlimit can still list (and
+ * kill, level by level: see tree_kill_short) the command's tree when no descriptor is left,
+ * as when the limit is lowered under a running runlimit (prlimit).  A limit counts
+ * descriptor numbers, not descriptors, so a spare closed to make room would not help there;
+ * where closing it does make room (its number is below the limit), it is lent for one read
+ * and taken back at once. */
+static int own_list = -1;
+static char own_path[64];
+#define OWN_LIST_ROOM 64
+/* While each_child reads own_list, it is not lent (its callbacks read other files). */
+static bool own_list_busy;
+
+/* Open a file of /proc for reading; out of descriptors, with the room that lending
+ * own_list makes (*lent: give it back with proc_close). */
+static int proc_open(const char *path, bool *lent)
+{
+	*lent = false;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 || errno != EMFILE || own_list < 0 || own_list_busy)
+		return fd;
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || (rlim_t)own_list >= rl.rlim_cur) {
+		errno = EMFILE;
+		return -1; /* no room below the limit would come of closing it */
+	}
+	close(own_list);
+	own_list = -1;
+	*lent = true;
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+static void give_back(bool lent)
+{
+	int err = errno;
+	if (lent && own_list < 0)
+		own_list = open(own_path, O_RDONLY | O_CLOEXEC);
+	errno = err;
+}
+
+static void proc_close(int fd, bool lent)
+{
+	if (fd >= 0)
+		close(fd);
+	give_back(lent);
+}
 
 /* The cheap half of the test below: /proc/self names runlimit's pid. */
 static bool proc_self_is_self(void)
@@ -62,23 +141,28 @@ static bool proc_self_is_self(void)
 /* Is /proc runlimit's own?  /proc/self must name runlimit's pid, and (where the kernel says)
  * runlimit must have one pid in /proc's namespace, not one per nested namespace: a /proc of
  * an ancestor namespace lists the host's processes under numbers that mean other processes
- * here.  Checked once, when first needed. */
-static bool proc_is_ours(void)
+ * here.  Checked once, when first needed: 1 yes, 0 no, -1 (errno set) if it cannot be told
+ * now for want of a descriptor or memory, which is not remembered. */
+static int proc_is_ours(void)
 {
 	static int ours = -1;
 	if (ours >= 0)
 		return ours;
-	ours = 0;
 	if (!proc_self_is_self())
-		return false;
+		return ours = 0;
 	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return false;
+		return out_of_descriptors(errno) ? -1 : (ours = 0);
 	char buf[4096];
 	ssize_t n = read(fd, buf, sizeof buf - 1);
+	int err = errno;
 	close(fd);
+	if (n < 0 && err == ENOMEM) {
+		errno = err;
+		return -1;
+	}
 	if (n <= 0)
-		return false;
+		return ours = 0;
 	buf[n] = '\0';
 	const char *ns = strstr(buf, "\nNSpid:");
 	if (ns) {
@@ -87,33 +171,78 @@ static bool proc_is_ours(void)
 		while (*end == ' ' || *end == '\t')
 			end++;
 		if (first != (long)self || *end != '\n')
-			return false; /* more than one pid: /proc is an outer namespace's */
+			return ours = 0; /* more than one pid: /proc is an outer namespace's */
 	}
-	ours = 1;
-	return true;
+	return ours = 1;
 }
 
 /* Do runlimit's children lists hold the whole tree?  Only where /proc is runlimit's own and
  * runlimit is a subreaper: otherwise an orphan of the tree goes to another reaper and no list
  * of runlimit's shows it (qemu-user, for one, does not pass PR_SET_CHILD_SUBREAPER on), so a
  * walk that finds nothing would not mean nothing is left.  Then the group is all there is,
- * as without /proc.  Asked once, after os_init. */
-static bool walk_is_whole(void)
+ * as without /proc.  Asked once, after os_init: 1 yes, 0 no, -1 (errno set) if it cannot be
+ * told now for want of a descriptor (see proc_is_ours). */
+static int walk_state(void)
 {
 	static int whole = -1;
 	if (whole < 0) {
+		int ours = proc_is_ours();
+		if (ours < 0)
+			return -1;
 		int on = 0;
-		whole = proc_is_ours() && prctl(PR_GET_CHILD_SUBREAPER, &on) == 0 && on;
+		whole = ours && prctl(PR_GET_CHILD_SUBREAPER, &on) == 0 && on;
 	}
 	return whole;
 }
 
-static bool is_preexisting(pid_t pid, unsigned long long start)
+static bool walk_is_whole(void)
+{
+	return walk_state() == 1;
+}
+
+/* One of the children runlimit had at the start (a start time not known matches any). */
+static bool is_preexisting(pid_t pid, uint64_t start)
 {
 	for (size_t k = 0; k < npreexisting; k++)
-		if (preexisting[k] == pid && preexisting_start[k] == start)
+		if (preexisting[k] == pid && (start == START_UNKNOWN || preexisting_start[k] == start))
 			return true;
 	return false;
+}
+
+/* Must an orphan runlimit adopted be told apart from the command's?  Where runlimit inherited
+ * children (their orphans come to it too), and where it is PID 1 of a pid namespace, to
+ * which every orphan of the namespace comes: a process entered into it from outside
+ * (nsenter, docker exec, kubectl exec) whose parent exits is re-parented to runlimit as
+ * the command's orphans are.  Elsewhere every orphan it adopts is of the command's tree. */
+static bool orphans_mixed(void)
+{
+	return npreexisting > 0 || preexisting_unread || self == 1;
+}
+
+/* Where orphans are mixed: the processes walks found to be the command's (by pid and start
+ * time), so that one found before it was orphaned is still the command's after. */
+static struct tree_id *found;
+static size_t nfound, found_cap;
+static struct pidmap found_index;
+
+static void note_known(const struct tree_proc *p)
+{
+	if (!orphans_mixed() || p->start == START_UNKNOWN)
+		return;
+	long k = pidmap_get(&found_index, p->pid);
+	if (k >= 0) {
+		found[k].start = p->start; /* a reused pid: the later process is the command's too */
+		return;
+	}
+	if (grow(&found, nfound, &found_cap, sizeof *found) &&
+	    pidmap_put(&found_index, p->pid, (long)nfound))
+		found[nfound++] = (struct tree_id){p->pid, p->start};
+}
+
+static bool is_known(const struct tree_proc *p)
+{
+	long k = pidmap_get(&found_index, p->pid);
+	return k >= 0 && p->start != START_UNKNOWN && found[k].start == p->start;
 }
 
 /* Read at start, before the command exists.  Usually there are none, and the cheap test of
@@ -125,70 +254,104 @@ static void note_preexisting_children(void)
 	if (waitid(P_ALL, 0, &si, WEXITED | WSTOPPED | WCONTINUED | WNOHANG | WNOWAIT) < 0 &&
 	    errno == ECHILD)
 		return;
+	/* Children there are, so when they cannot be read, orphans are told apart as if they
+	 * had been (see adopted_is_commands). */
+	preexisting_unread = true;
 	if (!proc_self_is_self())
 		return;
-	char path[64];
-	snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)self);
 	pid_t *list = NULL;
 	size_t n = 0, cap = 0;
-	if (!read_children(path, &list, &n, &cap) || n == 0 || !proc_is_ours() ||
-	    !(preexisting_start = calloc(n, sizeof *preexisting_start))) {
+	tree_scan_short = false;
+	if (!read_children(own_path, &list, &n, &cap) || tree_scan_short || proc_is_ours() != 1 ||
+	    !(preexisting_start = calloc(n ? n : 1, sizeof *preexisting_start))) {
 		free(list);
 		return;
 	}
 	preexisting = list;
 	for (size_t k = 0; k < n; k++) {
 		struct stat_fields f;
-		if (!read_stat(list[k], &f))
+		enum got got = read_stat(list[k], &f);
+		if (got == BLIND) {
+			npreexisting = 0;
+			return;
+		}
+		if (got == GONE)
 			continue; /* gone already: reaped, and its orphans are handled by the rule
 			             in scan_children */
 		preexisting[npreexisting] = list[k];
 		preexisting_start[npreexisting++] = f.start;
 	}
+	preexisting_unread = false;
+}
+
+/* Keep own_list open if descriptors are plenty: under a small limit (ulimit -n 4) the one
+ * slot left is the walk's.  Whether /proc is runlimit's own is then found out now, while a
+ * descriptor is there to read it with.  After the fork (some 25 us, most of it reading
+ * /proc/self/status): the command's exec does not wait for it, and the command never holds
+ * the list, not even until its exec. */
+void tree_started(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
+	    (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < OWN_LIST_ROOM) || proc_is_ours() != 1)
+		return;
+	own_list = open(own_path, O_RDONLY | O_CLOEXEC);
 }
 
 void tree_init(pid_t runlimit)
 {
 	self = runlimit;
+	snprintf(own_path, sizeof own_path, "/proc/self/task/%d/children", (int)self);
 	note_preexisting_children();
 }
 
 /* Read /proc/PID/stat.  The command name (field 2) may hold spaces and parentheses, so
- * parse from the last ')'. */
-static bool read_stat(pid_t pid, struct stat_fields *f)
+ * parse from the last ')'.  BLIND (errno saying why) for want of a descriptor or memory. */
+static enum got read_stat(pid_t pid, struct stat_fields *f)
 {
 	char path[64], buf[1024];
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
+	bool lent;
+	int fd = proc_open(path, &lent);
+	if (fd < 0) {
+		give_back(lent);
+		return out_of_descriptors(errno) ? BLIND : GONE;
+	}
 	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
+	int err = errno;
+	proc_close(fd, lent);
+	if (n < 0 && err == ENOMEM) {
+		errno = err;
+		return BLIND;
+	}
 	if (n <= 0)
-		return false;
+		return GONE;
 	buf[n] = '\0';
 	char *p = strrchr(buf, ')');
 	if (!p)
-		return false;
+		return GONE;
 	int parent, group, session;
 	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
 	 * cutime cstime priority nice threads itrealvalue starttime */
 	if (sscanf(p + 1, " %c %d %d %d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %ld %*d %llu",
 	           &f->state, &parent, &group, &session, &f->threads, &f->start) != 6)
-		return false;
+		return GONE;
 	f->ppid = parent;
 	f->pgrp = group;
 	f->session = session;
-	return true;
+	return GOT;
 }
 
-/* A live process into *p, keeping p->in_tree; false if it is gone.  A zombie main thread
+/* A live process into *p, keeping p->in_tree; GONE if it is gone.  A zombie main thread
  * with other threads still running (it called pthread_exit) is alive. */
-static bool read_live(pid_t pid, struct tree_proc *p, long *threads)
+static enum got read_live(pid_t pid, struct tree_proc *p, long *threads)
 {
 	struct stat_fields f;
-	if (!read_stat(pid, &f) || f.state == 'X' || (f.state == 'Z' && f.threads <= 1))
-		return false;
+	enum got got = read_stat(pid, &f);
+	if (got != GOT)
+		return got;
+	if (f.state == 'X' || (f.state == 'Z' && f.threads <= 1))
+		return GONE;
 	p->pid = pid;
 	p->ppid = f.ppid;
 	p->pgid = f.pgrp;
@@ -196,25 +359,45 @@ static bool read_live(pid_t pid, struct tree_proc *p, long *threads)
 	p->start = f.start;
 	p->stopped = f.state == 'T' || f.state == 't';
 	*threads = f.threads;
-	return true;
+	return GOT;
+}
+
+/* A live child of runlimit's that could not be read: what can be known of it without a
+ * descriptor.  Its pid is safe to signal until runlimit reaps it; its start time is not
+ * known. */
+static void blind_child(pid_t pid, struct tree_proc *p)
+{
+	p->pid = pid;
+	p->ppid = self;
+	p->pgid = getpgid(pid);
+	p->sid = getsid(pid);
+	p->start = START_UNKNOWN;
+	p->stopped = false;
 }
 
 static bool push(struct tree_proc **procs, size_t *n, size_t *cap, const struct tree_proc *p)
 {
 	if (!grow(procs, *n, cap, sizeof **procs)) {
-		tree_scan_short = true;
+		short_of(ENOMEM);
 		return false;
 	}
 	(*procs)[(*n)++] = *p;
 	return true;
 }
 
-/* Append the pids listed in a /proc/.../children file ("12 34 ") to *list. */
+/* Append the pids listed in a /proc/.../children file ("12 34 ") to *list (runlimit's own
+ * through own_list where it is held).  False if it cannot be read: gone, or for want of a
+ * descriptor or memory (then the scan is short). */
 static bool read_children(const char *path, pid_t **list, size_t *n, size_t *cap)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	bool lent = false, held = own_list >= 0 && strcmp(path, own_path) == 0;
+	int fd = held ? own_list : proc_open(path, &lent);
+	if (fd < 0) {
+		if (out_of_descriptors(errno))
+			short_of(errno);
+		give_back(lent);
 		return false;
+	}
 	char *text = NULL;
 	size_t len = 0, size = 0;
 	for (;;) {
@@ -222,20 +405,23 @@ static bool read_children(const char *path, pid_t **list, size_t *n, size_t *cap
 			size_t bigger = size ? size * 2 : 4096;
 			char *grown = realloc(text, bigger);
 			if (!grown) {
-				tree_scan_short = true;
+				short_of(ENOMEM);
 				break;
 			}
 			text = grown;
 			size = bigger;
 		}
-		ssize_t got = read(fd, text + len, size - len - 1);
+		ssize_t got = pread(fd, text + len, size - len - 1, (off_t)len);
 		if (got < 0 && errno == EINTR)
 			continue;
+		if (got < 0 && errno == ENOMEM)
+			short_of(ENOMEM);
 		if (got <= 0)
 			break;
 		len += (size_t)got;
 	}
-	close(fd);
+	if (!held)
+		proc_close(fd, lent);
 	if (!text)
 		return false;
 	text[len] = '\0';
@@ -244,7 +430,7 @@ static bool read_children(const char *path, pid_t **list, size_t *n, size_t *cap
 		if (end == p || pid <= 0)
 			break;
 		if (!grow(list, *n, cap, sizeof **list)) {
-			tree_scan_short = true;
+			short_of(ENOMEM);
 			break;
 		}
 		(*list)[(*n)++] = (pid_t)pid;
@@ -264,8 +450,11 @@ static void children_of(pid_t pid, long threads, pid_t **list, size_t *n, size_t
 	}
 	snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
 	DIR *dir = opendir(path);
-	if (!dir)
+	if (!dir) {
+		if (out_of_descriptors(errno))
+			short_of(errno);
 		return;
+	}
 	struct dirent *e;
 	while ((e = readdir(dir))) {
 		if (e->d_name[0] < '0' || e->d_name[0] > '9')
@@ -307,7 +496,7 @@ static size_t add_unseen(struct listed **queue, size_t *n, size_t *cap, struct p
 		if (pidmap_get(seen, list[k]) >= 0)
 			continue;
 		if (!pidmap_put(seen, list[k], 1) || !grow(queue, *n, cap, sizeof **queue)) {
-			tree_scan_short = true;
+			short_of(ENOMEM);
 			break;
 		}
 		(*queue)[(*n)++] = (struct listed){list[k], parent};
@@ -318,13 +507,16 @@ static size_t add_unseen(struct listed **queue, size_t *n, size_t *cap, struct p
 
 /* Is a child of runlimit (other than the command) one of the command's orphans?  As a
  * subreaper runlimit adopts every orphan below it, but if it inherited children from the
- * shell that exec'd it, their orphans are adopted too, and nothing tells the two apart but
- * the process group: then only orphans still in the command's group count. */
+ * shell that exec'd it, their orphans are adopted too, and as PID 1 of a pid namespace so
+ * are those of processes entered from outside (see orphans_mixed).  Then nothing tells the
+ * two apart but the process group and what earlier walks saw: only an orphan still in the
+ * command's group, or found as the command's before it was orphaned, counts.  When in
+ * doubt, runlimit does not signal. */
 static bool adopted_is_commands(const struct tree_target *t, const struct tree_proc *p)
 {
 	if (is_preexisting(p->pid, p->start))
 		return false;
-	return npreexisting == 0 || (t->group > 0 && p->pgid == t->group);
+	return !orphans_mixed() || (t->group > 0 && p->pgid == t->group) || is_known(p);
 }
 
 /* Is pid a child of runlimit's that has died (a zombie, not reaped)?  One system call,
@@ -343,7 +535,7 @@ static bool child_is_dead(pid_t pid)
 static void note_dead(const struct tree_target *t, pid_t pid, pid_t parent)
 {
 	struct stat_fields f;
-	if (!tree_scan_dead || !read_stat(pid, &f) || f.state != 'Z')
+	if (!tree_scan_dead || read_stat(pid, &f) != GOT || f.state != 'Z')
 		return;
 	if (f.ppid != parent && f.ppid != self)
 		return; /* another process by now */
@@ -355,7 +547,8 @@ static void note_dead(const struct tree_target *t, pid_t pid, pid_t parent)
 
 /* A pidfd for pid, taken before the process is read (see scan_children); HANDLE_GONE if
  * the process is gone, -1 if there is none to be had (no pidfds, or no descriptor left):
- * then the signal goes through tree_send's re-check. */
+ * then the signal goes through tree_send's re-check.  Never lent own_list's room: the read
+ * that follows needs a descriptor more than the handle does. */
 #define HANDLE_GONE (-2)
 static int open_handle(pid_t pid)
 {
@@ -414,36 +607,59 @@ static bool still_listed(const struct tree_target *t, pid_t pid, pid_t parent,
 	return p->ppid != self || (pid == t->command && !t->reaped) || adopted_is_commands(t, p);
 }
 
-/* One listed process: read it, signal it if asked, and list its children. */
+/* One listed process: read it, signal it if asked, and list its children.  A child of
+ * runlimit's needs no handle: unreaped, its pid cannot be given to another process. */
 static void visit(struct walk *w, pid_t pid, pid_t parent)
 {
-	if (parent == self && child_is_dead(pid)) {
+	bool own = parent == self;
+	if (own && child_is_dead(pid)) {
 		note_dead(w->t, pid, self);
 		return; /* a zombie of runlimit's: no /proc read needed to know it */
 	}
 	/* With a signal to send, the handle first: what is read next is then the process the
 	 * handle holds, and the signal needs no second read. */
-	int handle = w->pick ? open_handle(pid) : -1;
+	int handle = w->pick && !own ? open_handle(pid) : -1;
 	if (handle == HANDLE_GONE)
 		return;
 	struct tree_proc p = {.in_tree = true};
-	long threads;
-	bool alive = read_live(pid, &p, &threads);
-	if (!alive)
+	long threads = 1;
+	enum got got = read_live(pid, &p, &threads);
+	if (got == BLIND && handle >= 0) {
+		close(handle); /* the handle took the last descriptor: read without it */
+		handle = -1;
+		got = read_live(pid, &p, &threads);
+	}
+	if (got == BLIND) {
+		/* Never taken for gone.  Another's child cannot be told from a later process
+		 * given its pid: it is left for now, and reached once its parent dies and it
+		 * comes to runlimit (tree_kill_short, after the final KILL). */
+		short_of(errno);
+		if (!own)
+			return;
+		blind_child(pid, &p);
+	}
+	if (got == GONE)
 		note_dead(w->t, pid, parent);
-	if (alive && still_listed(w->t, pid, parent, &p)) {
+	if (got != GONE && still_listed(w->t, pid, parent, &p)) {
 		/* Short of memory for the list, the process is still signalled and its children
 		 * still walked (tree_scan_short says the list is short). */
 		push(&w->procs, &w->nprocs, &w->procs_cap, &p);
+		note_known(&p);
 		/* The signal first, then the children: a fork cannot complete once SIGKILL is
 		 * pending, so the list read after it holds every child the process will ever
 		 * have (and if it has died meanwhile, they are in runlimit's own list, which is
 		 * read again). */
 		int sig = w->pick ? w->pick(&p, w->ctx) : 0;
-		if (sig > 0)
+		if (sig > 0 && own)
+			kill(pid, sig);
+		else if (sig > 0)
 			send_by_handle(handle, &p, sig);
+		if (handle >= 0)
+			close(handle); /* before the children are read: one descriptor more */
+		handle = -1;
 		w->nlist = 0;
-		children_of(pid, threads, &w->list, &w->nlist, &w->list_cap);
+		if (got == GOT)
+			children_of(pid, threads, &w->list, &w->nlist, &w->list_cap);
 		add_unseen(&w->queue, &w->n, &w->cap, &w->seen, w->list, w->nlist, pid);
 	}
 	if (handle >= 0)
@@ -454,14 +670,12 @@ static long scan_children(const struct tree_target *t, struct tree_proc **out, t
                           void *ctx)
 {
 	struct walk w = {.t = t, .pick = pick, .ctx = ctx, .seen = {NULL, 0, 0}};
-	char self_children[64];
-	snprintf(self_children, sizeof self_children, "/proc/self/task/%d/children", (int)self);
 	size_t i = 0;
 	pid_t guard = guard_pid();
-	tree_scan_short = false;
+	scan_begins();
 	for (int pass = 0; pass < SCAN_PASSES; pass++) {
 		w.nlist = 0;
-		read_children(self_children, &w.list, &w.nlist, &w.list_cap);
+		read_children(own_path, &w.list, &w.nlist, &w.list_cap);
 		if (add_unseen(&w.queue, &w.n, &w.cap, &w.seen, w.list, w.nlist, self) == 0 &&
 		    pass > 0)
 			break;
@@ -478,9 +692,15 @@ static long scan_children(const struct tree_target *t, struct tree_proc **out, t
 
 long tree_scan(const struct tree_target *t, struct tree_proc **out)
 {
-	tree_scan_short = false;
-	if (!walk_is_whole())
+	scan_begins();
+	int whole = walk_state();
+	if (whole == 0)
 		return -1; /* no /proc, another namespace's, or no subreaper: the group is all */
+	if (whole < 0) {
+		short_of(errno); /* not even that can be told now */
+		*out = NULL;
+		return 0;
+	}
 	if (has_children_files())
 		return scan_children(t, out, NULL, NULL);
 	/* No children files (a kernel without CONFIG_PROC_CHILDREN): every process is read. */
@@ -498,7 +718,10 @@ long tree_scan(const struct tree_target *t, struct tree_proc **out)
 			continue;
 		struct tree_proc p;
 		long threads;
-		if (!read_live((pid_t)pid, &p, &threads))
+		enum got got = read_live((pid_t)pid, &p, &threads);
+		if (got == BLIND)
+			short_of(errno);
+		if (got != GOT)
 			continue;
 		p.in_tree = (!t->reaped && p.pid == t->command) ||
 		            (t->group > 0 && p.pgid == t->group) ||
@@ -508,41 +731,58 @@ long tree_scan(const struct tree_target *t, struct tree_proc **out)
 	}
 	closedir(dir);
 	tree_close_over_parents(procs, n);
+	for (size_t k = 0; k < n; k++)
+		if (procs[k].in_tree)
+			note_known(&procs[k]);
 	*out = procs;
 	return (long)n;
 }
 
-static bool out_of_descriptors(int err)
-{
-	return err == EMFILE || err == ENFILE || err == ENOMEM;
-}
-
-/* Signal the process only if it is still the one scanned: through a pidfd where the kernel
- * has them (no window at all), else after re-checking its start time.  Short of a second
+/* Signal the process only if it is still the one scanned: a child of runlimit's at once
+ * (unreaped, its pid cannot have been reused: the scan and this send are one step of
+ * runlimit's, which reaps nothing in between); another through a pidfd where the kernel has
+ * them (no window at all), else after re-checking its start time.  Short of a second
  * descriptor, the pidfd is given up for the re-check alone: a signal is not skipped for want
- * of one (the scan itself needed one, so one is there). */
+ * of one.  Short of any, it cannot be checked, and is not sent: the scan is then short. */
 void tree_send(const struct tree_proc *p, int sig)
 {
+	if (p->ppid == self) {
+		kill(p->pid, sig);
+		return;
+	}
 	struct stat_fields f;
+	enum got got;
 #ifdef SYS_pidfd_open
 	int fd = (int)syscall(SYS_pidfd_open, p->pid, 0);
 	if (fd >= 0) {
-		bool same = read_stat(p->pid, &f);
-		int err = errno;
-		if (same && f.start == p->start) {
+		got = read_stat(p->pid, &f);
+		if (got == GOT && f.start == p->start) {
 			syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
 			close(fd);
 			return;
 		}
 		close(fd);
-		if (same || !out_of_descriptors(err))
+		if (got != BLIND)
 			return; /* another process now, or gone */
 	} else if (errno == ESRCH) {
 		return; /* gone */
 	}
 #endif
-	if (read_stat(p->pid, &f) && f.start == p->start)
+	got = read_stat(p->pid, &f);
+	if (got == GOT && f.start == p->start)
 		kill(p->pid, sig);
+	else if (got == BLIND)
+		short_of(errno);
+}
+
+void tree_prepare(const struct tree_target *t)
+{
+	if (!orphans_mixed())
+		return;
+	struct tree_proc *procs;
+	long n = tree_scan(t, &procs); /* notes what it finds (note_known) */
+	if (n >= 0)
+		free(procs);
 }
 
 long tree_scan_each(const struct tree_target *t, struct tree_proc **out, tree_pick pick,
@@ -553,21 +793,28 @@ long tree_scan_each(const struct tree_target *t, struct tree_proc **out, tree_pi
 	return tree_scan_then_send(t, out, pick, ctx); /* the tree is known only at the end */
 }
 
-/* Call fn for every pid listed in a /proc/.../children file, reading it through a fixed
- * buffer: no memory is allocated.  False if the file cannot be opened. */
+/* Call fn for every pid listed in a /proc/.../children file (runlimit's own through
+ * own_list where it is held), reading it through a fixed buffer: no memory is allocated.
+ * False if the file cannot be opened. */
 static bool each_child(const char *path, void (*fn)(pid_t, void *), void *ctx)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	bool lent = false, held = own_list >= 0 && strcmp(path, own_path) == 0;
+	int fd = held ? own_list : proc_open(path, &lent);
+	if (fd < 0) {
+		give_back(lent);
 		return false;
+	}
+	own_list_busy = own_list_busy || held;
 	char buf[256];
 	long pid = 0;
+	off_t at = 0;
 	for (;;) {
-		ssize_t got = read(fd, buf, sizeof buf);
+		ssize_t got = pread(fd, buf, sizeof buf, at);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0)
 			break;
+		at += got;
 		for (ssize_t k = 0; k < got; k++) {
 			if (buf[k] >= '0' && buf[k] <= '9' && pid < 1L << 30) {
 				pid = pid * 10 + (buf[k] - '0');
@@ -579,68 +826,89 @@ static bool each_child(const char *path, void (*fn)(pid_t, void *), void *ctx)
 	}
 	if (pid > 0)
 		fn((pid_t)pid, ctx);
-	close(fd);
+	if (held)
+		own_list_busy = false;
+	else
+		proc_close(fd, lent);
 	return true;
 }
 
 struct short_kill {
 	const struct tree_target *t;
 	pid_t parent;
+	int sig;    /* 0: only count */
 	long alive;
 };
 
-/* A child of a process the fallback killed: KILLed too, through tree_send's checks. */
+/* A child of a process the fallback killed: KILLed too, through tree_send's checks.  One
+ * that cannot be read is reached once its parent is dead and it has come to runlimit. */
 static void kill_grandchild(pid_t pid, void *ctx)
 {
 	struct short_kill *k = ctx;
 	struct tree_proc p;
 	long threads;
-	if (read_live(pid, &p, &threads) && p.ppid == k->parent)
-		tree_send(&p, SIGKILL);
+	if (read_live(pid, &p, &threads) == GOT && p.ppid == k->parent)
+		tree_send(&p, k->sig);
 }
 
-/* A child of runlimit's: if it is alive and the command's, KILLed (an unreaped child's pid
- * cannot have been reused: no check needed), then its own children. */
-static void kill_adopted(pid_t pid, void *ctx)
+/* A child of runlimit's: if it is alive and the command's, counted, and KILLed if asked (an
+ * unreaped child's pid cannot have been reused: no check needed), then its own children.
+ * One that cannot be read for want of a descriptor is still known to be alive and
+ * runlimit's, and its group can be asked without one. */
+static void own_child(pid_t pid, void *ctx)
 {
 	struct short_kill *k = ctx;
 	if (pid == self || pid == guard_pid() || child_is_dead(pid))
 		return;
 	struct tree_proc p = {.in_tree = true};
-	long threads;
-	if (!read_live(pid, &p, &threads) || p.ppid != self)
+	long threads = 1;
+	enum got got = read_live(pid, &p, &threads);
+	if (got == GONE || (got == GOT && p.ppid != self))
 		return;
+	if (got == BLIND)
+		blind_child(pid, &p);
 	if (!(pid == k->t->command && !k->t->reaped) && !adopted_is_commands(k->t, &p))
 		return;
 	k->alive++;
-	kill(pid, SIGKILL);
+	if (k->sig == 0)
+		return;
+	kill(pid, k->sig);
+	if (got == BLIND)
+		return; /* its children come to runlimit when it dies */
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid, (int)pid);
-	struct short_kill below = {k->t, pid, 0};
+	struct short_kill below = {k->t, pid, k->sig, 0};
 	each_child(path, kill_grandchild, &below);
 }
 
-/* Without memory: as a subreaper runlimit adopts whatever of the tree outlives its parent,
- * so killing its own children (and theirs) and looking again until none is alive reaches
- * every process, a level further each time a killed parent dies.  When none of runlimit's
- * children is alive, nothing of the tree is. */
+/* Without memory or descriptors: as a subreaper runlimit adopts whatever of the tree
+ * outlives its parent, so killing its own children (and theirs) and looking again until
+ * none is alive reaches every process, a level further each time a killed parent dies.
+ * When none of runlimit's children is alive, nothing of the tree is.  Its own list is read
+ * through own_list where that is held, so this needs no descriptor at all then. */
 long tree_kill_short(const struct tree_target *t)
 {
 	if (!walk_is_whole())
 		return -1;
-	char path[64];
-	snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)self);
-	struct short_kill k = {t, self, 0};
+	struct short_kill k = {t, self, SIGKILL, 0};
 	struct timespec pause = {0, 1000000};
 	int64_t give_up = clock_now() + TREE_GIVE_UP;
 	for (;;) {
 		k.alive = 0;
-		if (!each_child(path, kill_adopted, &k))
+		if (!each_child(own_path, own_child, &k))
 			return -1;
 		if (k.alive == 0 || clock_now() >= give_up)
 			return k.alive;
 		nanosleep(&pause, NULL);
 	}
+}
+
+long tree_count_short(const struct tree_target *t)
+{
+	if (!walk_is_whole())
+		return -1;
+	struct short_kill k = {t, self, 0, 0};
+	return each_child(own_path, own_child, &k) ? k.alive : -1;
 }
 
 bool tree_watch_exits(const struct tree_target *t)

@@ -9,6 +9,16 @@ void tree_init(pid_t runlimit)
 	(void)runlimit;
 }
 
+void tree_started(void)
+{
+	/* nothing to hold */
+}
+
+void tree_prepare(const struct tree_target *t)
+{
+	(void)t; /* no walk: nothing to note */
+}
+
 long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_seen *seen)
 {
 	(void)t;

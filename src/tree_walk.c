@@ -4,6 +4,7 @@
 #include "grow.h"
 #include "clock.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,6 +28,13 @@ void tree_close_over_parents(struct tree_proc *procs, size_t n)
 }
 
 struct tree_seen *tree_scan_dead;
+int tree_scan_why;
+
+/* Why the last scan ran short, as errno says it. */
+static int short_why(void)
+{
+	return tree_scan_why ? tree_scan_why : ENOMEM;
+}
 
 void tree_seen_add(struct tree_seen *s, pid_t pid, uint64_t start)
 {
@@ -200,13 +208,14 @@ static int pick_unkilled(const struct tree_proc *p, void *ctx)
  * again until a scan finds nothing new.  Where the scan reads a process's children after
  * killing it (Linux), the first round already finds every child; the next one, finding
  * nothing new, confirms it.  No stopping first, so a round costs one signal per process,
- * not three.  Bounded like the freeze.  A round that ran out of memory may have missed
- * processes: then the platform finishes without memory (tree_kill_short), and what it
- * returns is returned. */
+ * not three.  Bounded like the freeze.  A round that ran out of memory or descriptors may
+ * have missed processes: then the platform finishes without them (tree_kill_short), and
+ * what it returns is returned (TREE_UNVERIFIED if it could not look), errno saying why. */
 static long kill_rounds(const struct tree_target *t, struct tree_seen *seen)
 {
 	struct kill_round k = {{NULL, 0, 0, {NULL, 0, 0}}, 0};
-	bool short_of_memory = false;
+	bool ran_short = false;
+	int why = 0;
 	int64_t give_up = clock_now() + TREE_GIVE_UP;
 	for (int round = 0; round < 1000 && clock_now() < give_up; round++) {
 		struct tree_proc *procs;
@@ -214,7 +223,10 @@ static long kill_rounds(const struct tree_target *t, struct tree_seen *seen)
 		long n = tree_scan_each(t, &procs, pick_unkilled, &k);
 		if (n < 0)
 			break;
-		short_of_memory |= tree_scan_short;
+		if (tree_scan_short) {
+			ran_short = true;
+			why = short_why();
+		}
 		note(seen, procs, n);
 		free(procs);
 		if (k.fresh == 0)
@@ -222,11 +234,13 @@ static long kill_rounds(const struct tree_target *t, struct tree_seen *seen)
 	}
 	free(k.sent.procs);
 	pidmap_free(&k.sent.index);
-	if (!short_of_memory)
+	if (!ran_short)
 		return -1;
 	if (seen)
 		seen->unknown = true;
-	return tree_kill_short(t);
+	long left = tree_kill_short(t);
+	errno = why;
+	return left < 0 ? TREE_UNVERIFIED : left;
 }
 
 long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_seen *seen)
@@ -255,6 +269,7 @@ long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_se
 	note(seen, procs, n); /* before the nested groups' members are left to their leaders */
 	if (flags & TREE_SOFT)
 		leave_inner_groups(t, procs, (size_t)n);
+	bool missed = tree_scan_short; /* tree_send may find a process it cannot check too */
 	for (long i = 0; i < n; i++)
 		if (procs[i].in_tree)
 			tree_send(&procs[i], sig);
@@ -263,7 +278,12 @@ long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_se
 			if (procs[i].in_tree)
 				tree_send(&procs[i], SIGCONT);
 	free(procs);
-	return -1;
+	if (!missed && !tree_scan_short)
+		return -1;
+	if (seen)
+		seen->unknown = true;
+	errno = short_why();
+	return TREE_UNVERIFIED;
 }
 
 int tree_alive(const struct tree_target *t)
@@ -276,7 +296,12 @@ int tree_alive(const struct tree_target *t)
 	for (long i = 0; i < n && !alive; i++)
 		alive = procs[i].in_tree;
 	free(procs);
-	return alive || !tree_scan_short ? alive : -1; /* nothing found for want of memory */
+	if (alive || !tree_scan_short)
+		return alive;
+	/* Nothing found, but for want of memory or descriptors: not "gone" unless a look
+	 * that needs neither says so. */
+	long left = tree_count_short(t);
+	return left < 0 ? TREE_MAYBE : left > 0;
 }
 
 long tree_list(const struct tree_target *t, struct tree_id **out)

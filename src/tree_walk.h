@@ -55,9 +55,12 @@ extern const bool tree_fork_survives_kill;
  * signalled, or said to be left (nanoseconds). */
 #define TREE_GIVE_UP ((int64_t)10 * 1000000000)
 
-/* Set by every tree_scan and tree_scan_each: the last one ran out of memory, so it may have
- * missed processes (and sent none of them a signal). */
+/* Set by every tree_scan and tree_scan_each: the last one ran out of memory or of file
+ * descriptors (tree_scan_why: ENOMEM, EMFILE or ENFILE; 0 is ENOMEM), so it may have missed
+ * processes (and sent none of them a signal).  A read that fails for want of either is
+ * never taken to mean that the process is gone. */
 extern bool tree_scan_short;
+extern int tree_scan_why;
 
 /* While a walk that signals notes what it reaches (tree_signal), the scans also note here
  * the processes of the tree they find dead: the signal sent to the group just before the
@@ -67,11 +70,16 @@ extern struct tree_seen *tree_scan_dead;
 /* Note a process in s (short of memory, s becomes unknown). */
 void tree_seen_add(struct tree_seen *s, pid_t pid, uint64_t start);
 
-/* After a final KILL whose rounds ran short of memory: kill what can be found without
- * allocating, and look again until nothing of the tree is alive or about 10 s have passed.
- * Returns how many processes were still alive then (0: none), or -1 where this system has
- * no such way. */
+/* After a final KILL whose rounds ran short of memory or descriptors: kill what can be
+ * found without allocating (and, where it can, without opening anything), and look again
+ * until nothing of the tree is alive or about 10 s have passed.  Returns how many processes
+ * were still alive then (0: none), or -1 where this system has no such way or it could not
+ * look at all. */
 long tree_kill_short(const struct tree_target *t);
+
+/* After a scan that ran short: the same look as tree_kill_short's, without the kill: how
+ * many processes of the tree are alive (0: none), or -1 if that cannot be told. */
+long tree_count_short(const struct tree_target *t);
 
 /* Mark every process whose parent is marked, until nothing changes. */
 void tree_close_over_parents(struct tree_proc *procs, size_t n);

@@ -206,7 +206,8 @@ gnu_timeout() { "$GNU_TIMEOUT" --version 2>/dev/null | head -n1 | grep -q 'GNU c
 }
 
 # no_leak_check: under make check SANITIZE=1, turn LeakSanitizer off for this test: it needs
-# /proc and cannot run under ptrace, which the tests below take away or use.
+# /proc and file descriptors and cannot run under ptrace, which the tests below take away
+# or use.
 no_leak_check() {
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 }
@@ -345,6 +346,81 @@ lowfd() { timed "$PY" "$TOOLS/lowfd.py" "$@"; }
 	no_survivors "$N-s" 5
 }
 
+# escapee_tree SECONDS: the command (a shell) starts a TERM-ignoring escapee ($S, setsid'd)
+# and dies of the deadline's TERM, so the escapee is left to the grace of SECONDS; runlimit
+# in the background (RL_PID), the tree up (the escapee runs), stderr to $D/err.  What comes
+# before runlimit ("$@", if any) runs it: lowfd.py N.  mkdir and setsid need no descriptor.
+escapee_tree() {
+	local grace=$1
+	shift
+	export S
+	S=$(private_sleep "$N-s")
+	"$@" "$RUNLIMIT" -k "$grace" 30 sh -c \
+		'setsid sh -c "trap \"\" TERM; exec \"\$S\" 100" & mkdir "$D/ready"; wait' \
+		</dev/null >"$D/out" 2>"$D/err" 3>&- &
+	RL_PID=$!
+	wait_until 20 test -d "$D/ready"
+	wait_until 10 has_survivors "$N-s"
+}
+
+@test "8.3: with 4 file descriptors (ulimit -n 4), a TERM-ignoring setsid escapee is still KILLed, and nothing is said" {
+	needs_session_reach
+	export S L
+	S=$(private_sleep "$N-s")
+	L=$(private_sleep "$N-l")
+	# One descriptor is left to runlimit: the final KILL's walk takes it for the pidfd of the
+	# process it reads, and must read without it rather than take the process for gone.
+	"$PY" "$TOOLS/lowfd.py" 4 "$RUNLIMIT" -k 0.5 30 sh -c \
+		'trap "" TERM; setsid "$S" 100 & mkdir "$D/ready"; while :; do "$L" 0.05; done' \
+		>"$D/out" 2>"$D/err" &
+	RL_PID=$!
+	wait_until 20 test -d "$D/ready"
+	wait_until 10 has_survivors "$N-s"
+	kill -ALRM "$RL_PID"
+	finish "$RL_PID" 20
+	[ "$ST" -eq 137 ]
+	no_survivors "$N-s" 5
+	[ ! -s "$D/err" ] # the walk was whole: nothing to say
+}
+
+@test "8.4: no descriptor left to a live run (prlimit --nofile=3:3): the escapee is still KILLed after the grace, and stderr says the TERM may have missed some" {
+	command -v prlimit >/dev/null 2>&1 || skip "no prlimit(1) to lower a running process's limits"
+	needs_session_reach
+	no_leak_check
+	escapee_tree 1
+	# Not one descriptor can be opened now (0, 1 and 2 are open): what is left of the tree
+	# must not be taken for gone when the command has died.
+	prlimit --pid "$RL_PID" --nofile=3:3
+	local t0
+	t0=$(now)
+	kill -ALRM "$RL_PID"
+	finish "$RL_PID" 20
+	[ "$ST" -eq 124 ]
+	no_survivors "$N-s" 5
+	# It waited for the escapee until the grace's KILL.
+	lt 0.9 "$(elapsed "$t0")"
+	grep -q "^$RUNLIMIT: out of file descriptors: the command's tree could not be read in full; processes of it may not have been sent signal TERM\$" "$D/err"
+	! grep -q "could not be verified" "$D/err" || false # its own list still told what was left
+}
+
+@test "8.5: no descriptor left and none held from the start (ulimit -n 10, then 3): the tree is not taken for gone, and stderr says it could not be verified" {
+	command -v prlimit >/dev/null 2>&1 || skip "no prlimit(1) to lower a running process's limits"
+	needs_session_reach
+	no_leak_check
+	# With a small limit from the start, runlimit keeps no descriptor on its children list.
+	escapee_tree 1 "$PY" "$TOOLS/lowfd.py" 10
+	prlimit --pid "$RL_PID" --nofile=3:3
+	local t0
+	t0=$(now)
+	kill -ALRM "$RL_PID"
+	finish "$RL_PID" 20
+	[ "$ST" -eq 124 ]
+	# Not knowing what is left, it waited for the grace, and says what it could not do.
+	lt 0.9 "$(elapsed "$t0")"
+	grep -q "^$RUNLIMIT: out of file descriptors: the command's tree could not be read in full; processes of it may not have been sent signal TERM\$" "$D/err"
+	grep -q "^$RUNLIMIT: out of file descriptors: the command's tree could not be verified; processes of it may still be alive\$" "$D/err"
+}
+
 # ---- 9. TERM, INT and HUP inherited ignored -----------------------------------------------
 
 # ignored_reaches SIG STATUS: runlimit started with INT and HUP ignored; SIG to it ends the
@@ -413,6 +489,68 @@ ignored_reaches() {
 	[ "$(wc -l <"$D/err")" -eq 1 ]
 	grep -qF "$path" "$D/err"
 	grep -q ': No such file or directory$' "$D/err"
+}
+
+# ---- 11. runlimit as PID 1 of a pid namespace --------------------------------------------
+
+# can_enter_pid_ns: unshare(1) may make a pid namespace with its own /proc, and nsenter(1)
+# exists to enter one.
+can_enter_pid_ns() {
+	command -v unshare >/dev/null 2>&1 && command -v nsenter >/dev/null 2>&1 &&
+		unshare --pid --fork --mount-proc true 2>/dev/null
+}
+
+# child_of PID: the pids of PID's children.
+child_of() { ps -A -o pid= -o ppid= | awk -v p="$1" '$2 == p { print $1 }'; }
+
+# report_field FILE KEY: a member of the run report.
+report_field() {
+	"$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
+}
+
+@test "11.1: as PID 1 of a pid namespace, a process entered from outside and orphaned there is never signalled; the command's setsid'd descendants still are" {
+	can_enter_pid_ns || skip "no unshare(1) or nsenter(1), or no pid namespace with its own /proc allowed here"
+	export O E
+	O=$(private_sleep "$N-o")
+	E=$(private_sleep "$N-e")
+	# Each shell notes a TERM and goes on waiting for its sleeper, which ignores TERM.
+	cat >"$D/own.sh" <<'EOS'
+trap 'echo term >> "$D/own-term"' TERM
+(trap "" TERM; exec "$O" 300) &
+wait $!; wait $!
+EOS
+	sed -e 's/own-term/entered-term/' -e 's/"\$O"/"$E"/' "$D/own.sh" >"$D/entered.sh"
+	# The command leaves a setsid'd descendant and dies of the deadline's TERM.
+	unshare --pid --fork --mount-proc "$RUNLIMIT" --report="$D/r.json" -k 2 30 \
+		sh -c 'setsid sh "$D/own.sh" & wait' </dev/null >"$D/out" 2>"$D/err" 3>&- &
+	RL_PID=$!
+	wait_until 20 has_survivors "$N-o"
+	local rl ent
+	rl=$(child_of "$RL_PID")
+	[ -n "$rl" ]
+	# A process entered into the namespace (as docker exec does) whose parent exits there:
+	# runlimit, its PID 1, adopts it.
+	nsenter -t "$rl" -p sh -c 'sh "$D/entered.sh" & exit 0' </dev/null >/dev/null 2>&1 3>&-
+	wait_until 20 has_survivors "$N-e"
+	ent=$(ps -o ppid= -p "$(survivors "$N-e")" | tr -d ' ')
+	wait_until 10 is_child_of "$ent" "$rl"
+	local t0
+	t0=$(now)
+	kill -ALRM "$rl"
+	finish "$RL_PID" 30
+	[ "$ST" -eq 124 ]
+	# Not signalled at the deadline (it ends with the namespace, when runlimit exits)...
+	[ ! -e "$D/entered-term" ]
+	needs_session_reach "the entered process was not signalled"
+	# ...while the command's setsid'd descendant got the TERM, and its TERM-ignoring child
+	# the grace, then the KILL.
+	[ -s "$D/own-term" ]
+	lt 1.8 "$(elapsed "$t0")"
+	# The run's targets: the command, its setsid'd shell and that one's sleeper; neither the
+	# entered shell nor its sleeper (TERM or KILL).
+	cat "$D/r.json" >&2
+	[ "$(report_field "$D/r.json" ended)" -eq 3 ]
+	[ "$(report_field "$D/r.json" alive_at_command_exit)" -eq 2 ]
 }
 
 # ---- issue 19: trust ----------------------------------------------------------------------
@@ -548,7 +686,8 @@ EOS
 	[ "$ST" -eq 124 ]
 	local first_term first_walk
 	first_term=$(grep -n 'kill([0-9]*, SIGTERM)' "$D/log" | head -n 1 | cut -d: -f1)
-	first_walk=$(grep -nE '"/proc/[0-9]+/stat"|/children"' "$D/log" | head -n 1 | cut -d: -f1)
+	# (runlimit's own children list, held open from the start, is not a walk)
+	first_walk=$(grep -nE '"/proc/[0-9]+/(stat|task/[0-9]+/children)"' "$D/log" | head -n 1 | cut -d: -f1)
 	echo "first TERM at line $first_term, first walk at line ${first_walk:-none}" >&2
 	[ -n "$first_term" ]
 	[ -z "$first_walk" ] || [ "$first_term" -lt "$first_walk" ]
