@@ -199,6 +199,30 @@ needs_as_limit() {
 		'd["output"]["stderr_tail_error"] is None'
 }
 
+@test "--report-tail sizes as GNU head -c reads them: k and K 1024, M and m 1048576, KiB, MiB, kB, MB" {
+	head -c 1100000 /dev/zero | tr '\000' 'x' >"$D/want"
+	local pair size bytes
+	for pair in 3:3 1k:1024 1K:1024 2KiB:2048 1kiB:1024 1kB:1000 2KB:2000 1m:1048576 \
+		1M:1048576 1MiB:1048576 1MB:1000000 16MiB:16777216 16MB:16000000; do
+		size=${pair%:*} bytes=${pair#*:}
+		bounded 30 "$RUNLIMIT" --report="$D/r.json" --report-tail="$size" 30 cat "$D/want" \
+			2> >(cat >/dev/null) >&2 || { echo "$size: refused" >&2; return 1; }
+		[ "$bytes" -gt 1100000 ] && bytes=1100000
+		"$PY" "$R" "$D/r.json" "d['output']['stderr_tail']['cut'] == 1100000 - $bytes" ||
+			{ echo "$size: not $bytes bytes" >&2; return 1; }
+	done
+	# The manual's and --help's words for them.
+	"$RUNLIMIT" --help | grep -q 'K or k (1024)'
+}
+
+@test "--report-tail: any other suffix is a usage error" {
+	local bad
+	for bad in 1Ki 1kb 1Kb 1Mib 1MIB 1KK 1k1 1b 1G 1kiB0; do
+		run -125 --separate-stderr "$RUNLIMIT" --report="$D/r.json" --report-tail="$bad" 10 true
+		[[ "$stderr" == *"invalid tail size '$bad'"* ]] || { echo "$bad: $stderr" >&2; return 1; }
+	done
+}
+
 @test "a tail that starts inside a character leaves it out, and its base64 has the bytes" {
 	# é is two bytes: a 9-byte tail of x and five of them starts at the second byte of one.
 	printf 'x\303\251\303\251\303\251\303\251\303\251' >"$D/want"
