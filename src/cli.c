@@ -117,11 +117,12 @@ static const char usage_tail[] =
 	"passed on to COMMAND.\n"
 	"\n"
 	"Exit status:\n"
-	"  124  COMMAND timed out (and --preserve-status was not given)\n"
+	"  124  COMMAND timed out (and --preserve-status was not given), also when\n"
+	"         the default grace period's KILL ended it\n"
 	"  125  this program itself failed, or bad usage\n"
 	"  126  COMMAND was found but could not be run\n"
 	"  127  COMMAND was not found\n"
-	"  137  COMMAND timed out and was ended by KILL\n"
+	"  137  COMMAND timed out and was ended by KILL, with -k or -s KILL given\n"
 	"  -    otherwise COMMAND's own status (128+N if signal N ended it)\n";
 static const char usage_as_timeout[] =
 	"\nrunlimit's extensions (--kill-leftovers, --report, --output-grace,\n"

@@ -276,6 +276,8 @@ static void end_members(struct json *j, const struct report_end *e)
 	json_key(j, "timed_out");
 	json_bool(j, e->timed_out);
 	string_member(j, "timed_out_by", e->timed_out ? rep.timed_out_by : NULL);
+	json_key(j, "kill_needed");
+	json_bool(j, e->kill_needed);
 	json_key(j, "cancelled");
 	json_bool(j, rep.cancelled);
 	string_member(j, "name", rep.cfg->name);

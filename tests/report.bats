@@ -36,7 +36,7 @@ teardown() {
 
 # The fields every report has, whatever the outcome.
 COMMON=('set(d) >= {"version", "outcome", "exit_status", "exit_signal", "timed_out", "timed_out_by",
-	"cancelled", "name",
+	"kill_needed", "cancelled", "name",
 	"command", "command_base64", "pid", "command_exit", "command_signal", "core_dumped", "error", "duration_seconds",
 	"kill_after_seconds", "no_output_timeout_seconds", "timeout_signal", "wall_seconds", "signals", "signals_omitted",
 	"alive_at_command_exit", "ended", "left_running", "output", "rusage"}'
@@ -73,7 +73,7 @@ counts_known() { expected counts || [ "$RL_COUNTS" = yes ]; }
 	run -124 "$RUNLIMIT" --report="$F" -k 20 0.2 sleep 10
 	report_is "$F" "${COMMON[@]}" \
 		'd["outcome"] == "timed-out"' 'd["exit_status"] == 124' 'd["timed_out"] is True' \
-		'd["command_signal"] == "TERM"' 'd["duration_seconds"] == 0.2' \
+		'd["command_signal"] == "TERM"' 'd["duration_seconds"] == 0.2' 'd["kill_needed"] is False' \
 		'[(s["signal"], s["target"], s["reason"]) for s in d["signals"]] == [("TERM", "tree", "deadline"), ("CONT", "tree", "deadline")]' \
 		'0.2 <= d["signals"][0]["at"] < 10' 'd["signals"][0]["at"] <= d["wall_seconds"]' \
 		'0.2 <= d["wall_seconds"] < 10'
@@ -91,6 +91,7 @@ counts_known() { expected counts || [ "$RL_COUNTS" = yes ]; }
 	run -137 "$RUNLIMIT" --report="$F" -k 0.3 0.2 sh -c 'trap "" TERM; "$S" 30 & while :; do sleep 0.05; done'
 	report_is "$F" "${COMMON[@]}" \
 		'd["outcome"] == "killed"' 'd["exit_status"] == 137' 'd["command_signal"] == "KILL"' \
+		'd["kill_needed"] is True' \
 		'[(s["signal"], s["reason"]) for s in d["signals"]] == [("TERM", "deadline"), ("CONT", "deadline"), ("KILL", "grace")]' \
 		'd["signals"][2]["at"] >= 0.5' 'd["signals"][2]["target"] == "tree"'
 	if counts_known; then
@@ -130,6 +131,7 @@ counts_known() { expected counts || [ "$RL_COUNTS" = yes ]; }
 @test "-s KILL: killed at the deadline itself" {
 	run -137 "$RUNLIMIT" --report="$F" -s KILL 0.2 sleep 10
 	report_is "$F" 'd["outcome"] == "killed"' 'd["timeout_signal"] == "KILL"' \
+		'd["kill_needed"] is False' \
 		'[(s["signal"], s["reason"]) for s in d["signals"]] == [("KILL", "deadline")]'
 }
 
