@@ -99,7 +99,9 @@ static const char usage_extensions[] =
 	"                               started write nothing to stdout or stderr\n"
 	"                               for DURATION (0: no such limit)\n"
 	"      --report-tail=SIZE     keep the last SIZE bytes of COMMAND's stderr in\n"
-	"                               the --report (SIZE with K or M, at most 16M)\n"
+	"                               the --report; SIZE may end in K or k (1024),\n"
+	"                               M (1048576), KiB, MiB, kB or MB (1000s);\n"
+	"                               at most 16M\n"
 	"      --name=NAME            register the run as NAME, for --cancel and --list\n"
 	"      --cancel=NAME          end the run named NAME as a TERM would (the -s\n"
 	"                               signal, then KILL after the -k grace), and\n"
@@ -115,11 +117,12 @@ static const char usage_tail[] =
 	"passed on to COMMAND.\n"
 	"\n"
 	"Exit status:\n"
-	"  124  COMMAND timed out (and --preserve-status was not given)\n"
+	"  124  COMMAND timed out (and --preserve-status was not given), also when\n"
+	"         the default grace period's KILL ended it\n"
 	"  125  this program itself failed, or bad usage\n"
 	"  126  COMMAND was found but could not be run\n"
 	"  127  COMMAND was not found\n"
-	"  137  COMMAND timed out and was ended by KILL\n"
+	"  137  COMMAND timed out and was ended by KILL, with -k or -s KILL given\n"
 	"  -    otherwise COMMAND's own status (128+N if signal N ended it)\n";
 static const char usage_as_timeout[] =
 	"\nrunlimit's extensions (--kill-leftovers, --report, --output-grace,\n"
@@ -171,7 +174,9 @@ static bool interval(const char *arg, int64_t *ns)
 	return false;
 }
 
-/* "4096", "64K", "1M": a size in bytes, K and M being 1024 and 1048576; at most 16M. */
+/* "4096", "64K", "1M": a size in bytes, with GNU's suffixes as head -c and sort -S read
+ * them, as far as 16M goes: k or K 1024 and m or M 1048576, the same with "iB" after them
+ * (KiB, MiB), and in thousands with "B" (kB, KB 1000; MB 1000000). */
 static bool tail_size(const char *arg, size_t *bytes)
 {
 	char *end;
@@ -180,12 +185,18 @@ static bool tail_size(const char *arg, size_t *bytes)
 		return false;
 	unsigned long long n = strtoull(arg, &end, 10);
 	unsigned long long unit = 1;
-	if (*end == 'K' || *end == 'k')
-		unit = 1024;
-	else if (*end == 'M' || *end == 'm')
-		unit = 1024 * 1024;
-	if (unit > 1)
+	int power = *end == 'K' || *end == 'k' ? 1 : *end == 'M' || *end == 'm' ? 2 : 0;
+	if (power > 0) {
 		end++;
+		unsigned long long base = 1024;
+		if (strcmp(end, "B") == 0) {
+			base = 1000;
+			end++;
+		} else if (strcmp(end, "iB") == 0) {
+			end += 2;
+		}
+		unit = power == 1 ? base : base * base;
+	}
 	if (errno || *end || n > TAIL_MAX / unit)
 		return false;
 	*bytes = (size_t)(n * unit);
@@ -239,8 +250,8 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 		break;
 	case OPT_REPORT_TAIL:
 		if (!tail_size(arg, &cfg->report_tail)) {
-			msg("invalid tail size %s (a number of bytes with K or M, at most 16M)",
-			    quote(arg));
+			msg("invalid tail size %s (a number of bytes, with K, M, KiB, MiB, kB or MB "
+			    "after it, at most 16M)", quote(arg));
 			return bad_usage();
 		}
 		cfg->relay = cfg->relay || cfg->report_tail > 0;

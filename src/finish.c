@@ -43,6 +43,7 @@ void finish_report(const struct recipient *to, const struct run_end *end, struct
 		.have_status = !end->exec_error,
 		.status = end->wait_status,
 		.timed_out = end->timed_out,
+		.kill_needed = end->kill_needed,
 		.error = end->exec_error ? strerror(end->exec_error) : NULL,
 		.has_tree = !to->cfg->foreground,
 		.survivors = alive,

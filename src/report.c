@@ -21,6 +21,13 @@
 #include "signals.h"
 #include "stdfds.h"
 
+/* The report is written a piece of this size at a time, from a buffer of its own that needs
+ * no memory at the end of the run... */
+#define REPORT_PIECE ((size_t)64 * 1024)
+/* ...and to a descriptor, a pipe or a device, in one write(2) up to this size: every report
+ * but one with a large --report-tail. */
+#define ONE_WRITE ((size_t)1024 * 1024)
+
 /* The signals listed at most: a caller that sends runlimit thousands (a resize storm) gets
  * the first ones and a count of the rest. */
 #define MAX_SENT 256
@@ -237,6 +244,28 @@ static void process_counts(struct json *j, const struct report_end *e)
 	int_member(j, "left_running", left >= 0, left);
 }
 
+/* The command's arguments as text; and, if the text of one is not its bytes (not UTF-8),
+ * all of them as they are, in base64. */
+static void command_members(struct json *j)
+{
+	char **argv = rep.cfg->command;
+	bool exact = true;
+	json_key(j, "command");
+	json_open(j, '[');
+	for (char **arg = argv; arg && *arg; arg++)
+		exact &= json_string(j, *arg);
+	json_close(j, ']');
+	json_key(j, "command_base64");
+	if (exact) {
+		json_null(j);
+		return;
+	}
+	json_open(j, '[');
+	for (char **arg = argv; *arg; arg++)
+		json_base64(j, *arg, strlen(*arg));
+	json_close(j, ']');
+}
+
 /* What ended the run, and how the command ended. */
 static void end_members(struct json *j, const struct report_end *e)
 {
@@ -247,14 +276,12 @@ static void end_members(struct json *j, const struct report_end *e)
 	json_key(j, "timed_out");
 	json_bool(j, e->timed_out);
 	string_member(j, "timed_out_by", e->timed_out ? rep.timed_out_by : NULL);
+	json_key(j, "kill_needed");
+	json_bool(j, e->kill_needed);
 	json_key(j, "cancelled");
 	json_bool(j, rep.cancelled);
 	string_member(j, "name", rep.cfg->name);
-	json_key(j, "command");
-	json_open(j, '[');
-	for (char **arg = rep.cfg->command; arg && *arg; arg++)
-		json_string(j, *arg);
-	json_close(j, ']');
+	command_members(j);
 	int_member(j, "pid", e->pid > 0, e->pid);
 	bool exited = e->have_status && WIFEXITED(e->status);
 	bool signalled = e->have_status && WIFSIGNALED(e->status);
@@ -325,25 +352,41 @@ static void rusage_member(struct json *j)
 	json_close(j, '}');
 }
 
-/* --report-tail: the end of stderr, and how much of it there was. */
+/* --report-tail: the end of stderr, and how much of it there was; or why it could not be
+ * kept.  The text is escaped straight from the ring, a buffer's worth at a time, so a tail
+ * of 16 MiB costs no copy of it (its escapes alone could take six times that). */
 static void tail_member(struct json *j, const struct tail *t)
 {
 	json_key(j, "stderr_tail");
-	char *text = t ? malloc(t->len ? t->len : 1) : NULL;
-	if (!text) {
+	if (!t || !t->buf) {
 		json_null(j);
-		return;
+	} else {
+		const char *piece[2];
+		size_t len[2];
+		tail_pieces(t, &piece[0], &len[0], &piece[1], &len[1]);
+		json_open(j, '{');
+		json_key(j, "text");
+		struct json_text text;
+		json_text_open(j, &text, t->total > t->len);
+		for (int k = 0; k < 2; k++)
+			json_text_add(j, &text, piece[k], len[k]);
+		bool exact = json_text_close(j, &text);
+		json_key(j, "base64");
+		if (exact) {
+			json_null(j);
+		} else {
+			struct json_base64 b;
+			json_base64_open(j, &b);
+			for (int k = 0; k < 2; k++)
+				json_base64_add(j, &b, piece[k], len[k]);
+			json_base64_close(j, &b);
+		}
+		json_key(j, "bytes");
+		json_int(j, (long long)t->total);
+		json_key(j, "cut");
+		json_int(j, (long long)(t->total - t->len));
+		json_close(j, '}');
 	}
-	tail_copy(t, text);
-	json_open(j, '{');
-	json_key(j, "text");
-	json_bytes(j, text, t->len);
-	json_key(j, "bytes");
-	json_int(j, (long long)t->total);
-	json_key(j, "cut");
-	json_int(j, (long long)(t->total - t->len));
-	json_close(j, '}');
-	free(text);
 }
 
 /* What came out, where the relay saw it (null where it relayed nothing). */
@@ -364,9 +407,16 @@ static void output_member(struct json *j, const struct relay_stats *o)
 		json_null(j);
 	else
 		json_seconds(j, o->last_output - rep.started);
-	tail_member(j, rep.cfg->report_tail ? o->tail : NULL);
-	string_member(j, "stderr_tail_unavailable",
-	              rep.cfg->report_tail && !o->tail ? o->tail_missing : NULL);
+	const struct tail *t = rep.cfg->report_tail ? o->tail : NULL;
+	tail_member(j, t);
+	/* Why there is no tail though one was asked for: a terminal (never interposed), or
+	 * no memory for the ring (the command ran all the same).  One field for both. */
+	const char *why = NULL;
+	if (rep.cfg->report_tail && !t)
+		why = o->tail_missing;
+	else if (t && t->error)
+		why = strerror(t->error);
+	string_member(j, "stderr_tail_unavailable", why);
 	json_close(j, '}');
 }
 
@@ -384,28 +434,31 @@ static void build(struct json *j, const struct report_end *e)
 	json_close(j, '}');
 }
 
-static bool write_all(int fd, const char *text, size_t len)
+/* Where the report is being written. */
+struct dest {
+	const char *path;
+	int fd;          /* -1: nowhere (err says why) */
+	bool own;        /* opened for the report: closed after it */
+	bool atomic;     /* a temporary file (tmp), renamed onto path once written */
+	char tmp[PATH_MAX + 256]; /* the directory, and "." + at most 200 + ".runlimit-XXXXXX" */
+	mode_t mode;     /* the temporary file's, once written */
+	int err;         /* the first error */
+};
+
+/* The report's text, a piece at a time (json.h's sink). */
+static bool dest_write(void *ctx, const char *text, size_t len)
 {
+	struct dest *d = ctx;
 	while (len > 0) {
-		ssize_t n = msg_write(fd, text, len);
+		ssize_t n = msg_write(d->fd, text, len);
 		if (n <= 0) {
-			if (n == 0)
-				errno = EIO;
+			d->err = n == 0 ? EIO : errno;
 			return false;
 		}
 		text += n;
 		len -= (size_t)n;
 	}
 	return true;
-}
-
-/* One write of the whole report to fd: an error, or EIO if only part of it went. */
-static int write_once(int fd, const char *text, size_t len)
-{
-	if (stdfds_closed(fd))
-		return EBADF; /* runlimit was started without it: its placeholder is not it */
-	ssize_t n = msg_write(fd, text, len);
-	return n < 0 ? errno : (size_t)n < len ? EIO : 0;
 }
 
 /* The descriptor a name stands for (/dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N,
@@ -481,113 +534,130 @@ static int named_descriptor(const char *path)
 	return fold_path(joined, folded, sizeof folded) ? descriptor_name(folded) : -1;
 }
 
-/* A pipe, FIFO, socket, terminal or device: appended in one write.  A FIFO without a reader
- * is an error (ENXIO), not a wait for one that may never come.  Never a regular file: one
- * put in the path's place since it was looked at (and a link there) is not opened, so it
- * is never written into; *regular then says to replace it instead. */
-static int write_direct(const char *path, const char *text, size_t len, bool *regular)
+/* A pipe, FIFO, socket, terminal or device: opened to append.  A FIFO without a reader is
+ * an error (ENXIO), not a wait for one that may never come.  Never a regular file: one put
+ * in the path's place since it was looked at (and a link there) is not opened, so it is
+ * never written into; false then, to replace it instead. */
+static bool open_direct(struct dest *d)
 {
-	*regular = false;
-	int fd = open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+	int fd = open(d->path, O_WRONLY | O_APPEND | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
 	if (fd < 0) {
-		if (errno != ELOOP)
-			return errno;
-		*regular = true; /* a link now: replaced, not followed */
-		return 0;
+		if (errno == ELOOP)
+			return false; /* a link now: replaced, not followed */
+		d->err = errno;
+		return true;
 	}
 	struct stat st;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
 		close(fd);
-		*regular = true;
-		return 0;
+		return false;
 	}
 	int flags = fcntl(fd, F_GETFL);
 	if (flags >= 0)
 		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-	int err = write_once(fd, text, len);
-	if (close(fd) < 0 && !err && errno != EINTR)
-		err = errno;
-	return err;
+	d->fd = fd;
+	d->own = true;
+	return true;
 }
 
 /* A regular file, a symbolic link, or nothing yet: replaced the way sed -i replaces a file.
- * The report is written whole under a temporary name made with O_EXCL (mode 0600) in path's
- * own directory, given its mode, and renamed onto path itself, so that a reader sees the
- * old report or the new one, never half of one.  A symbolic link named path is replaced,
- * never followed: nothing outside that directory is created, renamed or truncated.  The
- * mode is the replaced file's if it was a regular file of runlimit's own user, else that of
- * a new file (0666 less the umask). */
-static int write_atomic(const char *path, const char *text, size_t len)
+ * The report is written under a temporary name made with O_EXCL (mode 0600) in path's own
+ * directory, given its mode, and renamed onto path itself (close_dest), so that a reader
+ * sees the old report or the new one, never half of one.  A symbolic link named path is
+ * replaced, never followed: nothing outside that directory is created, renamed or
+ * truncated.  The mode is the replaced file's if it was a regular file of runlimit's own
+ * user, else that of a new file (0666 less the umask). */
+static void open_atomic(struct dest *d)
 {
+	const char *path = d->path;
 	const char *slash = strrchr(path, '/');
 	size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
-	if (path[dir_len] == '\0')
-		return EISDIR; /* "dir/": no file name to replace */
-	size_t size = strlen(path) + 32;
-	char *tmp = malloc(size);
-	if (!tmp)
-		return ENOMEM;
+	if (path[dir_len] == '\0') {
+		d->err = EISDIR; /* "dir/": no file name to replace */
+		return;
+	}
 	/* At most 200 bytes of the name, so that the temporary one stays within NAME_MAX. */
-	snprintf(tmp, size, "%.*s.%.200s.runlimit-XXXXXX", (int)dir_len, path, path + dir_len);
-	int fd = mkstemp(tmp);
+	if (dir_len > PATH_MAX) {
+		d->err = ENAMETOOLONG;
+		return;
+	}
+	snprintf(d->tmp, sizeof d->tmp, "%.*s.%.200s.runlimit-XXXXXX", (int)dir_len, path,
+	         path + dir_len);
+	int fd = mkstemp(d->tmp);
 	if (fd < 0) {
-		int err = errno; /* a directory runlimit may not write in: no report, not half of one */
-		free(tmp);
-		return err;
+		d->err = errno; /* a directory runlimit may not write in: no report, not half of one */
+		return;
 	}
 	mode_t mask = umask(0);
 	umask(mask);
-	mode_t mode = 0666 & ~mask;
+	d->mode = 0666 & ~mask;
 	struct stat st;
 	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())
-		mode = st.st_mode & 0777;
-	int err = 0;
-	if (!write_all(fd, text, len))
-		err = errno;
-	if (!err && fchmod(fd, mode) < 0)
-		err = errno;
-	if (close(fd) < 0 && !err && errno != EINTR)
-		err = errno;
-	if (!err && rename(tmp, path) < 0)
-		err = errno;
-	if (err)
-		unlink(tmp);
-	free(tmp);
-	return err;
+		d->mode = st.st_mode & 0777;
+	d->fd = fd;
+	d->own = true;
+	d->atomic = true;
 }
 
 /* Where the report goes: a descriptor named by path, a file that is not a regular one, or
  * a regular file (or link, or nothing) to replace. */
-static int write_report(const char *path, const char *text, size_t len)
+static void open_dest(struct dest *d, const char *path)
 {
+	*d = (struct dest){.path = path, .fd = -1};
 	int fd = named_descriptor(path);
-	if (fd >= 0)
-		return write_once(fd, text, len);
-	struct stat st;
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
-		bool regular;
-		int err = write_direct(path, text, len, &regular);
-		if (!regular)
-			return err;
+	if (fd >= 0) {
+		if (stdfds_closed(fd))
+			d->err = EBADF; /* runlimit was started without it: its placeholder is not it */
+		else
+			d->fd = fd;
+		return;
 	}
-	return write_atomic(path, text, len);
+	struct stat st;
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode) &&
+	    open_direct(d))
+		return;
+	open_atomic(d);
+}
+
+/* The report is written (or failed, d->err): a temporary file takes its place. */
+static void close_dest(struct dest *d)
+{
+	if (!d->own)
+		return;
+	if (d->atomic && !d->err && fchmod(d->fd, d->mode) < 0)
+		d->err = errno;
+	if (close(d->fd) < 0 && !d->err && errno != EINTR)
+		d->err = errno;
+	if (!d->atomic)
+		return;
+	if (!d->err && rename(d->tmp, d->path) < 0)
+		d->err = errno;
+	if (d->err)
+		unlink(d->tmp);
 }
 
 void report_finish(const struct report_end *e)
 {
 	if (!rep.cfg)
 		return;
-	struct json j;
-	json_init(&j);
-	build(&j, e);
-	int err = ENOMEM;
-	if (!j.failed) {
-		j.buf[j.len] = '\n'; /* the writer keeps a byte spare for the terminator */
-		err = write_report(rep.cfg->report, j.buf, j.len + 1);
+	struct dest d;
+	open_dest(&d, rep.cfg->report);
+	if (d.fd >= 0) {
+		/* Written as it is made: a buffer's worth at a time into a temporary file; into a
+		 * descriptor, pipe or device, in one write when it fits ONE_WRITE (memory
+		 * allowing), else in writes of that size. */
+		static char storage[REPORT_PIECE];
+		struct json j;
+		json_init_sink(&j, dest_write, &d, storage, sizeof storage, d.atomic ? 0 : ONE_WRITE);
+		build(&j, e);
+		json_raw(&j, "\n");
+		if (!json_finish(&j) && !d.err)
+			d.err = EIO;
+		json_free(&j);
+		close_dest(&d);
 	}
-	if (err)
-		msg("cannot write the report to %s: %s", quote(rep.cfg->report), strerror(err));
-	json_free(&j);
+	if (d.err)
+		msg("cannot write the report to %s: %s", quote(rep.cfg->report), strerror(d.err));
 	free(rep.targets);
 	rep.targets = NULL;
 	rep.cfg = NULL;

@@ -57,6 +57,7 @@ struct report_end {
 	bool have_status;      /* status is the command's wait status */
 	int status;
 	bool timed_out;
+	bool kill_needed;      /* the final SIGKILL of a grace went out: something outlived it */
 	const char *error;     /* why the command could not run, or runlimit failed (or NULL) */
 	bool has_tree;         /* the command had a tree of its own (not --foreground) */
 	const struct tree_id *survivors; /* its processes still alive, if report_wants_survivors */

@@ -28,9 +28,12 @@ struct verdict run_verdict(const struct run_end *e)
 	int sig = WTERMSIG(st);
 	v.status = 128 + sig;
 	if (e->timed_out) {
-		/* After a time-out, a death by SIGKILL is 137 (an exit, whoever sent the KILL),
-		 * any other 124; -p keeps the command's own. */
-		if (!e->preserve_status && sig != SIGKILL)
+		/* After a time-out, GNU's rule: a death by SIGKILL is 137 (an exit, whoever sent
+		 * the KILL), any other 124; but the KILL of runlimit's default grace, which GNU
+		 * does not have, is part of the time-out: 124 (one status for every time-out; the
+		 * report says the KILL was needed).  -p keeps the command's own status. */
+		bool default_kill = e->kill_needed && !e->kill_asked;
+		if (!e->preserve_status && (sig != SIGKILL || default_kill))
 			v.status = 124;
 		return v;
 	}

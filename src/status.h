@@ -11,6 +11,8 @@ struct run_end {
 	int wait_status;      /* the command's, from waitpid */
 	bool timed_out;       /* a limit ran out: the deadline, or SIGALRM from outside */
 	bool preserve_status; /* -p */
+	bool kill_asked;      /* -k or -s KILL was given: the grace's KILL is the caller's */
+	bool kill_needed;     /* the final KILL of a grace went out (the default's, or -k's) */
 	bool forwarded;       /* the signal that ended the command came from outside, passed on */
 	bool keyboard_death;  /* it died of INT or QUIT typed at the terminal its group had */
 	bool interrupted;     /* a signal from outside asked the run to end */

@@ -159,6 +159,7 @@ static void cut_off(struct run *r, enum event ev)
 static void final_kill(struct run *r, enum event ev)
 {
 	deliver(to(r), SIGKILL, REACH_TREE, false, why(ev));
+	r->end.kill_needed = true;
 	killed(r);
 }
 
@@ -410,7 +411,8 @@ int supervise(const struct config *cfg)
 	report_start(cfg);
 	struct run r = {.cfg = cfg, .to = {.cfg = cfg}, .phase = RUNNING, .grace_end = CLOCK_NEVER,
 	                .silence = cfg->silence, .child_news = true, .kill_after = cfg->kill_after,
-	                .end = {.preserve_status = cfg->preserve_status}};
+	                .end = {.preserve_status = cfg->preserve_status,
+	                        .kill_asked = cfg->kill_after_given || cfg->signal == SIGKILL}};
 	int64_t began = cfg->started ? cfg->started : clock_now();
 	r.deadline = cfg->duration == 0 || cfg->duration > CLOCK_NEVER - began
 	                 ? CLOCK_NEVER : began + cfg->duration;

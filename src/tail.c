@@ -1,17 +1,22 @@
 #include "tail.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 bool tail_init(struct tail *t, size_t size)
 {
 	*t = (struct tail){.buf = malloc(size), .size = size};
-	return t->buf != NULL;
+	if (!t->buf)
+		t->error = errno ? errno : ENOMEM;
+	return true;
 }
 
 void tail_add(struct tail *t, const char *bytes, size_t n)
 {
 	t->total += n;
+	if (!t->buf)
+		return;
 	if (n >= t->size) { /* only its end is kept */
 		memcpy(t->buf, bytes + (n - t->size), t->size);
 		t->start = 0;
@@ -30,9 +35,12 @@ void tail_add(struct tail *t, const char *bytes, size_t n)
 	}
 }
 
-void tail_copy(const struct tail *t, char *out)
+void tail_pieces(const struct tail *t, const char **first, size_t *first_len,
+                 const char **second, size_t *second_len)
 {
-	size_t first = t->len < t->size - t->start ? t->len : t->size - t->start;
-	memcpy(out, t->buf + t->start, first);
-	memcpy(out + first, t->buf, t->len - first);
+	size_t n = t->len < t->size - t->start ? t->len : t->size - t->start;
+	*first = t->buf ? t->buf + t->start : "";
+	*first_len = t->buf ? n : 0;
+	*second = t->buf ? t->buf : "";
+	*second_len = t->buf ? t->len - n : 0;
 }

@@ -72,6 +72,67 @@ teardown() {
 	no_survivors "es-sleep-$BATS_TEST_NUMBER" 5
 }
 
+# grace_case NAME ARG...: runlimit ARG... in the background, through drive.py (python tells
+# an exit from a death); its result line ends up in $BATS_TEST_TMPDIR/NAME.out.
+grace_case() {
+	local name=$1
+	shift
+	"$PY" "$TOOLS/drive.py" - - "$@" 2>&1 3>&- | tail -n 1 >"$BATS_TEST_TMPDIR/$name.out" &
+}
+
+# result_is NAME WANT: the result of grace_case NAME is WANT ("exit 124"), whatever it took.
+result_is() {
+	local line
+	line=$(cat "$BATS_TEST_TMPDIR/$1.out")
+	echo "$1: $line" >&2
+	[ "${line% *}" = "$2" ]
+}
+
+@test "one status for every time-out: the default grace's KILL gives 124 (the report: kill_needed); -k, -p: 137" {
+	local ps d=$BATS_TEST_TMPDIR
+	ps=$(private_sleep "es-sleep-$BATS_TEST_NUMBER")
+	mkdir "$d/bin"
+	ln -s "$(cd "$(dirname "$RUNLIMIT")" && pwd)/$(basename "$RUNLIMIT")" "$d/bin/timeout"
+	# The command ignores TERM: only the KILL after the grace (5 s by default) ends it.  The
+	# cases run side by side, so that the default grace is waited for once.
+	local cmd=(sh -c "trap '' TERM; exec '$ps' 30")
+	grace_case default "$RUNLIMIT" --report="$d/default.json" 0.3 "${cmd[@]}"
+	grace_case silent "$RUNLIMIT" --report="$d/silent.json" --no-output-timeout=0.3 30 "${cmd[@]}"
+	grace_case timeout "$d/bin/timeout" 0.3 "${cmd[@]}"
+	grace_case preserve "$RUNLIMIT" -p 0.3 "${cmd[@]}"
+	grace_case explicit "$RUNLIMIT" --report="$d/explicit.json" -k 5 0.3 "${cmd[@]}"
+	wait
+	result_is default "exit 124"
+	result_is silent "exit 124"
+	result_is timeout "exit 124"
+	result_is preserve "exit 137"
+	result_is explicit "exit 137"
+	local r=$TOOLS/report_is.py
+	"$PY" "$r" "$d/default.json" 'd["outcome"] == "killed"' 'd["exit_status"] == 124' \
+		'd["kill_needed"] is True' 'd["command_signal"] == "KILL"' 'd["timed_out_by"] == "deadline"' \
+		'[(s["signal"], s["reason"]) for s in d["signals"]][-1] == ("KILL", "grace")'
+	"$PY" "$r" "$d/silent.json" 'd["outcome"] == "killed"' 'd["exit_status"] == 124' \
+		'd["kill_needed"] is True' 'd["timed_out_by"] == "no-output"'
+	"$PY" "$r" "$d/explicit.json" 'd["exit_status"] == 137' 'd["kill_needed"] is True'
+	no_survivors "es-sleep-$BATS_TEST_NUMBER" 5
+}
+
+@test "a cancel that needed the KILL keeps its rule (a request, not a limit): 137, the report says so" {
+	local ps d=$BATS_TEST_TMPDIR
+	ps=$(private_sleep "es-sleep-$BATS_TEST_NUMBER")
+	export RUNLIMIT_DIR=$d/names
+	"$RUNLIMIT" --report="$d/r.json" --name=es-cancel 30 sh -c \
+		"trap '' TERM; echo r > '$d/ready'; exec '$ps' 30" 3>&- &
+	local pid=$!
+	wait_for_file "$d/ready"
+	run -0 bounded 30 "$RUNLIMIT" --cancel=es-cancel -k 0.3
+	wait_bg "$pid" 30
+	[ "$BG_STATUS" -eq 137 ]
+	"$PY" "$TOOLS/report_is.py" "$d/r.json" 'd["cancelled"] is True' 'd["exit_status"] == 137' \
+		'd["timed_out"] is False' 'd["kill_needed"] is True'
+	no_survivors "es-sleep-$BATS_TEST_NUMBER" 5
+}
+
 @test "-s KILL: 137, a normal exit" {
 	drive - - "$RUNLIMIT" -s KILL 0.2 sleep 10
 	[ "$RESULT" = "exit 137" ]

@@ -36,8 +36,8 @@ teardown() {
 
 # The fields every report has, whatever the outcome.
 COMMON=('set(d) >= {"version", "outcome", "exit_status", "exit_signal", "timed_out", "timed_out_by",
-	"cancelled", "name",
-	"command", "pid", "command_exit", "command_signal", "core_dumped", "error", "duration_seconds",
+	"kill_needed", "cancelled", "name",
+	"command", "command_base64", "pid", "command_exit", "command_signal", "core_dumped", "error", "duration_seconds",
 	"kill_after_seconds", "no_output_timeout_seconds", "timeout_signal", "wall_seconds", "signals", "signals_omitted",
 	"alive_at_command_exit", "ended", "left_running", "output", "rusage"}'
 	'isinstance(d["wall_seconds"], float) and d["wall_seconds"] >= 0'
@@ -73,7 +73,7 @@ counts_known() { expected counts || [ "$RL_COUNTS" = yes ]; }
 	run -124 "$RUNLIMIT" --report="$F" -k 20 0.2 sleep 10
 	report_is "$F" "${COMMON[@]}" \
 		'd["outcome"] == "timed-out"' 'd["exit_status"] == 124' 'd["timed_out"] is True' \
-		'd["command_signal"] == "TERM"' 'd["duration_seconds"] == 0.2' \
+		'd["command_signal"] == "TERM"' 'd["duration_seconds"] == 0.2' 'd["kill_needed"] is False' \
 		'[(s["signal"], s["target"], s["reason"]) for s in d["signals"]] == [("TERM", "tree", "deadline"), ("CONT", "tree", "deadline")]' \
 		'0.2 <= d["signals"][0]["at"] < 10' 'd["signals"][0]["at"] <= d["wall_seconds"]' \
 		'0.2 <= d["wall_seconds"] < 10'
@@ -91,6 +91,7 @@ counts_known() { expected counts || [ "$RL_COUNTS" = yes ]; }
 	run -137 "$RUNLIMIT" --report="$F" -k 0.3 0.2 sh -c 'trap "" TERM; "$S" 30 & while :; do sleep 0.05; done'
 	report_is "$F" "${COMMON[@]}" \
 		'd["outcome"] == "killed"' 'd["exit_status"] == 137' 'd["command_signal"] == "KILL"' \
+		'd["kill_needed"] is True' \
 		'[(s["signal"], s["reason"]) for s in d["signals"]] == [("TERM", "deadline"), ("CONT", "deadline"), ("KILL", "grace")]' \
 		'd["signals"][2]["at"] >= 0.5' 'd["signals"][2]["target"] == "tree"'
 	if counts_known; then
@@ -130,6 +131,7 @@ counts_known() { expected counts || [ "$RL_COUNTS" = yes ]; }
 @test "-s KILL: killed at the deadline itself" {
 	run -137 "$RUNLIMIT" --report="$F" -s KILL 0.2 sleep 10
 	report_is "$F" 'd["outcome"] == "killed"' 'd["timeout_signal"] == "KILL"' \
+		'd["kill_needed"] is False' \
 		'[(s["signal"], s["reason"]) for s in d["signals"]] == [("KILL", "deadline")]'
 }
 
@@ -202,15 +204,21 @@ send_to_trapper() {
 	[[ "$output" == *"invalid report file ''"* ]]
 }
 
-@test "a command line with a quote, a newline and an invalid UTF-8 byte comes back byte for byte" {
+@test "a command line with a quote, a newline and an invalid UTF-8 byte: valid text, and the bytes in base64" {
 	local arg
 	arg=$(printf 'it"s\nline\377\\end')
-	run -3 "$RUNLIMIT" --report="$F" 10 sh -c 'exit 3' "$arg" "é€😀"
+	run -3 "$RUNLIMIT" --report="$F" 10 sh -c 'exit 3' "$arg" "é€😀" "$(printf 'cut \342\202')"
 	report_is "$F" \
-		'[a.encode("utf-8", "surrogateescape") for a in d["command"]] == [b"sh", b"-c", b"exit 3", b"it\"s\nline\xff\\end", "é€😀".encode()]'
-	# Nothing raw that a strict parser would refuse: no control byte, all valid UTF-8.
+		'd["command"] == ["sh", "-c", "exit 3", "it\"s\nline\ufffd\\end", "é€😀", "cut \ufffd"]' \
+		'[base64.b64decode(a) for a in d["command_base64"]] == [b"sh", b"-c", b"exit 3", b"it\"s\nline\xff\\end", "é€😀".encode(), b"cut \xe2\x82"]'
+	# Nothing raw that a strict parser would refuse: no control byte, all valid UTF-8; and
+	# every string valid Unicode, no lone surrogate escape, which a consumer could not store.
 	"$PY" -c 'import sys; t = open(sys.argv[1], "rb").read(); t.decode("utf-8"); assert not any(c < 32 for c in t[:-1])' "$F"
 	"$PY" -m json.tool "$F" >/dev/null
+	"$PY" "$TOOLS/unicode_report.py" "$F"
+	# Valid UTF-8 throughout: the text is the bytes, and no base64.
+	run -0 "$RUNLIMIT" --report="$F" 10 true "é€😀" "$(printf 'tab\there')"
+	report_is "$F" 'd["command"] == ["true", "é€😀", "tab\there"]' 'd["command_base64"] is None'
 }
 
 @test "leftovers: counted when the command exits, left alone, or ended with --kill-leftovers" {
@@ -260,6 +268,37 @@ while time.process_time() - t < 0.3:
 	out=$("$RUNLIMIT" --report=/dev/fd/3 10 sh -c 'exit 4' 3>&1 >/dev/null 2>/dev/null) || true
 	printf '%s\n' "$out" >"$F"
 	report_is "$F" 'd["outcome"] == "exited"' 'd["exit_status"] == 4'
+}
+
+@test "to a descriptor: a report of up to 1 MiB in one write, a larger one in writes of 1 MiB" {
+	needs_strace
+	[ -z "${ASAN_OPTIONS:-}" ] || skip "the sanitizers' leak check cannot run under strace"
+	[ -e /dev/fd/0 ] || skip "no /dev/fd here"
+	# About 900 KB of command line (at most 128 KiB an argument, 2 MiB in all on Linux).
+	local big
+	big=$(head -c 100000 /dev/zero | tr '\000' x)
+	strace -f -e trace=write -e signal=none -o "$BATS_TEST_TMPDIR/trace" "$RUNLIMIT" \
+		--report=/dev/fd/3 10 true "$big" "$big" "$big" "$big" "$big" "$big" "$big" "$big" \
+		"$big" 3>"$F" </dev/null >/dev/null 2>&1
+	report_is "$F" 'd["command"][1:] == ["x" * 100000] * 9'
+	local size
+	size=$(wc -c <"$F")
+	# One write(3, ...) that took the whole report.
+	grep -E '^[0-9]+ +write\(3,' "$BATS_TEST_TMPDIR/trace" | sed 's/.*= //' >"$BATS_TEST_TMPDIR/writes"
+	echo "report: $size bytes; writes to 3: $(tr '\n' ' ' <"$BATS_TEST_TMPDIR/writes")" >&2
+	[ "$size" -gt 900000 ]
+	[ "$(cat "$BATS_TEST_TMPDIR/writes")" = "$size" ]
+	# A 3M tail, 3 MB of report: writes of at most 1 MiB, the whole of it.
+	strace -f -e trace=write -e signal=none -o "$BATS_TEST_TMPDIR/trace" "$RUNLIMIT" \
+		--report=/dev/fd/3 --report-tail=3M 10 sh -c 'head -c 3000000 /dev/zero | tr "\000" y >&2' \
+		3>"$F" </dev/null 2>&1 | cat >/dev/null
+	report_is "$F" 'd["output"]["stderr_tail"]["text"] == "y" * 3000000'
+	size=$(wc -c <"$F")
+	grep -E '^[0-9]+ +write\(3,' "$BATS_TEST_TMPDIR/trace" | sed 's/.*= //' >"$BATS_TEST_TMPDIR/writes"
+	echo "report: $size bytes; writes to 3: $(tr '\n' ' ' <"$BATS_TEST_TMPDIR/writes")" >&2
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/writes")" -ge 3 ]
+	[ "$(awk '{ s += $1 } END { print s }' "$BATS_TEST_TMPDIR/writes")" = "$size" ]
+	awk '$1 > 1048576 { exit 1 }' "$BATS_TEST_TMPDIR/writes"
 }
 
 @test "a report that cannot be written (/dev/full): a warning, the status unchanged" {

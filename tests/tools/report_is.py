@@ -1,6 +1,6 @@
 # report_is.py FILE EXPR...: FILE holds one line of JSON, and every python EXPR over it (d:
 # the parsed object) is true; the ones that are not are printed, with the report.
-import json, sys
+import base64, json, sys
 text = open(sys.argv[1], "rb").read()
 assert text.endswith(b"\n") and text.count(b"\n") == 1, "not one line: %r" % text[:200]
 d = json.loads(text)

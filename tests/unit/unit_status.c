@@ -64,9 +64,18 @@ void test_status(void)
 	    "timed-out");
 	row("status: -s 0: timed out, the command exits 5 later: 124",
 	    (struct run_end){.wait_status = exited(5), .timed_out = true}, 124, 0, "timed-out");
-	row("status: timed out, then died of KILL: 137, an exit",
-	    (struct run_end){.wait_status = killed(SIGKILL), .timed_out = true}, 137, 0,
-	    "killed");
+	row("status: timed out, then died of KILL with -k or -s KILL given: 137, an exit",
+	    (struct run_end){.wait_status = killed(SIGKILL), .timed_out = true, .kill_asked = true},
+	    137, 0, "killed");
+	row("status: timed out, then died of the default grace's KILL: 124, one status",
+	    (struct run_end){.wait_status = killed(SIGKILL), .timed_out = true, .kill_needed = true},
+	    124, 0, "killed");
+	row("status: timed out, then died of a KILL runlimit did not send, no -k: 137 (GNU's)",
+	    (struct run_end){.wait_status = killed(SIGKILL), .timed_out = true}, 137, 0, "killed");
+	row("status: timed out, the -k grace's KILL: 137",
+	    (struct run_end){.wait_status = killed(SIGKILL), .timed_out = true, .kill_asked = true,
+	                     .kill_needed = true},
+	    137, 0, "killed");
 	row("status: -p, timed out, exited 7: the command's 7",
 	    (struct run_end){.wait_status = exited(7), .timed_out = true, .preserve_status = true},
 	    7, 0, "timed-out");
@@ -78,6 +87,14 @@ void test_status(void)
 	    (struct run_end){.wait_status = killed(SIGKILL), .timed_out = true,
 	                     .preserve_status = true},
 	    128 + SIGKILL, 0, "killed");
+	row("status: -p, timed out, died of the default grace's KILL: 137, the command's own",
+	    (struct run_end){.wait_status = killed(SIGKILL), .timed_out = true,
+	                     .preserve_status = true, .kill_needed = true},
+	    128 + SIGKILL, 0, "killed");
+	row("status: a cancel's KILL (not a time-out): 137, its rule unchanged",
+	    (struct run_end){.wait_status = killed(SIGKILL), .interrupted = true,
+	                     .kill_needed = true},
+	    128 + SIGKILL, 0, "interrupted");
 	row("status: a forwarded TERM killed it: runlimit dies of TERM",
 	    (struct run_end){.wait_status = killed(SIGTERM), .forwarded = true,
 	                     .interrupted = true},
