@@ -443,15 +443,22 @@ struct dest {
 	char tmp[PATH_MAX + 256]; /* the directory, and "." + at most 200 + ".runlimit-XXXXXX" */
 	mode_t mode;     /* the temporary file's, once written */
 	int err;         /* the first error */
+	bool waits;      /* a pipe, FIFO, socket or terminal: its reader may never read */
 };
+
+/* How long the report waits for a reader that takes nothing, in milliseconds. */
+#define REPORT_STALL_MS 2000
 
 /* The report's text, a piece at a time (json.h's sink). */
 static bool dest_write(void *ctx, const char *text, size_t len)
 {
 	struct dest *d = ctx;
 	while (len > 0) {
-		ssize_t n = msg_write(d->fd, text, len);
-		if (n <= 0) {
+		/* A pipe, FIFO, socket or terminal whose reader takes nothing for REPORT_STALL_MS
+		 * is given up (a warning): the report never holds runlimit past the bound. */
+		ssize_t n = d->waits ? msg_write_within(d->fd, text, len, REPORT_STALL_MS)
+		                     : msg_write(d->fd, text, len);
+		if (n <= 0 || (d->waits && (size_t)n < len)) {
 			d->err = n == 0 ? EIO : errno;
 			return false;
 		}
@@ -642,6 +649,9 @@ void report_finish(const struct report_end *e)
 		return;
 	struct dest d;
 	open_dest(&d, rep.cfg->report);
+	struct stat st;
+	if (d.fd >= 0 && !d.atomic && fstat(d.fd, &st) == 0)
+		d.waits = S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || isatty(d.fd);
 	if (d.fd >= 0) {
 		/* Written as it is made: a buffer's worth at a time into a temporary file; into a
 		 * descriptor, pipe or device, in one write when it fits ONE_WRITE (memory
@@ -656,7 +666,10 @@ void report_finish(const struct report_end *e)
 		json_free(&j);
 		close_dest(&d);
 	}
-	if (d.err)
+	if (d.err == EAGAIN && d.waits)
+		msg("cannot write the report to %s: its reader took nothing for %d seconds",
+		    quote(rep.cfg->report), REPORT_STALL_MS / 1000);
+	else if (d.err)
 		msg("cannot write the report to %s: %s", quote(rep.cfg->report), strerror(d.err));
 	free(rep.targets);
 	rep.targets = NULL;

@@ -270,6 +270,24 @@ while time.process_time() - t < 0.3:
 	report_is "$F" 'd["outcome"] == "exited"' 'd["exit_status"] == 4'
 }
 
+@test "to a pipe whose reader takes nothing: the report is given up after 2 s, never a hang" {
+	# 200 KB of command line: more than a pipe holds.  Before, runlimit blocked in write(2)
+	# for as long as the caller did not read (issue 31: the bound).
+	run -0 bounded 30 "$PY" -c 'import subprocess, sys, time
+t = time.time()
+p = subprocess.Popen([sys.argv[1], "--report=/dev/stdout", "5", "true", "x" * 100000, "y" * 100000],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+try:
+    rc = p.wait(timeout=15)
+except subprocess.TimeoutExpired:
+    p.kill()
+    rc = "hung"
+took = time.time() - t
+err = p.stderr.read().decode()
+print(rc, round(took, 2), err)
+sys.exit(0 if rc == 0 and took < 10 and "its reader took nothing for 2 seconds" in err else 1)' "$RUNLIMIT"
+}
+
 @test "to a descriptor: a report of up to 1 MiB in one write, a larger one in writes of 1 MiB" {
 	needs_strace
 	[ -z "${ASAN_OPTIONS:-}" ] || skip "the sanitizers' leak check cannot run under strace"
