@@ -128,9 +128,8 @@ static const char usage_tail[] =
 	"  -    otherwise COMMAND's own status (128+N if signal N ended it)\n";
 static const char usage_as_timeout[] =
 	"\nrunlimit's extensions (--kill-leftovers, --report, --output-grace,\n"
-	"--no-output-timeout, --report-tail, --name, --cancel, --list, --nproc) work\n"
-	"here too: "
-	"see 'runlimit --help'.\n";
+	"--no-output-timeout, --report-tail, --name, --cancel, --marker-ttl, --list,\n"
+	"--nproc) work here too: see 'runlimit --help'.\n";
 
 static enum cli_result usage(void)
 {
