@@ -63,7 +63,8 @@ struct probe {
 	int64_t deadline;              /* 0: not started */
 	int64_t retry_at;
 	size_t len;
-	char line[REPLY];
+	char *line;                    /* REPLY bytes while it is reached; then the answer, or
+	                                * NULL */
 };
 
 /* p is done with its connection (for now). */
@@ -89,6 +90,21 @@ static void no_listener(struct probe *p, int64_t now)
 	}
 }
 
+/* Is the listener on p's connection the directory's user?  A socket there may be any
+ * socket the user points it at (a symbolic link, swapped in after any check): root must
+ * never talk to a daemon of its own through another user's directory.  Where the system
+ * cannot tell (the portable build), only a directory of this user's own is trusted. */
+static bool right_peer(struct probe *p)
+{
+	uid_t uid;
+	int known = peer_uid(p->fd, &uid);
+	if (known == 1 ? uid == p->d->owner : known == 0 && p->d->owner == geteuid())
+		return true;
+	hang_up(p);
+	p->end = R_GONE; /* not a run of the directory's user: not one to talk to */
+	return false;
+}
+
 static void try_connect(struct probe *p, int64_t now)
 {
 	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
@@ -105,9 +121,14 @@ static void try_connect(struct probe *p, int64_t now)
 		close(fd);
 		return;
 	}
-	if (names_connect(p->d, p->name, fd) == 0 || errno == EINPROGRESS) {
+	if (names_connect(p->d, p->name, fd) == 0) {
 		p->fd = fd;
-		p->connecting = errno == EINPROGRESS;
+		right_peer(p);
+		return;
+	}
+	if (errno == EINPROGRESS) {
+		p->fd = fd;
+		p->connecting = true;
 		return;
 	}
 	int err = errno;
@@ -127,11 +148,7 @@ static void try_connect(struct probe *p, int64_t now)
 static void take_line(struct probe *p, char *line, int64_t now)
 {
 	if (!p->greeted) {
-		uid_t uid;
-		if (peer_uid(p->fd, &uid) == 1 && uid != p->d->owner && uid != 0) {
-			hang_up(p); /* not a run of the directory's user: not one to talk to */
-			p->end = R_GONE;
-		} else if (strcmp(line, "runlimit") == 0) {
+		if (strcmp(line, "runlimit") == 0) {
 			p->greeted = true;
 			if (!p->info)
 				p->end = R_GREETED;
@@ -147,7 +164,10 @@ static void take_line(struct probe *p, char *line, int64_t now)
 		}
 		return;
 	}
-	memmove(p->line, line, strlen(line) + 1);
+	size_t len = strlen(line) + 1;
+	char *kept = realloc(p->line, len > REPLY ? REPLY : len);
+	p->line = kept ? kept : p->line;
+	memmove(p->line, line, len);
 	hang_up(p);
 	p->end = R_ANSWERED;
 }
@@ -161,16 +181,18 @@ static void pump(struct probe *p, int64_t now)
 		if (getsockopt(p->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
 			err = errno;
 		p->connecting = false;
-		if (err == ECONNREFUSED || err == ENOENT)
+		if (err == ECONNREFUSED || err == ENOENT) {
 			no_listener(p, now);
-		else if (err) {
+		} else if (err) {
 			hang_up(p);
 			p->err = err;
 			p->end = R_FAILED;
+		} else {
+			right_peer(p);
 		}
 		return;
 	}
-	ssize_t got = read(p->fd, p->line + p->len, sizeof p->line - 1 - p->len);
+	ssize_t got = read(p->fd, p->line + p->len, REPLY - 1 - p->len);
 	if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
 		return;
 	if (got <= 0) { /* the run closed: it is ending (or it never was one) */
@@ -189,7 +211,7 @@ static void pump(struct probe *p, int64_t now)
 		p->len = rest;
 		take_line(p, line, now);
 	}
-	if (p->end == R_PENDING && p->fd >= 0 && p->len == sizeof p->line - 1) {
+	if (p->end == R_PENDING && p->fd >= 0 && p->len == REPLY - 1) {
 		hang_up(p); /* no line of a run's is this long */
 		p->end = R_GONE;
 	}
@@ -219,8 +241,14 @@ static void reach(struct probe *ps, size_t n)
 		for (size_t k = 0; k < started; k++)
 			active += ps[k].end == R_PENDING;
 		for (; started < n && active < AT_ONCE; started++, active++) {
-			ps[started].deadline = now + PATIENCE;
-			ps[started].fd = -1;
+			struct probe *p = &ps[started];
+			p->deadline = now + PATIENCE;
+			p->fd = -1;
+			p->len = 0;
+			if (!(p->line = malloc(REPLY))) {
+				p->err = errno;
+				p->end = R_FAILED;
+			}
 		}
 		for (size_t k = 0; k < started; k++) {
 			struct probe *p = &ps[k];
@@ -252,6 +280,12 @@ static void reach(struct probe *ps, size_t n)
 		for (size_t i = 0; i < nfds; i++)
 			if (fds[i].revents && of[i]->end == R_PENDING)
 				pump(of[i], now);
+		/* Memory for the answers alone: as many runs as a directory holds may be asked. */
+		for (size_t k = 0; k < started; k++)
+			if (ps[k].end != R_PENDING && ps[k].end != R_ANSWERED && ps[k].line) {
+				free(ps[k].line);
+				ps[k].line = NULL;
+			}
 	}
 }
 
@@ -386,6 +420,7 @@ static int cancel_in(const struct names_dir *d, const struct config *cfg, const 
 		status = -1;
 	}
 	hang_up(&p);
+	free(p.line);
 	return status;
 }
 
@@ -629,6 +664,7 @@ int list_main(void)
 		if (!write_err && !list_one(&probes[k]))
 			write_err = errno;
 		hang_up(&probes[k]);
+		free(probes[k].line);
 	}
 	free(probes);
 	close_places(&ps);

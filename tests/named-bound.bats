@@ -21,7 +21,7 @@ setup() {
 	N=b$BATS_TEST_NUMBER-$(($$ % 100000))
 	export S
 	S=$(private_sleep "$N-s")
-	STOPPED="" PUB="" MADE_RUN_USER=""
+	STOPPED="" PUB="" MADE_RUN_USER="" DAEMON=""
 }
 
 teardown() {
@@ -32,6 +32,7 @@ teardown() {
 		kill -KILL "$p" 2>/dev/null || true
 	done
 	kill_named "$N-s"
+	[ -z "$DAEMON" ] || kill "$DAEMON" 2>/dev/null || true
 	[ -z "$PUB" ] || rm -rf "$PUB"
 	[ -z "$MADE_RUN_USER" ] || rm -rf "$MADE_RUN_USER"
 	other_users_done
@@ -430,4 +431,45 @@ time.sleep(30)
 	run as_user 65534 sh -c 'cd / && RUNLIMIT_DIR=$1 exec "$2" --name=x 10 pwd' sh "$far" "$USER_RL"
 	[ "$status" -eq 0 ]
 	[ "$output" = / ]
+}
+
+@test "root never talks to a socket a user points its directory at (a root daemon's, by a symlink)" {
+	needs_other_users
+	make_pub
+	unset RUNLIMIT_DIR XDG_RUNTIME_DIR
+	export TMPDIR=$PUB
+	[ ! -d /run/user/65534 ] || skip "user 65534 has /run/user/65534: its default place is there"
+	# a daemon of root's, that greets as a run would, and notes whatever it is sent
+	"$PY" -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(8)
+open(sys.argv[2], "w").close()
+while True:
+    c, _ = s.accept()
+    c.settimeout(5)
+    try:
+        c.sendall(b"runlimit\n")
+        got = c.recv(64)
+    except OSError:
+        got = b""
+    open(sys.argv[2], "ab").write(got)
+    c.close()
+' "$D/daemon.sock" "$D/daemon.got" &
+	DAEMON=$!
+	wait_until 10 test -S "$D/daemon.sock"
+	chmod 755 "$D" # the symlink is followed as root: any path will do
+	as_user 65534 mkdir -m 700 "$PUB/runlimit-65534"
+	as_user 65534 ln -s "$D/daemon.sock" "$PUB/runlimit-65534/evil.sock"
+	run -0 "$RUNLIMIT" --list
+	[[ "$output" != *evil* ]]
+	run -2 --separate-stderr "$RUNLIMIT" --cancel=65534:evil
+	echo "$stderr" >&2
+	RUNLIMIT_DIR=$PUB/runlimit-65534 run -2 --separate-stderr "$RUNLIMIT" --cancel=evil
+	kill "$DAEMON" # still there: it was reached, and went on
+	wait "$DAEMON" || true
+	DAEMON=
+	# it was never sent a word
+	[ ! -s "$D/daemon.got" ]
 }
