@@ -623,7 +623,8 @@ static bool add_runs(const struct names_dir *d, const char *prefix, struct probe
 			++*n;
 	}
 	closedir(dir);
-	qsort(*ps + first, *n - first, sizeof **ps, by_name);
+	if (*n > first)
+		qsort(*ps + first, *n - first, sizeof **ps, by_name);
 	return true;
 }
 

@@ -316,6 +316,11 @@ time.sleep(30)
 	# root sees it, under the user's uid
 	run -0 "$RUNLIMIT" --list
 	echo "$output" >&2
+	if [[ "$output" != *65534:theirs* ]] && ! expected peercred; then
+		as_user 65534 env TMPDIR="$PUB" "$USER_RL" --cancel=theirs || true
+		wait_bg "$RUN" || true
+		skip "this build cannot tell who listens on a socket (POSIX has no way): root does not talk to other users' runs"
+	fi
 	# (RUN is the subshell of as_user, not runlimit)
 	echo "$output" | grep -q "^65534:theirs	[0-9]*	[0-9.]*s	$PUB/$N-s 100\$"
 	# another user neither sees nor cancels it
