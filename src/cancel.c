@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -29,8 +30,10 @@
 #define MARGIN (5 * NS)
 /* Between two tries to reach a run that is busy, starting, or whose queue is full. */
 #define RETRY (50 * 1000000)
-/* The connections --list has open at once. */
-#define AT_ONCE 64
+/* The most connections --list has open at once (fewer where the descriptors allowed are
+ * fewer): each run has PATIENCE from its first try, so a list of more stopped runs than
+ * that takes a PATIENCE per so many. */
+#define AT_ONCE 1024
 /* The longest line a run sends: "info" cuts the command to fit 4096 bytes. */
 #define REPLY 4200
 
@@ -232,7 +235,11 @@ static void give_up(struct probe *p)
  * first try: none is left R_PENDING. */
 static void reach(struct probe *ps, size_t n)
 {
-	size_t started = 0;
+	size_t started = 0, at_once = AT_ONCE;
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		at_once = rl.rlim_cur < 48 ? 16 : rl.rlim_cur - 32 < AT_ONCE ? (size_t)(rl.rlim_cur - 32)
+		                                                            : AT_ONCE;
 	for (;;) {
 		int64_t now = clock_now(), wake = CLOCK_NEVER;
 		struct pollfd fds[AT_ONCE];
@@ -240,7 +247,7 @@ static void reach(struct probe *ps, size_t n)
 		size_t nfds = 0, active = 0;
 		for (size_t k = 0; k < started; k++)
 			active += ps[k].end == R_PENDING;
-		for (; started < n && active < AT_ONCE; started++, active++) {
+		for (; started < n && active < at_once; started++, active++) {
 			struct probe *p = &ps[started];
 			p->deadline = now + PATIENCE;
 			p->fd = -1;
