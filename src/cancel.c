@@ -168,9 +168,10 @@ static void take_line(struct probe *p, char *line, int64_t now)
 		return;
 	}
 	size_t len = strlen(line) + 1;
-	char *kept = realloc(p->line, len > REPLY ? REPLY : len);
-	p->line = kept ? kept : p->line;
 	memmove(p->line, line, len);
+	char *kept = realloc(p->line, len); /* the answer alone is kept */
+	if (kept)
+		p->line = kept;
 	hang_up(p);
 	p->end = R_ANSWERED;
 }
