@@ -117,10 +117,12 @@ static enum found open_dir(const char *dir, uid_t want, int flags, bool quiet,
 	snprintf(d->path, sizeof d->path, "%s", dir);
 	bool made = false;
 	struct stat st;
-	for (;;) {
+	/* A few rounds: in a shared directory, another user may make and remove the name
+	 * between the mkdir and the look. */
+	for (int round = 0;; round++) {
 		if (lstat(dir, &st) == 0)
 			break;
-		if (errno != ENOENT || made) {
+		if (errno != ENOENT || made || round == 3) {
 			if (!quiet)
 				msg("%s is not usable for named runs: %s", quote(dir), strerror(errno));
 			return DIR_BAD;
