@@ -1,34 +1,326 @@
-/* O_NOFOLLOW is POSIX 2008, but macOS shows it only with its own names. */
+/* O_NONBLOCK and O_CLOEXEC with fcntl: POSIX 2008, shown by macOS with its own names. */
 #define _DARWIN_C_SOURCE
 #include "cancel.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/time.h>
-#include <sys/un.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "msg.h"
 #include "names.h"
 #include "peer.h"
 #include "quote.h"
 #include "stdfds.h"
 
-/* The next line from fd into buf (without its newline): 1; 0 at end-of-file, -1 on an error
- * (a reset: the run closed before reading what was sent). */
-static int read_line(int fd, char *buf, size_t size)
+#define NS ((int64_t)1000000000)
+/* How long a run has to answer: to greet a connection, and to answer a request.  A run
+ * answers at once unless it is stopped (or frozen); --list returns within about this. */
+#define PATIENCE (2 * NS)
+/* What a cancel waits past the bound the run gave for its end, before it gives up on a
+ * run that has stopped since (a loaded machine, a big tree to collect). */
+#define MARGIN (5 * NS)
+/* Between two tries to reach a run that is busy, starting, or whose queue is full. */
+#define RETRY (50 * 1000000)
+/* The most connections --list has open at once (fewer where the descriptors allowed are
+ * fewer): each run has PATIENCE from its first try, so a list of more stopped runs than
+ * that takes a PATIENCE per so many. */
+#define AT_ONCE 1024
+/* The longest line a run sends: "info" cuts the command to fit 4096 bytes. */
+#define REPLY 4200
+
+/* What reaching a run came to. */
+enum reached {
+	R_PENDING,  /* still at it */
+	R_GREETED,  /* the run said "runlimit": fd is open for a request */
+	R_ANSWERED, /* --list: its answer to "info" is in line */
+	R_GONE,     /* no live run there */
+	R_SILENT,   /* connected, but no answer in time (stopped?): fd is open, and a request
+	             * written now waits for the run in its socket */
+	R_UNREACHED, /* a live run is there (its lock is held), but no connection could be made
+	              * in time: its queue of connections is full (stopped?) */
+	R_BUSY,     /* the run had no room for another connection all that time */
+	R_REFUSED,  /* the run refused this user */
+	R_FAILED,   /* an error here (err) */
+};
+
+struct probe {
+	const struct names_dir *d;
+	const char *name;
+	char shown[NAME_MAX_LEN + 16]; /* --list: the name as shown ("UID:NAME" for another's) */
+	bool info;                     /* ask "info" once greeted (--list) */
+	enum reached end;
+	int fd;                        /* -1: none now */
+	bool connecting;               /* connect is in progress (EINPROGRESS) */
+	bool greeted;
+	bool live, busy;               /* seen so far: a lock held; a "busy" */
+	int err;
+	int64_t deadline;              /* 0: not started */
+	int64_t retry_at;
+	size_t len;
+	char *line;                    /* REPLY bytes while it is reached; then the answer, or
+	                                * NULL */
+};
+
+/* p is done with its connection (for now). */
+static void hang_up(struct probe *p)
+{
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+	p->connecting = p->greeted = false;
+	p->len = 0;
+}
+
+/* No run listens on p's socket: one that is starting or ending holds its lock, and is
+ * tried again (where a full queue refuses a connection, so does that run); else none. */
+static void no_listener(struct probe *p, int64_t now)
+{
+	hang_up(p);
+	if (names_held(p->d, p->name)) {
+		p->live = true;
+		p->retry_at = now + RETRY;
+	} else {
+		p->end = R_GONE;
+	}
+}
+
+/* Is the listener on p's connection the directory's user?  A socket there may be any
+ * socket the user points it at (a symbolic link, swapped in after any check): root must
+ * never talk to a daemon of its own through another user's directory.  Where the system
+ * cannot tell (the portable build), only a directory of this user's own is trusted. */
+static bool right_peer(struct probe *p)
+{
+	uid_t uid;
+	int known = peer_uid(p->fd, &uid);
+	if (known == 1 ? uid == p->d->owner : known == 0 && p->d->owner == geteuid())
+		return true;
+	hang_up(p);
+	p->end = R_GONE; /* not a run of the directory's user: not one to talk to */
+	return false;
+}
+
+static void try_connect(struct probe *p, int64_t now)
+{
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0) {
+		p->err = errno;
+		p->end = R_FAILED;
+		return;
+	}
+	int flags = fcntl(fd, F_GETFL);
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0 || flags < 0 ||
+	    fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0) {
+		p->err = errno;
+		p->end = R_FAILED;
+		close(fd);
+		return;
+	}
+	if (names_connect(p->d, p->name, fd) == 0) {
+		p->fd = fd;
+		right_peer(p);
+		return;
+	}
+	if (errno == EINPROGRESS) {
+		p->fd = fd;
+		p->connecting = true;
+		return;
+	}
+	int err = errno;
+	close(fd);
+	if (err == ENOENT || err == ECONNREFUSED) {
+		no_listener(p, now);
+	} else if (err == EAGAIN || err == EWOULDBLOCK) { /* its queue is full */
+		p->live = true;
+		p->retry_at = now + RETRY;
+	} else {
+		p->err = err;
+		p->end = R_FAILED;
+	}
+}
+
+/* One whole line from the run, the newline cut off. */
+static void take_line(struct probe *p, char *line, int64_t now)
+{
+	if (!p->greeted) {
+		if (strcmp(line, "runlimit") == 0) {
+			p->greeted = true;
+			if (!p->info)
+				p->end = R_GREETED;
+			else if (msg_write(p->fd, "info\n", 5) != 5)
+				no_listener(p, now);
+		} else if (strcmp(line, "busy") == 0) {
+			hang_up(p);
+			p->busy = true;
+			p->retry_at = now + RETRY;
+		} else {
+			hang_up(p);
+			p->end = strcmp(line, "refused") == 0 ? R_REFUSED : R_GONE;
+		}
+		return;
+	}
+	size_t len = strlen(line) + 1;
+	memmove(p->line, line, len);
+	char *kept = realloc(p->line, len); /* the answer alone is kept */
+	if (kept)
+		p->line = kept;
+	hang_up(p);
+	p->end = R_ANSWERED;
+}
+
+/* p's connection is readable (or done connecting): take what came. */
+static void pump(struct probe *p, int64_t now)
+{
+	if (p->connecting) {
+		int err = 0;
+		socklen_t len = sizeof err;
+		if (getsockopt(p->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
+			err = errno;
+		p->connecting = false;
+		if (err == ECONNREFUSED || err == ENOENT) {
+			no_listener(p, now);
+		} else if (err) {
+			hang_up(p);
+			p->err = err;
+			p->end = R_FAILED;
+		} else {
+			right_peer(p);
+		}
+		return;
+	}
+	ssize_t got = read(p->fd, p->line + p->len, REPLY - 1 - p->len);
+	if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return;
+	if (got <= 0) { /* the run closed: it is ending (or it never was one) */
+		no_listener(p, now);
+		return;
+	}
+	p->len += (size_t)got;
+	p->line[p->len] = '\0';
+	char *nl;
+	while (p->end == R_PENDING && p->fd >= 0 && (nl = strchr(p->line, '\n'))) {
+		*nl = '\0';
+		char line[REPLY];
+		memcpy(line, p->line, (size_t)(nl - p->line) + 1);
+		size_t rest = p->len - (size_t)(nl + 1 - p->line);
+		memmove(p->line, nl + 1, rest + 1);
+		p->len = rest;
+		take_line(p, line, now);
+	}
+	if (p->end == R_PENDING && p->fd >= 0 && p->len == REPLY - 1) {
+		hang_up(p); /* no line of a run's is this long */
+		p->end = R_GONE;
+	}
+}
+
+/* The time is up for p. */
+static void give_up(struct probe *p)
+{
+	if (p->fd >= 0 && !p->connecting) {
+		p->end = R_SILENT; /* fd stays open */
+		return;
+	}
+	hang_up(p);
+	p->end = p->live ? R_UNREACHED : p->busy ? R_BUSY : R_GONE;
+}
+
+/* Reach the runs of ps[0..n) at once (AT_ONCE at a time), each within PATIENCE of its
+ * first try: none is left R_PENDING. */
+static void reach(struct probe *ps, size_t n)
+{
+	size_t started = 0, at_once = AT_ONCE;
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		at_once = rl.rlim_cur < 48 ? 16 : rl.rlim_cur - 32 < AT_ONCE ? (size_t)(rl.rlim_cur - 32)
+		                                                            : AT_ONCE;
+	for (;;) {
+		int64_t now = clock_now(), wake = CLOCK_NEVER;
+		struct pollfd fds[AT_ONCE];
+		struct probe *of[AT_ONCE];
+		size_t nfds = 0, active = 0;
+		for (size_t k = 0; k < started; k++)
+			active += ps[k].end == R_PENDING;
+		for (; started < n && active < at_once; started++, active++) {
+			struct probe *p = &ps[started];
+			p->deadline = now + PATIENCE;
+			p->fd = -1;
+			p->len = 0;
+			if (!(p->line = malloc(REPLY))) {
+				p->err = errno;
+				p->end = R_FAILED;
+			}
+		}
+		for (size_t k = 0; k < started; k++) {
+			struct probe *p = &ps[k];
+			if (p->end != R_PENDING)
+				continue;
+			if (now >= p->deadline) {
+				give_up(p);
+				continue;
+			}
+			if (p->fd < 0 && now >= p->retry_at)
+				try_connect(p, now);
+			if (p->end != R_PENDING)
+				continue;
+			if (p->fd >= 0 && nfds < AT_ONCE) {
+				fds[nfds] = (struct pollfd){.fd = p->fd,
+				                            .events = p->connecting ? POLLOUT : POLLIN};
+				of[nfds++] = p;
+			} else if (p->retry_at < wake) {
+				wake = p->retry_at;
+			}
+			if (p->deadline < wake)
+				wake = p->deadline;
+		}
+		if (wake == CLOCK_NEVER && nfds == 0 && started == n)
+			return;
+		if (poll(fds, (nfds_t)nfds, clock_left_ms(wake)) < 0 && errno != EINTR)
+			return; /* cannot be: the deadlines end each probe at the next round */
+		now = clock_now();
+		for (size_t i = 0; i < nfds; i++)
+			if (fds[i].revents && of[i]->end == R_PENDING)
+				pump(of[i], now);
+		/* Memory for the answers alone: as many runs as a directory holds may be asked. */
+		for (size_t k = 0; k < started; k++)
+			if (ps[k].end != R_PENDING && ps[k].end != R_ANSWERED && ps[k].line) {
+				free(ps[k].line);
+				ps[k].line = NULL;
+			}
+	}
+}
+
+/* --cancel's exit statuses besides 0 and 125 (cancel.h). */
+enum {
+	CANCEL_MARKED = 1,  /* no run: a marker was left */
+	CANCEL_NONE = 2,    /* no run: none was left */
+	CANCEL_PENDING = 3, /* the run does not answer, or has not ended in time */
+};
+
+/* The next line from fd into buf (without its newline), by until: 1; 0 at end-of-file, -1 on
+ * an error (a reset: the run closed before reading what was sent), -2 when the time is up. */
+static int read_line(int fd, char *buf, size_t size, int64_t until)
 {
 	size_t len = 0;
 	buf[0] = '\0';
 	while (len + 1 < size) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		int ready = poll(&pfd, 1, clock_left_ms(until));
+		if (ready < 0 && errno != EINTR)
+			return -1;
+		if (ready == 0)
+			return -2;
+		if (ready < 0)
+			continue;
 		ssize_t got = read(fd, buf + len, 1);
-		if (got < 0 && errno == EINTR)
+		if (got < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
 			continue;
 		if (got <= 0) {
 			buf[len] = '\0';
@@ -42,47 +334,8 @@ static int read_line(int fd, char *buf, size_t size)
 	return 1;
 }
 
-/* A connection to the run at path, greeted; or -1 with errno: ENOENT or ECONNREFUSED, no live
- * run there (or one that is closing); EACCES, the run refused this user; EBUSY, it has no
- * room for another connection now; EAGAIN, no greeting within patience (0: wait as long as
- * it takes: a stopped run answers once it is continued). */
-static int reach(const char *path, int patience)
-{
-	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	memcpy(sa.sun_path, path, strlen(path) + 1);
-	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (fd < 0)
-		return -1;
-	fcntl(fd, F_SETFD, FD_CLOEXEC);
-	struct timeval tv = {patience, 0};
-	if (patience > 0)
-		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-		int err = errno;
-		close(fd);
-		errno = err;
-		return -1;
-	}
-	uid_t uid;
-	char hello[16];
-	int err = ECONNREFUSED, got = 0;
-	if (peer_uid(fd, &uid) == 1 && uid != geteuid() && uid != 0)
-		; /* not a run of this user's: not one to talk to */
-	else if ((got = read_line(fd, hello, sizeof hello)) == 1 && strcmp(hello, "runlimit") == 0)
-		return fd;
-	else if (got == 1 && strcmp(hello, "refused") == 0)
-		err = EACCES;
-	else if (got == 1 && strcmp(hello, "busy") == 0)
-		err = EBUSY;
-	else if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-		err = EAGAIN;
-	close(fd);
-	errno = err;
-	return -1;
-}
-
-/* Ask the run on fd to end, and wait until it has. */
-static int ask(int fd, const struct config *cfg, const char *marker)
+/* The request, written into the run's socket (a few bytes into an empty buffer: whole). */
+static void request(int fd, const struct config *cfg)
 {
 	char line[64];
 	int sig = cfg->signal_given ? cfg->signal : SIGTERM;
@@ -91,163 +344,342 @@ static int ask(int fd, const struct config *cfg, const char *marker)
 	/* A write that fails finds a run that is closing: what it said last is read all the
 	 * same. */
 	(void)!msg_write(fd, line, (size_t)len);
+}
+
+static int not_answering(const char *name)
+{
+	msg("the run named %s does not answer (stopped?): the cancel is left with it, and it "
+	    "ends when it is continued", quote(name));
+	return CANCEL_PENDING;
+}
+
+/* Ask the run that greeted on fd to end, and wait until it has: within PATIENCE for its
+ * "ok", and within the bound it gives (and MARGIN) for its end. */
+static int ask(int fd, const struct config *cfg, const char *name)
+{
+	char line[64];
+	request(fd, cfg);
+	int64_t until = clock_now() + PATIENCE;
 	bool taken = false;
-	while (read_line(fd, line, sizeof line) == 1) {
+	int got;
+	while ((got = read_line(fd, line, sizeof line, until)) == 1) {
 		if (strcmp(line, "ended") == 0)
 			return 0;
 		if (strcmp(line, "refused") == 0) {
-			msg("the run named %s refused the cancel", quote(cfg->cancel));
+			msg("the run named %s refused the cancel", quote(name));
 			return EXIT_RUNLIMIT_FAILED;
 		}
-		taken = taken || strcmp(line, "ok") == 0;
+		if (strncmp(line, "ok", 2) == 0 && (line[2] == '\0' || line[2] == ' ')) {
+			char *end;
+			long long bound = line[2] ? strtoll(line + 3, &end, 10) : 0;
+			taken = true;
+			until = clock_after(clock_now(), clock_after(bound > 0 ? bound : 0, MARGIN));
+		}
 	}
-	if (!taken) {
-		/* The run ended before it took the request (of itself, or it found the marker and
-		 * never started): what was asked is done, and the marker is not for a later run. */
-		unlink(marker);
-		return 0;
+	if (got == -2 && !taken)
+		return not_answering(name);
+	if (got == -2) {
+		msg("the run named %s took the cancel but has not ended within its grace (stopped?): "
+		    "it ends when it is continued", quote(name));
+		return CANCEL_PENDING;
 	}
-	msg("the run named %s went away before it had ended its command", quote(cfg->cancel));
+	if (!taken)
+		return 0; /* it ended before it took the request (of itself, or by the marker) */
+	msg("the run named %s went away before it had ended its command", quote(name));
 	return EXIT_RUNLIMIT_FAILED;
 }
 
-/* The marker NAME.cancel, holding the cancel's signal number and a newline. */
-static bool leave_marker(const char *dir, const struct config *cfg, const char *marker)
+/* The cancel of NAME in d, a marker left there or not: its exit status, or -1 if no run of
+ * NAME is there. */
+static int cancel_in(const struct names_dir *d, const struct config *cfg, const char *name,
+                     bool marked)
 {
-	/* A dot-name: never a run's file (names cannot start with a dot), nor listed. */
-	char tmp[NAME_PATH];
-	int tlen = snprintf(tmp, sizeof tmp, "%s/.cancel.XXXXXX", dir);
-	if (tlen < 0 || (size_t)tlen >= sizeof tmp) {
-		errno = ENAMETOOLONG;
-		return false;
+	struct probe p = {.d = d, .name = name, .fd = -1};
+	reach(&p, 1);
+	/* Once the run has greeted, it listens: it looked for a marker before and never will
+	 * again.  Left, the marker would cancel the next run of this name. */
+	if (marked && p.end != R_SILENT && p.end != R_GONE && p.end != R_FAILED)
+		names_remove(d, name, "cancel");
+	int status = EXIT_RUNLIMIT_FAILED;
+	switch (p.end) {
+	case R_GREETED:
+		status = ask(p.fd, cfg, name);
+		break;
+	case R_SILENT:
+		/* Left in its socket, the request is read when the run goes on; the marker stays
+		 * for a run stopped before it looked for one. */
+		request(p.fd, cfg);
+		status = not_answering(name);
+		break;
+	case R_UNREACHED:
+		msg("the run named %s does not answer (stopped?), and has no room for another "
+		    "request: nothing was left with it", quote(name));
+		break;
+	case R_BUSY:
+		msg("the run named %s has no room for another request now", quote(name));
+		break;
+	case R_REFUSED:
+		msg("the run named %s refused this user's cancel", quote(name));
+		break;
+	case R_FAILED:
+		msg("cannot reach the run named %s: %s", quote(name), strerror(p.err));
+		break;
+	default:
+		status = -1;
 	}
-	int m = mkstemp(tmp); /* mode 0600 */
-	if (m < 0)
-		return false;
-	fcntl(m, F_SETFD, FD_CLOEXEC);
-	char text[16];
-	int len = snprintf(text, sizeof text, "%d\n", cfg->signal_given ? cfg->signal : SIGTERM);
-	bool done = msg_write(m, text, (size_t)len) == (ssize_t)len;
-	int err = errno;
-	if (close(m) != 0 && done) {
-		done = false;
-		err = errno;
+	hang_up(&p);
+	free(p.line);
+	return status;
+}
+
+/* A marker's time, for a message. */
+static const char *ttl_text(int64_t ttl, char *buf, size_t size)
+{
+	if (ttl >= (int64_t)100 * 365 * 24 * 3600 * NS)
+		snprintf(buf, size, "ever (it does not expire)");
+	else
+		snprintf(buf, size, "%gs", (double)ttl / 1e9);
+	return buf;
+}
+
+/* Directories of runs, each once. */
+struct places {
+	struct names_dir dirs[32];
+	const char *prefix[32];
+	size_t n;
+};
+
+static void add_place(struct names_dir *d, void *arg)
+{
+	struct places *ps = arg;
+	for (size_t k = 0; k < ps->n; k++)
+		if (names_same(&ps->dirs[k], d)) {
+			names_close(d);
+			return;
+		}
+	if (ps->n == sizeof ps->dirs / sizeof *ps->dirs) {
+		names_close(d);
+		return;
 	}
-	if (done && rename(tmp, marker) == 0)
-		return true;
-	err = done ? errno : err;
-	unlink(tmp);
-	errno = err;
-	return false;
+	ps->dirs[ps->n++] = *d;
+}
+
+static void close_places(struct places *ps)
+{
+	for (size_t k = 0; k < ps->n; k++)
+		names_close(&ps->dirs[k]);
+	ps->n = 0;
+}
+
+/* --cancel=UID:NAME: the run NAME of user UID (another user's, for root), looked for in that
+ * user's default places; no marker is left. */
+static int cancel_qualified(const struct config *cfg, uid_t uid, const char *name)
+{
+	if (uid != geteuid() && geteuid() != 0) {
+		msg("only root may cancel another user's run: %s", quote(cfg->cancel));
+		return EXIT_RUNLIMIT_FAILED;
+	}
+	struct places ps = {.n = 0};
+	struct names_dir own;
+	if (uid == geteuid() && names_open(NAMES_ANY_OWNER, &own) && own.fd >= 0)
+		add_place(&own, &ps);
+	names_places(uid, add_place, &ps);
+	int status = -1;
+	for (size_t k = 0; k < ps.n && status < 0; k++) {
+		names_sweep(&ps.dirs[k], NULL);
+		status = cancel_in(&ps.dirs[k], cfg, name, false);
+	}
+	close_places(&ps);
+	if (status >= 0)
+		return status;
+	msg("no run named %s of user %lu is running: no marker was left (none is, for UID:NAME)",
+	    quote(name), (unsigned long)uid);
+	return CANCEL_NONE;
 }
 
 int cancel_main(const struct config *cfg)
 {
-	char dir[NAME_PATH], sock[NAME_PATH], marker[NAME_PATH];
-	if (!names_dir(true, dir, sizeof dir) ||
-	    !names_path(dir, cfg->cancel, "sock", sock, sizeof sock) ||
-	    !names_path(dir, cfg->cancel, "cancel", marker, sizeof marker))
+	uid_t uid;
+	const char *name = cfg->cancel;
+	if (names_qualified(cfg->cancel, &uid, &name))
+		return cancel_qualified(cfg, uid, name);
+	int64_t ttl = cfg->marker_ttl_given ? cfg->marker_ttl : MARKER_TTL_DEFAULT;
+	struct names_dir d;
+	if (!names_open(ttl > 0 ? NAMES_CREATE | NAMES_ANY_OWNER : NAMES_ANY_OWNER, &d))
 		return EXIT_RUNLIMIT_FAILED;
+	names_sweep(&d, NULL);
 	/* The marker first: a run that starts from here on finds it; one that started before
-	 * listens already, and is reached below.  It holds the signal, for a run that finds it
-	 * before it starts its command; written beside it and renamed into place, so that such
-	 * a run reads all of it or finds none. */
-	if (!leave_marker(dir, cfg, marker)) {
-		msg("cannot leave a cancel for %s: %s", quote(marker), strerror(errno));
-		return EXIT_RUNLIMIT_FAILED;
-	}
-	int fd = reach(sock, 0);
-	if (fd < 0 && (errno == EACCES || errno == EBUSY)) {
-		msg(errno == EACCES ? "the run named %s refused this user's cancel"
-		                    : "the run named %s has no room for another request now",
-		    quote(cfg->cancel));
-		unlink(marker); /* the run is past its look for one: it is not for a later run */
-		return EXIT_RUNLIMIT_FAILED;
-	}
-	if (fd < 0) {
-		if (errno != ENOENT && errno != ECONNREFUSED) {
-			msg("cannot reach the run named %s: %s", quote(cfg->cancel), strerror(errno));
+	 * listens already, and is reached below.  Root leaves none in another user's
+	 * directory. */
+	bool marked = false;
+	int64_t marked_at = clock_now();
+	if (ttl > 0 && d.fd >= 0 && d.owner == geteuid()) {
+		if (!names_mark(&d, name, cfg->signal_given ? cfg->signal : SIGTERM, ttl)) {
+			msg("cannot leave a cancel marker for %s in %s: %s", quote(name), quote(d.path),
+			    strerror(errno));
+			names_close(&d);
 			return EXIT_RUNLIMIT_FAILED;
 		}
-		/* No run listens.  One that took the marker meanwhile has ended without starting
-		 * its command; otherwise the marker stays for one that starts later. */
-		return access(marker, F_OK) == 0 ? 1 : 0;
+		marked = true;
 	}
-	/* The run greeted: it listens, so it looked for a marker before and never will again.
-	 * Left, the marker would cancel the next run of this name, whatever happens here. */
-	unlink(marker);
-	int status = ask(fd, cfg, marker);
-	close(fd);
+	int status = cancel_in(&d, cfg, name, marked);
+	if (status < 0 && marked && names_marked(&d, name)) {
+		char text[64];
+		msg("no run named %s is running: a cancel marker was left, and a run of that name "
+		    "that starts within %s will not run its command", quote(name),
+		    ttl_text(ttl, text, sizeof text));
+		status = CANCEL_MARKED;
+	} else if (status < 0 && marked && clock_now() - marked_at < ttl) {
+		status = 0; /* a run took the marker meanwhile: it ends without starting its command */
+	} else if (status < 0) {
+		msg("no run named %s is running: no marker was left%s", quote(name),
+		    marked ? " (it expired)" : ttl <= 0 ? " (--marker-ttl=0)"
+		                             : " (none is, in another user's directory)");
+		status = CANCEL_NONE;
+	}
+	names_close(&d);
 	return status;
 }
 
-/* The run of the socket at path, as a line of --list (nothing if it is not alive); false
- * if the line could not be written (errno says why). */
-static bool list_one(const char *path, const char *name)
+/* line, as a terminal may show it: a byte that would control it (a C0 or C1 control, in
+ * UTF-8 or alone) becomes '?'.  A run quotes such bytes itself; this is for a peer that
+ * is not one (root lists other users' sockets). */
+static void tame(char *line)
 {
-	int fd = reach(path, 2); /* a stopped run does not hold up the list */
-	if (fd < 0)
-		return true;
-	bool written = true;
-	char line[4200];
+	for (unsigned char *p = (unsigned char *)line; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			*p = '?';
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			p[0] = p[1] = '?';
+	}
+}
+
+/* The line of --list for p; false if it could not be written (errno says why). */
+static bool list_one(struct probe *p)
+{
+	char out[REPLY + 128];
+	int len = -1;
 	long pid;
 	long long ns;
 	int used = 0;
-	if (msg_write(fd, "info\n", 5) == 5 && read_line(fd, line, sizeof line) == 1 &&
-	    sscanf(line, "%ld %lld %n", &pid, &ns, &used) == 2 && used > 0) {
-		char out[4400];
-		int len = snprintf(out, sizeof out, "%s\t%ld\t%.1fs\t%s\n", name, pid, (double)ns / 1e9,
-		                   line + used);
-		size_t want = len < 0 ? 0 : (size_t)len < sizeof out ? (size_t)len : sizeof out - 1;
-		if (stdfds_closed(STDOUT_FILENO)) {
-			errno = EBADF; /* runlimit was started without it: its placeholder is not it */
-			written = false;
-		} else if (want > 0) {
-			ssize_t n = msg_write(STDOUT_FILENO, out, want);
-			if (n != (ssize_t)want) {
-				if (n >= 0)
-					errno = EIO;
-				written = false;
-			}
-		}
+	if (p->end == R_ANSWERED && sscanf(p->line, "%ld %lld %n", &pid, &ns, &used) == 2 &&
+	    used > 0) {
+		tame(p->line + used);
+		len = snprintf(out, sizeof out, "%s\t%ld\t%.1fs\t%s\n", p->shown, pid, (double)ns / 1e9,
+		               p->line + used);
+	} else if (p->end == R_SILENT || p->end == R_UNREACHED || p->end == R_BUSY) {
+		len = snprintf(out, sizeof out, "%s\t-\t-\t%s\n", p->shown,
+		               p->end == R_BUSY ? "busy" : "not answering");
 	}
-	int err = errno;
-	close(fd);
-	errno = err;
-	return written;
+	if (len <= 0)
+		return true;
+	size_t want = (size_t)len < sizeof out ? (size_t)len : sizeof out - 1;
+	if (stdfds_closed(STDOUT_FILENO)) {
+		errno = EBADF; /* runlimit was started without it: its placeholder is not it */
+		return false;
+	}
+	ssize_t n = msg_write(STDOUT_FILENO, out, want);
+	if (n == (ssize_t)want)
+		return true;
+	if (n >= 0)
+		errno = EIO;
+	return false;
+}
+
+/* (Names within one directory share their prefix: the shown names sort as the names.) */
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct probe *)a)->shown, ((const struct probe *)b)->shown);
+}
+
+/* The probes of every socket in d (names shown after prefix), added to *ps (of *n). */
+static bool add_runs(const struct names_dir *d, const char *prefix, struct probe **ps,
+                     size_t *n, size_t *cap)
+{
+	if (d->fd < 0)
+		return true;
+	int fd = openat(d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		msg("cannot read the directory of named runs %s: %s", quote(d->path), strerror(errno));
+		return false;
+	}
+	size_t first = *n;
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		size_t len = strlen(e->d_name);
+		if (len <= 5 || len - 5 > NAME_MAX_LEN || strcmp(e->d_name + len - 5, ".sock") != 0)
+			continue;
+		if (*n == *cap) {
+			size_t more = *cap ? 2 * *cap : 16;
+			struct probe *grown = realloc(*ps, more * sizeof **ps);
+			if (!grown)
+				break;
+			*ps = grown;
+			*cap = more;
+		}
+		struct probe *p = &(*ps)[*n];
+		*p = (struct probe){.d = d, .info = true, .fd = -1};
+		size_t plen = strlen(prefix); /* at most 11 bytes: "UID:" */
+		memcpy(p->shown, prefix, plen);
+		memcpy(p->shown + plen, e->d_name, len - 5);
+		p->shown[plen + len - 5] = '\0';
+		p->name = p->shown + plen;
+		if (names_valid(p->name))
+			++*n;
+	}
+	closedir(dir);
+	if (*n > first)
+		qsort(*ps + first, *n - first, sizeof **ps, by_name);
+	return true;
 }
 
 int list_main(void)
 {
-	char dir[NAME_PATH];
-	if (!names_dir(false, dir, sizeof dir))
+	struct places ps = {.n = 0};
+	struct names_dir own;
+	if (!names_open(NAMES_ANY_OWNER, &own))
 		return EXIT_RUNLIMIT_FAILED;
-	struct dirent **names;
-	int n = scandir(dir, &names, NULL, alphasort);
-	if (n < 0) {
-		if (errno == ENOENT)
-			return 0;
-		msg("cannot read the directory of named runs %s: %s", quote(dir), strerror(errno));
-		return EXIT_RUNLIMIT_FAILED;
+	size_t owned = 0;
+	if (own.fd >= 0) {
+		add_place(&own, &ps);
+		owned = 1;
 	}
+	/* Root sees every user's runs in their default places, as "UID:NAME" (--cancel takes
+	 * that); with RUNLIMIT_DIR, that directory alone. */
+	const char *env = getenv("RUNLIMIT_DIR");
+	if (geteuid() == 0 && !(env && *env))
+		names_places(NAMES_EVERY_USER, add_place, &ps);
+	char prefixes[sizeof ps.dirs / sizeof *ps.dirs][16];
+	struct probe *probes = NULL;
+	size_t n = 0, cap = 0;
+	int status = 0;
+	for (size_t k = 0; k < ps.n; k++) {
+		names_sweep(&ps.dirs[k], NULL);
+		prefixes[k][0] = '\0';
+		if (k >= owned)
+			snprintf(prefixes[k], sizeof prefixes[k], "%lu:", (unsigned long)ps.dirs[k].owner);
+		if (!add_runs(&ps.dirs[k], prefixes[k], &probes, &n, &cap))
+			status = EXIT_RUNLIMIT_FAILED;
+	}
+	/* The names point into the probes, which are in place now. */
+	for (size_t k = 0; k < n; k++)
+		probes[k].name = probes[k].shown + strlen(prefixes[probes[k].d - ps.dirs]);
+	reach(probes, n);
 	int write_err = 0;
-	for (int k = 0; k < n; k++) {
-		const char *file = names[k]->d_name;
-		size_t len = strlen(file);
-		char name[NAME_MAX_LEN + 1], path[NAME_PATH];
-		if (len > 5 && len - 5 <= NAME_MAX_LEN && strcmp(file + len - 5, ".sock") == 0) {
-			memcpy(name, file, len - 5);
-			name[len - 5] = '\0';
-			if (names_valid(name) && names_path(dir, name, "sock", path, sizeof path) &&
-			    !write_err && !list_one(path, name))
-				write_err = errno;
-		}
-		free(names[k]);
+	for (size_t k = 0; k < n; k++) {
+		if (!write_err && !list_one(&probes[k]))
+			write_err = errno;
+		hang_up(&probes[k]);
+		free(probes[k].line);
 	}
-	free(names);
+	free(probes);
+	close_places(&ps);
 	if (write_err) {
 		msg("write error: %s", strerror(write_err));
 		return EXIT_RUNLIMIT_FAILED;
 	}
-	return 0;
+	return status;
 }

@@ -1,17 +1,23 @@
 /* The other side of a named run's control socket (control.h): `runlimit --cancel=NAME`
  * asks the run to end and waits until it has; `runlimit --list` shows the live named runs
- * of this user.  Neither ever signals anything itself: the run signals its own tree. */
+ * of this user (to root, of every user).  Neither ever signals anything itself: the run
+ * signals its own tree.  Neither ever blocks: connections are made without blocking, and
+ * every answer is awaited for 2 s at most; only a listener of the directory's own user is
+ * talked to. */
 #ifndef RUNLIMIT_CANCEL_H
 #define RUNLIMIT_CANCEL_H
 
 #include "cli.h"
 
-/* --cancel=NAME (with cfg's -s and -k, if given): 0 once the run has ended, 1 if no run of
- * that NAME is running (its marker is left: a run of NAME that starts later does not run its
- * command), 125 on error. */
+/* --cancel=NAME or UID:NAME (with cfg's -s, -k and --marker-ttl, if given): 0 once the run
+ * has ended; 1 if no run of that NAME is running and a marker was left (a run of NAME that
+ * starts within its time does not run its command); 2 if none is and no marker was left;
+ * 3 if the run does not answer (the request is left in its socket) or has not ended within
+ * the bound it gave; 125 on error. */
 int cancel_main(const struct config *cfg);
 
-/* --list: one line per live named run, "NAME PID ELAPSED COMMAND"; 0, or 125 on error. */
+/* --list: one line per live named run, "NAME PID ELAPSED COMMAND" ("NAME - - not
+ * answering" for a stopped one); 0, or 125 on error. */
 int list_main(void);
 
 #endif

@@ -23,7 +23,7 @@
 
 enum opt_id { OPT_SIGNAL, OPT_KILL, OPT_PRESERVE, OPT_FOREGROUND, OPT_VERBOSE,
 	OPT_KILL_LEFTOVERS, OPT_REPORT, OPT_OUTPUT_GRACE, OPT_NO_OUTPUT, OPT_REPORT_TAIL,
-	OPT_NAME, OPT_CANCEL, OPT_LIST, OPT_NPROC, OPT_HELP, OPT_VERSION };
+	OPT_NAME, OPT_CANCEL, OPT_MARKER_TTL, OPT_LIST, OPT_NPROC, OPT_HELP, OPT_VERSION };
 
 struct option_def {
 	struct longopt lo; /* first: longopt_match reads it */
@@ -46,6 +46,7 @@ static const struct option_def options[] = {
 	{{"report-tail", true, true}, 0, OPT_REPORT_TAIL},
 	{{"name", true, true}, 0, OPT_NAME},
 	{{"cancel", true, true}, 0, OPT_CANCEL},
+	{{"marker-ttl", true, true}, 0, OPT_MARKER_TTL},
 	{{"list", false, true}, 0, OPT_LIST},
 	{{"nproc", false, true}, 0, OPT_NPROC},
 	{{"help", false, false}, 0, OPT_HELP},
@@ -64,7 +65,7 @@ static char last_arg_buf[64];
  * that read --help expect.  As "timeout", GNU's options only; the extensions stay accepted. */
 static const char usage_lines[] =
 	"Usage: %s [OPTION]... DURATION COMMAND [ARG]...\n"
-	"  or:  %s --cancel=NAME [-s SIGNAL] [-k DURATION]\n"
+	"  or:  %s --cancel=NAME [-s SIGNAL] [-k DURATION] [--marker-ttl=DURATION]\n"
 	"  or:  %s --list\n"
 	"  or:  %s --nproc [--all] [--ignore=N]\n"
 	"  or:  %s OPTION\n";
@@ -105,7 +106,11 @@ static const char usage_extensions[] =
 	"      --name=NAME            register the run as NAME, for --cancel and --list\n"
 	"      --cancel=NAME          end the run named NAME as a TERM would (the -s\n"
 	"                               signal, then KILL after the -k grace), and\n"
-	"                               wait until it has; 1 if none is running\n"
+	"                               wait until it has: 0; if none is running,\n"
+	"                               1 (a marker is left for one that starts)\n"
+	"                               or 2 (none is); 3 if it does not answer\n"
+	"      --marker-ttl=DURATION  with --cancel: how long its marker stands\n"
+	"                               (default 60s; 0: leave none)\n"
 	"      --list                 show the named runs: NAME, pid, elapsed, command\n"
 	"      --nproc                print the processors usable (see --nproc --help)\n";
 static const char usage_tail[] =
@@ -126,9 +131,8 @@ static const char usage_tail[] =
 	"  -    otherwise COMMAND's own status (128+N if signal N ended it)\n";
 static const char usage_as_timeout[] =
 	"\nrunlimit's extensions (--kill-leftovers, --report, --output-grace,\n"
-	"--no-output-timeout, --report-tail, --name, --cancel, --list, --nproc) work\n"
-	"here too: "
-	"see 'runlimit --help'.\n";
+	"--no-output-timeout, --report-tail, --name, --cancel, --marker-ttl, --list,\n"
+	"--nproc) work here too: see 'runlimit --help'.\n";
 
 static enum cli_result usage(void)
 {
@@ -203,10 +207,13 @@ static bool tail_size(const char *arg, size_t *bytes)
 	return true;
 }
 
-/* --name, --cancel: a run's name into *name. */
-static enum cli_result run_name(const char *arg, const char **name)
+/* --name, --cancel: a run's name into *name (for --cancel, UID:NAME too: --list shows another
+ * user's runs so to root). */
+static enum cli_result run_name(const char *arg, const char **name, bool qualified_ok)
 {
-	if (!names_valid(arg)) {
+	uid_t uid;
+	const char *plain;
+	if (!names_valid(arg) && !(qualified_ok && names_qualified(arg, &uid, &plain))) {
 		msg("invalid run name %s (1 to %d of A-Z a-z 0-9 . _ -, not starting with .)",
 		    quote(arg), NAME_MAX_LEN);
 		return bad_usage();
@@ -263,8 +270,13 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 		}
 		cfg->report = arg;
 		break;
-	case OPT_NAME: return run_name(arg, &cfg->name);
-	case OPT_CANCEL: return run_name(arg, &cfg->cancel);
+	case OPT_NAME: return run_name(arg, &cfg->name, false);
+	case OPT_CANCEL: return run_name(arg, &cfg->cancel, true);
+	case OPT_MARKER_TTL:
+		if (!interval(arg, &cfg->marker_ttl))
+			return bad_usage();
+		cfg->marker_ttl_given = true;
+		break;
 	case OPT_LIST: cfg->list = true; break;
 	case OPT_NPROC: return CLI_NPROC;
 	case OPT_HELP: return usage();
@@ -282,6 +294,10 @@ static enum cli_result control_mode(const struct config *cfg, int left, char **w
 	}
 	if (cfg->name) {
 		msg("option '--name' is for a run, not for %s", cfg->list ? "'--list'" : "'--cancel'");
+		return bad_usage();
+	}
+	if (cfg->marker_ttl_given && !cfg->cancel) {
+		msg("option '--marker-ttl' is for '--cancel'");
 		return bad_usage();
 	}
 	if (left > 0) {
@@ -386,6 +402,10 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 		return bad_usage();
 	}
 	cfg->command = argv + i + 1;
+	if (cfg->marker_ttl_given) {
+		msg("option '--marker-ttl' is for '--cancel'");
+		return bad_usage();
+	}
 	if (cfg->report_tail && !cfg->report) {
 		msg("option '--report-tail' needs --report=FILE");
 		return bad_usage();

@@ -26,7 +26,9 @@ struct config {
 	const char *silence_arg; /* as given, for -v */
 	size_t report_tail; /* --report-tail: bytes of stderr's end the report keeps; 0: none */
 	const char *name;   /* --name: the run registers under it (control.h); NULL: not */
-	const char *cancel; /* --cancel: the named run to end (cancel.h) */
+	const char *cancel; /* --cancel: the named run to end (cancel.h): NAME or UID:NAME */
+	int64_t marker_ttl; /* --marker-ttl: how long a cancel's marker stands (ns; 0: none) */
+	bool marker_ttl_given;
 	bool list;          /* --list */
 	char **command;     /* NULL-terminated argv of COMMAND */
 	int64_t started;    /* clock_now() when runlimit started: the deadline counts from it */

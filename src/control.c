@@ -1,5 +1,3 @@
-/* O_NOFOLLOW is POSIX 2008, but macOS shows it only with its own names. */
-#define _DARWIN_C_SOURCE
 #include "control.h"
 
 #include <errno.h>
@@ -10,7 +8,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -24,15 +21,23 @@
 /* Connections at once: a cancel holds its own until the run is over. */
 #define CONNS (CONTROL_MAX_FDS - 1)
 #define LINE 64
+/* A connection that has made no request within this is dropped: silent ones would hold
+ * the slots, and turn cancels away as "busy" (the manual, NAMED RUNS). */
+#define IDLE ((int64_t)1000000000)
+/* Connections waiting to be accepted: what a stopped run keeps of cancels queued for it. */
+#define BACKLOG 8
 
 struct conn {
 	int fd;          /* -1: free */
 	bool waiting;    /* a cancel was taken: "ended" is owed when the run is over */
+	bool unanswered; /* ... and "ok", with how long the end may take (control_taken) */
+	int64_t since;   /* when it was accepted: idle past IDLE, it is dropped */
 	size_t len;
 	char line[LINE]; /* the request, as read so far */
 };
 
 static const struct config *run_cfg;
+static struct names_dir dir = {.fd = -1};
 static int lock_fd = -1, listen_fd = -1;
 /* A descriptor held in reserve: out of descriptors, accept fails and leaves the connection
  * waiting, so the listening socket stays readable and the loop would spin on it.  With the
@@ -42,7 +47,6 @@ static int lock_fd = -1, listen_fd = -1;
 static int spare_fd = -1;
 static int64_t paused_until = CLOCK_NEVER; /* CLOCK_NEVER: not paused */
 static int early_signal = SIGTERM; /* the signal of a cancel that came before the run */
-static char dir[NAME_PATH], lock_path[NAME_PATH], sock_path[NAME_PATH], marker[NAME_PATH];
 static struct conn conns[CONNS];
 
 /* fd close-on-exec (the command must never inherit it) and non-blocking. */
@@ -53,56 +57,26 @@ static bool own(int fd)
 	       fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
 }
 
-/* NAME.lock, locked: false if another live run holds it (errno EAGAIN) or it cannot be had.
- * A lock file removed by an ending run after this one opened it is not the name's any more:
- * then again, with the file now there. */
-static bool take_lock(void)
-{
-	for (int tries = 0; tries < 10; tries++) {
-		int fd = open(lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (fd < 0)
-			return false;
-		struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
-		if (fcntl(fd, F_SETLK, &fl) != 0) {
-			int err = errno == EACCES ? EAGAIN : errno;
-			close(fd);
-			errno = err;
-			return false;
-		}
-		struct stat held, now;
-		if (fstat(fd, &held) == 0 && lstat(lock_path, &now) == 0 &&
-		    held.st_dev == now.st_dev && held.st_ino == now.st_ino) {
-			lock_fd = fd;
-			return true;
-		}
-		close(fd);
-	}
-	errno = EAGAIN;
-	return false;
-}
-
 /* Listen on NAME.sock; one left there is a dead run's (this run holds the lock). */
 static bool listen_on(void)
 {
-	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	memcpy(sa.sun_path, sock_path, strlen(sock_path) + 1);
-	unlink(sock_path);
+	names_remove(&dir, run_cfg->name, "sock");
 	listen_fd = socket(AF_UNIX, SOCK_STREAM, 0);
 	if (listen_fd < 0 || !own(listen_fd))
 		return false;
 	/* The socket's file for its user alone, whatever the umask (runlimit has one thread). */
 	mode_t mask = umask(077);
-	bool bound = bind(listen_fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+	bool bound = names_bind(&dir, run_cfg->name, listen_fd) == 0;
 	umask(mask);
-	return bound && listen(listen_fd, 8) == 0;
+	return bound && listen(listen_fd, BACKLOG) == 0;
 }
 
-static bool paths(const char *name)
+/* "DIR/NAME.ext", for a message. */
+static const char *shown(const char *ext)
 {
-	return names_dir(true, dir, sizeof dir) &&
-	       names_path(dir, name, "lock", lock_path, sizeof lock_path) &&
-	       names_path(dir, name, "sock", sock_path, sizeof sock_path) &&
-	       names_path(dir, name, "cancel", marker, sizeof marker);
+	static char path[NAMES_PATH + NAME_MAX_LEN + 16];
+	snprintf(path, sizeof path, "%s/%s.%s", dir.path, run_cfg->name, ext);
+	return quote(path);
 }
 
 static void drop(struct conn *c)
@@ -119,28 +93,34 @@ static void take_spare(void)
 }
 
 /* accept failed for want of a descriptor: turn the waiting connection away with the spare's
- * room.  False if that could not be done: then the socket is paused. */
+ * room.  True if one was; false if none was waiting (accept fails for want of a descriptor
+ * before it looks), or none could be taken even so: then the socket is paused. */
 static bool turn_away(void)
 {
-	int fd = -1;
+	int fd = -1, err = EMFILE;
 	if (spare_fd >= 0) {
 		close(spare_fd);
 		spare_fd = -1;
 		fd = accept(listen_fd, NULL, NULL);
+		err = errno;
 		if (fd >= 0) {
 			(void)!msg_write(fd, "busy\n", 5);
 			close(fd);
 		}
 		take_spare();
 	}
-	if (fd < 0)
+	if (fd < 0 && err != EAGAIN && err != EWOULDBLOCK && err != ECONNABORTED && err != EINTR)
 		paused_until = clock_after(clock_now(), PAUSE);
 	return fd >= 0;
 }
 
 int64_t control_next_wake(void)
 {
-	return paused_until;
+	int64_t wake = paused_until;
+	for (size_t k = 0; k < CONNS; k++)
+		if (conns[k].fd >= 0 && !conns[k].waiting && conns[k].since + IDLE < wake)
+			wake = conns[k].since + IDLE;
+	return wake;
 }
 
 static void say(struct conn *c, const char *text)
@@ -176,49 +156,17 @@ static void take_connections(void)
 			close(fd);
 			continue;
 		}
-		*free_slot = (struct conn){.fd = fd};
+		*free_slot = (struct conn){.fd = fd, .since = clock_now()};
 		say(free_slot, "runlimit\n");
 	}
 }
 
-/* The signal a marker holds (cancel.c writes it), for the run to die of: TERM if it says
- * none that would end a process, or cannot be read as a small regular file of this user's. */
-static int marker_signal(const char *path)
+/* The signal of a marker (cancel.c leaves it), for the run to die of: TERM if it says none
+ * that would end a process. */
+static int marker_signal(int sig)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return SIGTERM;
-	char text[16];
-	struct stat st;
-	ssize_t n = -1;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())
-		n = read(fd, text, sizeof text - 1);
-	close(fd);
-	if (n <= 0)
-		return SIGTERM;
-	text[n] = '\0';
-	char *end;
-	long sig = strtol(text, &end, 10);
-	bool ends = sig == SIGKILL || (sig > 0 && sig <= sig_max() && disp_is_forwarded((int)sig));
-	return end != text && *end == '\n' && ends ? (int)sig : SIGTERM;
-}
-
-/* Is there a marker?  Then it is taken (renamed to a name no run or cancel uses, so that
- * what is read is what is removed, even with another cancel renaming a new one into place)
- * and its signal noted. */
-static bool take_marker(void)
-{
-	char taken[NAME_PATH];
-	int len = snprintf(taken, sizeof taken, "%s/.cancel-taken.%ld", dir, (long)getpid());
-	if (len < 0 || (size_t)len >= sizeof taken) { /* cannot be: the directory is short */
-		early_signal = marker_signal(marker);
-		return unlink(marker) == 0;
-	}
-	if (rename(marker, taken) != 0)
-		return false;
-	early_signal = marker_signal(taken);
-	unlink(taken);
-	return true;
+	bool ends = sig == SIGKILL || (sig > 0 && sig <= sig_max() && disp_is_forwarded(sig));
+	return ends ? sig : SIGTERM;
 }
 
 int control_early_signal(void)
@@ -231,24 +179,33 @@ enum control_state control_open(const struct config *cfg)
 	for (size_t k = 0; k < CONNS; k++)
 		conns[k] = (struct conn){.fd = -1};
 	run_cfg = cfg;
-	if (!paths(cfg->name))
+	if (!names_open(NAMES_CREATE, &dir))
 		return CONTROL_FAILED;
-	if (!take_lock()) {
+	/* What dead runs and expired cancels left goes first (this name's own: below). */
+	names_sweep(&dir, cfg->name);
+	lock_fd = names_lock(&dir, cfg->name);
+	if (lock_fd < 0) {
 		if (errno == EAGAIN)
 			msg("a run named %s is already running", quote(cfg->name));
+		else if (errno == EBUSY)
+			msg("cannot lock %s: another runlimit holds it and does not let go (stopped?)",
+			    shown("lock"));
 		else
-			msg("cannot lock %s: %s", quote(lock_path), strerror(errno));
+			msg("cannot lock %s: %s", shown("lock"), strerror(errno));
+		control_close();
 		return CONTROL_FAILED;
 	}
 	if (!listen_on()) {
-		msg("cannot listen on %s: %s", quote(sock_path), strerror(errno));
+		msg("cannot listen on %s: %s", shown("sock"), strerror(errno));
 		control_close();
 		return CONTROL_FAILED;
 	}
 	take_spare();
 	/* Only now, with the socket there for a cancel that comes from here on: one that came
-	 * before left its marker. */
-	if (take_marker()) {
+	 * before left its marker (an expired one is removed, and the command runs). */
+	int sig;
+	if (names_take_mark(&dir, cfg->name, &sig)) {
+		early_signal = marker_signal(sig);
 		take_connections();
 		for (size_t k = 0; k < CONNS; k++)
 			conns[k].waiting = conns[k].fd >= 0;
@@ -257,12 +214,22 @@ enum control_state control_open(const struct config *cfg)
 	return CONTROL_READY;
 }
 
+/* Drop the connections that have made no request within IDLE of their coming. */
+static void drop_idle(int64_t now)
+{
+	for (size_t k = 0; k < CONNS; k++)
+		if (conns[k].fd >= 0 && !conns[k].waiting && now - conns[k].since >= IDLE)
+			drop(&conns[k]);
+}
+
 size_t control_fds(struct pollfd *fds)
 {
 	if (listen_fd < 0)
 		return 0;
 	size_t n = 0;
-	if (paused_until != CLOCK_NEVER && clock_now() >= paused_until) {
+	int64_t now = clock_now();
+	drop_idle(now);
+	if (paused_until != CLOCK_NEVER && now >= paused_until) {
 		paused_until = CLOCK_NEVER;
 		take_spare(); /* the pause may have freed one */
 	}
@@ -322,9 +289,8 @@ static bool handle(struct conn *c, struct control_request *req)
 		drop(c);
 		return false;
 	}
-	unlink(marker); /* a marker left by this cancel is taken with it */
-	say(c, "ok\n");
-	c->waiting = true;
+	names_remove(&dir, run_cfg->name, "cancel"); /* a marker left by this cancel goes with it */
+	c->waiting = c->unanswered = true;
 	*req = (struct control_request){(int)sig, (int64_t)grace};
 	return true;
 }
@@ -383,12 +349,23 @@ bool control_pump(const struct pollfd *fds, size_t n, struct control_request *re
 	return cancel;
 }
 
+void control_taken(int64_t bound)
+{
+	char text[48];
+	snprintf(text, sizeof text, "ok %lld\n", (long long)(bound > 0 ? bound : 0));
+	for (size_t k = 0; k < CONNS; k++) {
+		if (conns[k].unanswered)
+			say(&conns[k], text);
+		conns[k].unanswered = false;
+	}
+}
+
 void control_close(void)
 {
 	if (!run_cfg)
 		return; /* never opened: conns[] is all zeros, and descriptor 0 is not ours */
 	if (listen_fd >= 0) {
-		unlink(sock_path);
+		names_remove(&dir, run_cfg->name, "sock");
 		close(listen_fd);
 		listen_fd = -1;
 	}
@@ -402,8 +379,10 @@ void control_close(void)
 		spare_fd = -1;
 	}
 	if (lock_fd >= 0) {
-		unlink(lock_path); /* while it is held: a run that opened it before finds it gone */
+		names_remove(&dir, run_cfg->name, "lock"); /* while it is held: a run that opened it
+		                                            * before finds it gone */
 		close(lock_fd);
 		lock_fd = -1;
 	}
+	names_close(&dir);
 }

@@ -1,10 +1,18 @@
 /* A named run's registration and control socket (--name; names.h for the directory).  Before
- * the command starts, the run takes NAME.lock (a second live run of NAME is refused; a lock
- * file or socket left by a run that was SIGKILLed is recognised by its lock being free),
- * listens on NAME.sock, and only then looks for NAME.cancel: a cancel (cancel.h) leaves that
- * marker before it tries to connect, so whichever comes first, a cancel is never lost.  The
- * socket is one more source of the run's event wait; a peer that is neither the run's user
- * nor root is refused.  Without --name nothing here runs. */
+ * the command starts, the run sweeps the directory (expired markers, dead runs' files), takes
+ * NAME.lock (a second live run of NAME is refused; a lock file or socket left by a run that
+ * was SIGKILLed is recognised by its lock being free), listens on NAME.sock, and only then
+ * looks for NAME.cancel: a cancel (cancel.h) leaves that marker before it tries to connect,
+ * so whichever comes first, a cancel is never lost (a marker past its time is removed and
+ * ignored).  The socket is one more source of the run's event wait; a peer that is neither
+ * the run's user nor root is refused, and one that makes no request within a second is
+ * dropped.
+ *
+ * The protocol, one line each way at a time: the run greets each connection it accepts
+ * ("runlimit", or "busy" / "refused" and closes it); the peer asks "info" (answer: "PID
+ * ELAPSED-NS COMMAND") or "cancel SIG GRACE-NS" (answers: "ok BOUND-NS", the longest the run
+ * may now take to end, then "ended" once it has; or "refused").  Without --name nothing here
+ * runs. */
 #ifndef RUNLIMIT_CONTROL_H
 #define RUNLIMIT_CONTROL_H
 
@@ -43,8 +51,12 @@ int64_t control_next_wake(void);
 size_t control_fds(struct pollfd *fds);
 
 /* After a wait: take the connections and requests that came; true with *req when a cancel
- * came. */
+ * came (then control_taken must follow). */
 bool control_pump(const struct pollfd *fds, size_t n, struct control_request *req);
+
+/* The cancels control_pump gave are handled: tell them so, and that the run ends within
+ * bound ns (their wait for "ended" is bounded by it). */
+void control_taken(int64_t bound);
 
 /* The run is over: tell every cancel waiting that it has ended, and remove NAME's files.
  * Safe to call when nothing was registered, and more than once. */

@@ -1,16 +1,30 @@
+/* O_NOFOLLOW and O_DIRECTORY are POSIX 2008, but macOS shows them only with its own names. */
+#define _DARWIN_C_SOURCE
 #include "names.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "msg.h"
 #include "quote.h"
+
+#define NS ((int64_t)1000000000)
+
+/* A temporary file of a cancel's (a marker being written) older than this was left by a
+ * cancel that died: a sweep removes it. */
+#define TEMP_AGE ((int64_t)60 * NS)
+
+/* How long a starting run waits for a sweep to let go of its name's lock (1 ms rounds). */
+#define SWEEP_WAIT_ROUNDS 2000
 
 bool names_valid(const char *name)
 {
@@ -21,19 +35,197 @@ bool names_valid(const char *name)
 	       len;
 }
 
+/* A uid in decimal, alone: true with it in *uid. */
+static bool parse_uid(const char *s, size_t len, uid_t *uid)
+{
+	if (len == 0 || len > 10)
+		return false;
+	unsigned long long v = 0;
+	for (size_t k = 0; k < len; k++) {
+		if (s[k] < '0' || s[k] > '9')
+			return false;
+		v = v * 10 + (unsigned)(s[k] - '0');
+	}
+	if ((uid_t)v != v || (uid_t)v == (uid_t)-1)
+		return false;
+	*uid = (uid_t)v;
+	return true;
+}
+
+bool names_qualified(const char *arg, uid_t *uid, const char **name)
+{
+	const char *colon = strchr(arg, ':');
+	if (!colon || !parse_uid(arg, (size_t)(colon - arg), uid) || !names_valid(colon + 1))
+		return false;
+	*name = colon + 1;
+	return true;
+}
+
+/* The wall clock in ns: a marker's expiry is read by other processes, perhaps after a
+ * reboot (a directory in /tmp may outlive one), so no clock of this boot will do. */
+static int64_t wall_now(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+		return 0;
+	return (int64_t)ts.tv_sec * NS + ts.tv_nsec;
+}
+
+/* May someone other than owner (or root) change what is in the directory st describes? */
+static bool others_may_write(const struct stat *st, uid_t owner, bool sticky_ok)
+{
+	if (st->st_uid != owner && st->st_uid != 0)
+		return true;
+	if (!(st->st_mode & (S_IWGRP | S_IWOTH)))
+		return false;
+	return !(sticky_ok && (st->st_mode & S_ISVTX));
+}
+
+/* The parent of dir ("." for a name without a slash): nobody but owner (or root) may rename
+ * or remove dir there (a sticky /tmp is fine). */
+static bool parent_safe(const char *dir, uid_t owner, bool quiet)
+{
+	char parent[NAMES_PATH];
+	const char *slash = strrchr(dir, '/');
+	size_t len = !slash ? 0 : slash == dir ? 1 : (size_t)(slash - dir);
+	if (len == 0) {
+		strcpy(parent, ".");
+	} else {
+		memcpy(parent, dir, len);
+		while (len > 1 && parent[len - 1] == '/')
+			len--;
+		parent[len] = '\0';
+	}
+	struct stat st;
+	if (stat(parent, &st) != 0 || !others_may_write(&st, owner, true))
+		return true; /* one that cannot be found: nor can dir */
+	if (!quiet)
+		msg("%s is not safe for named runs: its parent %s may be changed by others",
+		    quote(dir), quote(parent));
+	return false;
+}
+
+enum found { DIR_OK, DIR_MISSING, DIR_BAD };
+
+/* dir as a directory of the runs of user want, open into d; with NAMES_ANY_OWNER, root
+ * takes any user's (d->owner says whose).  Problems are said unless quiet. */
+static enum found open_dir(const char *dir, uid_t want, int flags, bool quiet,
+                           struct names_dir *d)
+{
+	d->fd = -1;
+	d->owner = want;
+	snprintf(d->path, sizeof d->path, "%s", dir);
+	bool made = false;
+	struct stat st;
+	/* A few rounds: in a shared directory, another user may make and remove the name
+	 * between the mkdir and the look. */
+	for (int round = 0;; round++) {
+		if (lstat(dir, &st) == 0)
+			break;
+		if (errno != ENOENT || made || round == 3) {
+			if (!quiet)
+				msg("%s is not usable for named runs: %s", quote(dir), strerror(errno));
+			return DIR_BAD;
+		}
+		if (!(flags & NAMES_CREATE) || want != geteuid())
+			return parent_safe(dir, want, quiet) ? DIR_MISSING : DIR_BAD;
+		if (!parent_safe(dir, want, quiet))
+			return DIR_BAD;
+		made = mkdir(dir, 0700) == 0;
+		if (!made && errno != EEXIST) {
+			if (!quiet)
+				msg("cannot make the directory for named runs %s: %s", quote(dir),
+				    strerror(errno));
+			return DIR_BAD;
+		}
+	}
+	const char *bad = NULL;
+	if (S_ISLNK(st.st_mode))
+		bad = "is not usable for named runs: a symbolic link";
+	else if (!S_ISDIR(st.st_mode))
+		bad = "is not usable for named runs: not a directory";
+	else if (st.st_uid != want && !((flags & NAMES_ANY_OWNER) && geteuid() == 0))
+		bad = "is not safe for named runs: it belongs to another user";
+	if (bad) {
+		if (!quiet)
+			msg("%s %s", quote(dir), bad);
+		return DIR_BAD;
+	}
+	d->owner = st.st_uid;
+	if (made && (st.st_mode & 0777) != 0700 && (chmod(dir, 0700) != 0 || lstat(dir, &st) != 0)) {
+		if (!quiet) /* a umask took owner bits */
+			msg("%s is not usable for named runs: %s", quote(dir), strerror(errno));
+		return DIR_BAD;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		if (!quiet)
+			msg("%s is not safe for named runs: others may write to it", quote(dir));
+		return DIR_BAD;
+	}
+	if (!parent_safe(dir, d->owner, quiet))
+		return DIR_BAD;
+	/* The directory checked is the one used: held open, and compared. */
+	d->fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat held;
+	if (d->fd < 0 || fstat(d->fd, &held) != 0 || held.st_dev != st.st_dev ||
+	    held.st_ino != st.st_ino) {
+		if (!quiet)
+			msg("%s is not usable for named runs: %s", quote(dir),
+			    d->fd < 0 ? strerror(errno) : "it changed while it was checked");
+		names_close(d);
+		return DIR_BAD;
+	}
+	return DIR_OK;
+}
+
+/* Is dir a directory of root's that no one else may write to (a place for root's runs)? */
+static bool root_only(const char *dir)
+{
+	struct stat st;
+	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 &&
+	       !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* Is dir a directory of uid's alone (mode 0700), as /run/user/UID is? */
+static bool users_alone(const char *dir, uid_t uid)
+{
+	struct stat st;
+	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == uid &&
+	       (st.st_mode & 0777) == 0700;
+}
+
+static const char *const root_places[] = {"/run", "/var/run"};
+
+/* The shared temporary directory: the last resort. */
+static const char *tmp_dir(void)
+{
+	const char *env = getenv("TMPDIR");
+	return env && *env ? env : "/tmp";
+}
+
 /* Where the directory is, by the environment; false if that does not fit. */
 static bool dir_path(char *dir, size_t size)
 {
 	const char *env = getenv("RUNLIMIT_DIR");
-	int len;
-	if (env && *env)
+	uid_t me = geteuid();
+	int len = -1;
+	char place[64];
+	if (env && *env) {
 		len = snprintf(dir, size, "%s", env);
-	else if ((env = getenv("XDG_RUNTIME_DIR")) && *env)
+	} else if ((env = getenv("XDG_RUNTIME_DIR")) && *env) {
 		len = snprintf(dir, size, "%s/runlimit", env);
-	else {
-		env = getenv("TMPDIR");
-		len = snprintf(dir, size, "%s/runlimit-%lu", env && *env ? env : "/tmp",
-		               (unsigned long)geteuid());
+	} else if (me == 0) {
+		for (size_t k = 0; k < sizeof root_places / sizeof *root_places && len < 0; k++)
+			if (root_only(root_places[k]))
+				len = snprintf(dir, size, "%s/runlimit", root_places[k]);
+	} else {
+		snprintf(place, sizeof place, "/run/user/%lu", (unsigned long)me);
+		if (users_alone(place, me))
+			len = snprintf(dir, size, "%s/runlimit", place);
+	}
+	if (len < 0) {
+		env = tmp_dir();
+		len = snprintf(dir, size, "%s/runlimit-%lu", env, (unsigned long)me);
 	}
 	if (len < 0 || (size_t)len >= size) {
 		msg("the directory for named runs is too long a path: %s", quote(env ? env : "?"));
@@ -44,82 +236,383 @@ static bool dir_path(char *dir, size_t size)
 	return true;
 }
 
-/* May someone other than the user (or root) change what is in the directory st describes? */
-static bool others_may_write(const struct stat *st, bool sticky_ok)
+bool names_open(int flags, struct names_dir *d)
 {
-	if (st->st_uid != geteuid() && st->st_uid != 0)
-		return true;
-	if (!(st->st_mode & (S_IWGRP | S_IWOTH)))
+	char dir[NAMES_PATH];
+	d->fd = -1;
+	if (!dir_path(dir, sizeof dir))
 		return false;
-	return !(sticky_ok && (st->st_mode & S_ISVTX));
+	return open_dir(dir, geteuid(), flags, false, d) != DIR_BAD;
 }
 
-/* The parent of dir: nobody else may rename or remove dir there (a sticky /tmp is fine). */
-static bool parent_safe(const char *dir)
+void names_close(struct names_dir *d)
 {
-	char parent[4096];
-	const char *slash = strrchr(dir, '/');
-	if (!slash || strlen(dir) >= sizeof parent)
-		return true; /* a relative name: the working directory's business */
-	size_t len = slash == dir ? 1 : (size_t)(slash - dir);
-	memcpy(parent, dir, len);
-	parent[len] = '\0';
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+}
+
+bool names_same(const struct names_dir *a, const struct names_dir *b)
+{
+	struct stat sa, sb;
+	return a->fd >= 0 && b->fd >= 0 && fstat(a->fd, &sa) == 0 && fstat(b->fd, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* The place dir of user uid, if it is one: to fn. */
+static void try_place(const char *dir, uid_t uid, void (*fn)(struct names_dir *, void *), void *arg)
+{
+	struct names_dir d;
+	if (open_dir(dir, uid, 0, true, &d) == DIR_OK)
+		fn(&d, arg);
+}
+
+/* Every entry of base named prefix + a uid (all uids: every such entry; else uid's), with
+ * suffix after it, as a place of that uid. */
+static void places_in(const char *base, const char *prefix, const char *suffix, uid_t uid,
+                      void (*fn)(struct names_dir *, void *), void *arg)
+{
+	char dir[NAMES_PATH];
+	if (uid != NAMES_EVERY_USER) {
+		int len = snprintf(dir, sizeof dir, "%s/%s%lu%s", base, prefix, (unsigned long)uid, suffix);
+		if (len > 0 && (size_t)len < sizeof dir)
+			try_place(dir, uid, fn, arg);
+		return;
+	}
+	DIR *listing = opendir(base);
+	if (!listing)
+		return;
+	struct dirent *e;
+	size_t plen = strlen(prefix);
+	while ((e = readdir(listing))) {
+		uid_t owner;
+		if (strncmp(e->d_name, prefix, plen) != 0 ||
+		    !parse_uid(e->d_name + plen, strlen(e->d_name + plen), &owner))
+			continue;
+		int len = snprintf(dir, sizeof dir, "%s/%s%s", base, e->d_name, suffix);
+		if (len > 0 && (size_t)len < sizeof dir)
+			try_place(dir, owner, fn, arg);
+	}
+	closedir(listing);
+}
+
+void names_places(uid_t uid, void (*fn)(struct names_dir *d, void *arg), void *arg)
+{
+	if (uid == 0 || uid == NAMES_EVERY_USER) {
+		char dir[64];
+		for (size_t k = 0; k < sizeof root_places / sizeof *root_places; k++) {
+			snprintf(dir, sizeof dir, "%s/runlimit", root_places[k]);
+			if (root_only(root_places[k]))
+				try_place(dir, 0, fn, arg);
+		}
+	}
+	places_in("/run/user", "", "/runlimit", uid, fn, arg);
+	places_in(tmp_dir(), "runlimit-", "", uid, fn, arg);
+	if (strcmp(tmp_dir(), "/tmp") != 0)
+		places_in("/tmp", "runlimit-", "", uid, fn, arg);
+}
+
+/* NAME.ext into file (of size bytes). */
+static void file_of(char *file, size_t size, const char *name, const char *ext)
+{
+	snprintf(file, size, "%s.%s", name, ext);
+}
+
+void names_remove(const struct names_dir *d, const char *name, const char *ext)
+{
+	char file[NAME_MAX_LEN + 16];
+	file_of(file, sizeof file, name, ext);
+	if (d->fd >= 0)
+		unlinkat(d->fd, file, 0);
+}
+
+/* A lock of type on byte of fd's file, taken (F_SETLK) or asked about (F_GETLK). */
+static int lock_byte(int fd, int cmd, int type, off_t byte, struct flock *fl)
+{
+	*fl = (struct flock){.l_type = (short)type, .l_whence = SEEK_SET, .l_start = byte, .l_len = 1};
+	return fcntl(fd, cmd, fl);
+}
+
+/* Is fd still the file that d's NAME.lock is? */
+static bool still_there(const struct names_dir *d, const char *file, int fd)
+{
+	struct stat held, now;
+	return fstat(fd, &held) == 0 && fstatat(d->fd, file, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       held.st_dev == now.st_dev && held.st_ino == now.st_ino;
+}
+
+int names_lock(const struct names_dir *d, const char *name)
+{
+	char file[NAME_MAX_LEN + 16];
+	file_of(file, sizeof file, name, "lock");
+	for (int round = 0; round < SWEEP_WAIT_ROUNDS; round++) {
+		int fd = openat(d->fd, file, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return -1;
+		struct flock fl;
+		if (lock_byte(fd, F_SETLK, F_WRLCK, 0, &fl) == 0) {
+			/* A lock file removed (by an ending run, or a sweep) after this run opened it is
+			 * not the name's any more: then again, with the file now there. */
+			if (still_there(d, file, fd))
+				return fd;
+			close(fd);
+			continue;
+		}
+		int err = errno;
+		int asked = err == EAGAIN || err == EACCES ? lock_byte(fd, F_GETLK, F_WRLCK, 0, &fl) : -1;
+		close(fd);
+		if (asked != 0) {
+			errno = err;
+			return -1;
+		}
+		if (fl.l_type == F_WRLCK) {
+			errno = EAGAIN; /* a live run's */
+			return -1;
+		}
+		if (fl.l_type == F_RDLCK) { /* a sweep's: it lets go in a moment */
+			struct timespec ms = {0, 1000000};
+			nanosleep(&ms, NULL);
+		}
+	}
+	errno = EBUSY;
+	return -1;
+}
+
+bool names_held(const struct names_dir *d, const char *name)
+{
+	char file[NAME_MAX_LEN + 16];
+	file_of(file, sizeof file, name, "lock");
+	int fd = d->fd < 0 ? -1 : openat(d->fd, file, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct flock fl;
+	bool held = lock_byte(fd, F_GETLK, F_WRLCK, 0, &fl) == 0 && fl.l_type == F_WRLCK;
+	close(fd);
+	return held;
+}
+
+/* NAME.lock not held by a live run: remove its socket and then it, under a sweep's locks. */
+static void sweep_dead(const struct names_dir *d, const char *name)
+{
+	char file[NAME_MAX_LEN + 16], sock[NAME_MAX_LEN + 16];
+	file_of(file, sizeof file, name, "lock");
+	file_of(sock, sizeof sock, name, "sock");
+	int fd = openat(d->fd, file, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	struct stat st, s;
+	struct flock fl;
+	/* Only a run's own kind of file: a regular file of the directory's owner, with no other
+	 * name (root sweeps other users' directories too). */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == d->owner &&
+	    st.st_nlink == 1 && lock_byte(fd, F_SETLK, F_WRLCK, 1, &fl) == 0 &&
+	    lock_byte(fd, F_SETLK, F_RDLCK, 0, &fl) == 0 && still_there(d, file, fd)) {
+		if (fstatat(d->fd, sock, &s, AT_SYMLINK_NOFOLLOW) == 0 && S_ISSOCK(s.st_mode))
+			unlinkat(d->fd, sock, 0);
+		unlinkat(d->fd, file, 0);
+	}
+	close(fd); /* and its locks with it */
+}
+
+struct mark {
+	int sig;         /* 0: none readable */
+	int64_t expires; /* wall-clock ns */
+};
+
+/* The marker NAME.cancel, read: false if there is none.  One without an expiry (written by
+ * an earlier version, or unreadable) expires MARKER_TTL_DEFAULT after it was written. */
+static bool read_mark(const struct names_dir *d, const char *name, struct mark *m)
+{
+	char file[NAME_MAX_LEN + 16];
+	file_of(file, sizeof file, name, "cancel");
 	struct stat st;
-	if (stat(parent, &st) != 0)
-		return true; /* dir itself will not be found either */
-	if (!others_may_write(&st, true))
+	if (d->fd < 0 || fstatat(d->fd, file, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return false;
+	*m = (struct mark){0, (int64_t)st.st_mtime * NS + MARKER_TTL_DEFAULT};
+	int fd = openat(d->fd, file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
 		return true;
-	msg("%s is not safe for named runs: its parent %s may be changed by others", quote(dir),
-	    quote(parent));
+	char text[64];
+	ssize_t n = -1;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == d->owner)
+		n = read(fd, text, sizeof text - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	text[n] = '\0';
+	char *end;
+	errno = 0;
+	long sig = strtol(text, &end, 10);
+	if (end == text || errno || sig <= 0 || sig > 1024 || (*end != '\n' && *end != ' '))
+		return true;
+	m->sig = (int)sig;
+	if (*end == ' ') {
+		char *tail;
+		long long when = strtoll(end + 1, &tail, 10);
+		if (tail != end + 1 && *tail == '\n' && !errno && when > 0)
+			m->expires = (int64_t)when;
+	}
+	return true;
+}
+
+bool names_take_mark(const struct names_dir *d, const char *name, int *sig)
+{
+	struct mark m;
+	if (!read_mark(d, name, &m))
+		return false;
+	/* Removed, expired or not.  Should another cancel have put a marker of its own in
+	 * place meanwhile, that one goes too: harmless, since the run listens already, and
+	 * that cancel reaches it there. */
+	names_remove(d, name, "cancel");
+	if (wall_now() >= m.expires)
+		return false;
+	*sig = m.sig;
+	return true;
+}
+
+bool names_marked(const struct names_dir *d, const char *name)
+{
+	char file[NAME_MAX_LEN + 16];
+	struct stat st;
+	file_of(file, sizeof file, name, "cancel");
+	return d->fd >= 0 && fstatat(d->fd, file, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+bool names_mark(const struct names_dir *d, const char *name, int sig, int64_t ttl)
+{
+	/* A dot-name: never a run's file (names cannot start with a dot), nor listed. */
+	char tmp[64], file[NAME_MAX_LEN + 16];
+	int fd = -1;
+	for (int k = 0; k < 100 && fd < 0; k++) {
+		snprintf(tmp, sizeof tmp, ".cancel.%ld.%d", (long)getpid(), k);
+		fd = openat(d->fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0 && errno != EEXIST)
+			return false;
+	}
+	if (fd < 0)
+		return false;
+	int64_t now = wall_now();
+	int64_t expires = ttl > INT64_MAX - now ? INT64_MAX : now + ttl;
+	char text[64];
+	int len = snprintf(text, sizeof text, "%d %lld\n", sig, (long long)expires);
+	bool done = msg_write(fd, text, (size_t)len) == (ssize_t)len;
+	int err = errno;
+	if (close(fd) != 0 && done) {
+		done = false;
+		err = errno;
+	}
+	file_of(file, sizeof file, name, "cancel");
+	if (done && renameat(d->fd, tmp, d->fd, file) == 0)
+		return true;
+	err = done ? errno : err;
+	unlinkat(d->fd, tmp, 0);
+	errno = err;
 	return false;
 }
 
-bool names_dir(bool create, char *dir, size_t size)
+/* Is the marker NAME.cancel past its time? */
+static bool mark_expired(const struct names_dir *d, const char *name, int64_t now)
 {
-	if (!dir_path(dir, size) || !parent_safe(dir))
-		return false;
-	bool made = create && mkdir(dir, 0700) == 0;
-	if (create && !made && errno != EEXIST) {
-		msg("cannot make the directory for named runs %s: %s", quote(dir), strerror(errno));
-		return false;
-	}
-	struct stat st;
-	if (lstat(dir, &st) != 0) {
-		if (errno == ENOENT && !create)
-			return true; /* nothing was ever registered: callers find no files */
-		msg("%s is not usable for named runs: %s", quote(dir), strerror(errno));
-		return false;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		msg("%s is not usable for named runs: %s", quote(dir),
-		    S_ISLNK(st.st_mode) ? "a symbolic link" : "not a directory");
-		return false;
-	}
-	if (made && st.st_uid == geteuid() && (st.st_mode & 0777) != 0700 &&
-	    (chmod(dir, 0700) != 0 || lstat(dir, &st) != 0)) { /* a umask took owner bits */
-		msg("%s is not usable for named runs: %s", quote(dir), strerror(errno));
-		return false;
-	}
-	if (st.st_uid != geteuid()) {
-		msg("%s is not safe for named runs: it belongs to another user", quote(dir));
-		return false;
-	}
-	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		msg("%s is not safe for named runs: others may write to it", quote(dir));
-		return false;
-	}
-	return true;
+	struct mark m;
+	return read_mark(d, name, &m) && now >= m.expires;
 }
 
-bool names_path(const char *dir, const char *name, const char *ext, char *path, size_t size)
+/* file as NAME.EXT, a run's file: EXT, with NAME in name; NULL if it is not one. */
+static const char *run_file(const char *file, char *name)
+{
+	const char *dot = strrchr(file, '.');
+	size_t len = dot ? (size_t)(dot - file) : 0;
+	if (!dot || len == 0 || len > NAME_MAX_LEN)
+		return NULL;
+	memcpy(name, file, len);
+	name[len] = '\0';
+	return names_valid(name) ? dot + 1 : NULL;
+}
+
+void names_sweep(const struct names_dir *d, const char *keep)
+{
+	if (d->fd < 0)
+		return;
+	int fd = openat(d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	int64_t now = wall_now();
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		char name[NAME_MAX_LEN + 1];
+		const char *ext = run_file(e->d_name, name);
+		struct stat st;
+		if (ext && keep && strcmp(name, keep) == 0)
+			continue;
+		if (ext && strcmp(ext, "cancel") == 0) {
+			if (mark_expired(d, name, now))
+				names_remove(d, name, "cancel");
+		} else if (ext && strcmp(ext, "lock") == 0) {
+			sweep_dead(d, name);
+		} else if (strncmp(e->d_name, ".cancel.", 8) == 0 &&
+		           fstatat(d->fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		           S_ISREG(st.st_mode) && now - (int64_t)st.st_mtime * NS > TEMP_AGE) {
+			unlinkat(d->fd, e->d_name, 0);
+		}
+	}
+	closedir(dir);
+}
+
+/* bind or connect sock to NAME.sock in d.  The name is relative, made from inside the
+ * directory (fchdir there and back): so the path of the directory, however long, never has
+ * to fit a socket's address.  Where the working directory cannot be opened to come back to,
+ * the directory's own path is used, if it fits. */
+static int at_dir(const struct names_dir *d, const char *name, int sock, bool bind_it)
 {
 	struct sockaddr_un sa;
-	size_t fits = size < sizeof sa.sun_path ? size : sizeof sa.sun_path;
-	int len = snprintf(path, size, "%s/%s.%s", dir, name, ext);
-	if (len < 0 || (size_t)len >= fits) {
-		msg("the run name %s is too long for the directory %s (a socket's path holds at "
-		    "most %zu bytes)", quote(name), quote(dir), sizeof sa.sun_path - 1);
-		return false;
+	memset(&sa, 0, sizeof sa);
+	sa.sun_family = AF_UNIX;
+	if (d->fd < 0) {
+		errno = ENOENT;
+		return -1;
 	}
-	return true;
+	int here = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int len = here >= 0 ? snprintf(sa.sun_path, sizeof sa.sun_path, "%s.sock", name)
+	                    : snprintf(sa.sun_path, sizeof sa.sun_path, "%s/%s.sock", d->path, name);
+	if (len < 0 || (size_t)len >= sizeof sa.sun_path) {
+		if (here >= 0)
+			close(here);
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (here >= 0 && fchdir(d->fd) != 0) {
+		int err = errno;
+		close(here);
+		errno = err;
+		return -1;
+	}
+	int r = bind_it ? bind(sock, (struct sockaddr *)&sa, sizeof sa)
+	                : connect(sock, (struct sockaddr *)&sa, sizeof sa);
+	int err = errno;
+	if (here >= 0) {
+		if (fchdir(here) != 0) {
+			/* Cannot be, short of a kernel's refusal: the caller fails, and runs nothing
+			 * in the wrong directory. */
+			err = errno;
+			msg("cannot go back to the working directory: %s", strerror(err));
+			r = -1;
+		}
+		close(here);
+	}
+	errno = err;
+	return r;
+}
+
+int names_bind(const struct names_dir *d, const char *name, int sock)
+{
+	return at_dir(d, name, sock, true);
+}
+
+int names_connect(const struct names_dir *d, const char *name, int sock)
+{
+	return at_dir(d, name, sock, false);
 }

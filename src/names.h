@@ -1,30 +1,101 @@
 /* The directory of named runs (--name, --cancel, --list): $RUNLIMIT_DIR, else
- * $XDG_RUNTIME_DIR/runlimit, else ${TMPDIR:-/tmp}/runlimit-UID.  It must be a directory of
- * runlimit's user that nobody else can write to (a socket or a marker there is reached by no
- * one else, and no one else can put one there), in a parent that nobody else can replace it
- * in.  Each run NAME has three files there: NAME.lock (locked while the run lives),
- * NAME.sock (its control socket) and NAME.cancel (a cancel that came before the run). */
+ * $XDG_RUNTIME_DIR/runlimit, else a place no other user can take first (root: /run/runlimit,
+ * else /var/run/runlimit, where that directory is root's alone; another user:
+ * /run/user/UID/runlimit, where /run/user/UID is the user's alone), else, as the last resort,
+ * ${TMPDIR:-/tmp}/runlimit-UID.  It must be a directory of its user's that nobody else can
+ * write to (a socket or a marker there is reached by no one else, and no one else can put
+ * one there), in a parent that nobody else can replace it in.  Each run NAME has three files
+ * there: NAME.lock (locked while the run lives), NAME.sock (its control socket) and
+ * NAME.cancel (a cancel that came before the run, until it expires).
+ *
+ * The directory is held open, and everything in it is reached through that descriptor: its
+ * path may be of any length (a socket's is bound and connected from inside it), and it is the
+ * directory that was checked that is used.
+ *
+ * Locks (fcntl, on NAME.lock): a live run holds a write lock on byte 0.  A sweep (which
+ * removes a dead run's files) holds a write lock on byte 1, which keeps other sweeps off the
+ * name, and a read lock on byte 0, which keeps a run from starting under it; a starting run
+ * that finds byte 0 read-locked knows it is a sweep, not a run, and waits for it.  So a lock
+ * on byte 0 that is not held means a dead run: never a pid read from a file. */
 #ifndef RUNLIMIT_NAMES_H
 #define RUNLIMIT_NAMES_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #define NAME_MAX_LEN 64
 
-/* Room for a path of the directory: a socket's address (sun_path) is shorter. */
-#define NAME_PATH 128
+/* Room for a directory's path. */
+#define NAMES_PATH 4096
+
+/* How long a cancel's marker stands by default: a run of its name that starts later than
+ * that runs its command (the manual, NAMED RUNS). */
+#define MARKER_TTL_DEFAULT ((int64_t)60 * 1000000000)
+
+struct names_dir {
+	int fd;                /* the directory, open close-on-exec; -1: there is none (yet) */
+	uid_t owner;           /* whose runs it holds */
+	char path[NAMES_PATH]; /* for messages */
+};
 
 /* Is name a run name: 1 to 64 of A-Z a-z 0-9 . _ -, not starting with a dot? */
 bool names_valid(const char *name);
 
-/* The directory, made (mode 0700) if it is missing and create is set; its path into dir (of
- * size bytes).  False after a message naming the problem (not the user's, writable by
- * others, a symbolic link, missing, too long). */
-bool names_dir(bool create, char *dir, size_t size);
+/* "UID:NAME" (--list shows another user's run so, to root): true with the two parts. */
+bool names_qualified(const char *arg, uid_t *uid, const char **name);
 
-/* dir/NAME.ext into path (of size bytes), a path short enough for a UNIX socket's address;
- * false after a message if it is not. */
-bool names_path(const char *dir, const char *name, const char *ext, char *path, size_t size);
+enum {
+	NAMES_CREATE = 1,    /* make the directory (mode 0700) if it is missing */
+	NAMES_ANY_OWNER = 2, /* root may use another user's (to list and cancel its runs) */
+};
+
+/* The directory of this user's runs, as the environment chooses it, open into *d (fd -1 if
+ * it does not exist and is not to be made).  False after a message naming the problem (not
+ * the user's, writable by others, a symbolic link, in a parent others may change). */
+bool names_open(int flags, struct names_dir *d);
+
+/* The default places of user uid's runs (every user's with NAMES_EVERY_USER), each that
+ * exists, is that user's and is safe: fn is called with each, open; the caller keeps or
+ * closes it.  For root: what --list shows of other users, and where UID:NAME is looked for. */
+#define NAMES_EVERY_USER ((uid_t)-1)
+void names_places(uid_t uid, void (*fn)(struct names_dir *d, void *arg), void *arg);
+
+void names_close(struct names_dir *d);
+
+/* Are a and b the same directory? */
+bool names_same(const struct names_dir *a, const struct names_dir *b);
+
+/* Remove what nobody needs any more: expired markers and the files of dead runs (their lock
+ * free), but not those of the name keep (NULL: none). */
+void names_sweep(const struct names_dir *d, const char *keep);
+
+/* The run's lock on NAME.lock, taken: its descriptor (close-on-exec), or -1 with errno
+ * EAGAIN (a live run of NAME holds it), EBUSY (a sweep holds it and does not let go) or
+ * another error. */
+int names_lock(const struct names_dir *d, const char *name);
+
+/* Does a live run hold NAME.lock? */
+bool names_held(const struct names_dir *d, const char *name);
+
+/* bind or connect sock to NAME.sock in d (whatever the length of d's path): as bind(2) and
+ * connect(2). */
+int names_bind(const struct names_dir *d, const char *name, int sock);
+int names_connect(const struct names_dir *d, const char *name, int sock);
+
+/* Remove NAME.ext from d (a missing one is no error). */
+void names_remove(const struct names_dir *d, const char *name, const char *ext);
+
+/* Leave the marker NAME.cancel holding sig, expiring ttl ns from now (whole: a starting run
+ * reads all of it or finds none); false with errno. */
+bool names_mark(const struct names_dir *d, const char *name, int sig, int64_t ttl);
+
+/* A marker NAME.cancel that has not expired: removed, and true with its signal in *sig (0 if
+ * it cannot be read); an expired one is removed, and false. */
+bool names_take_mark(const struct names_dir *d, const char *name, int *sig);
+
+/* Is there a marker NAME.cancel (expired or not)? */
+bool names_marked(const struct names_dir *d, const char *name);
 
 #endif

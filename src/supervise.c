@@ -329,6 +329,12 @@ static void cancelled(struct run *r, const struct control_request *q)
 	r->request = q->sig;
 	r->request_why = "cancel";
 	dispatch(r, REQUEST);
+	/* The longest the run may now take to end: what is left of the grace, then the output
+	 * grace (a cancel waits that long, and a margin, before it gives up on a stopped run). */
+	int64_t left = r->grace_end == CLOCK_NEVER ? 0 : r->grace_end - clock_now();
+	if (r->cfg->relay)
+		left = clock_after(left > 0 ? left : 0, r->cfg->output_grace);
+	control_taken(left);
 }
 
 /* Wait for the next event: the clock, a signal, the relay's pipes, the control socket. */
