@@ -44,6 +44,16 @@ void stream_stop_reading(struct stream *s)
 	s->stalled = false; /* nothing is left to move */
 }
 
+void stream_drop(struct stream *s)
+{
+	uint64_t unread = stream_waiting(s); /* the command wrote them: they count */
+	s->bytes += unread;
+	s->dropped += unread + (uint64_t)(s->len - s->off);
+	s->len = s->off = 0;
+	s->owed = 0;
+	stream_stop_reading(s);
+}
+
 /* How many of want bytes may be read now: none past the place of a queued line. */
 static size_t room(const struct stream *s, size_t want)
 {
@@ -61,16 +71,24 @@ static const char *line_due(const struct stream *s, size_t *len)
 	return lines_due(s->lines, ended ? UINT64_MAX : s->sent, len);
 }
 
-bool stream_wants(const struct stream *s, struct pollfd *p)
+size_t stream_wants(const struct stream *s, struct pollfd *p)
 {
 	size_t len;
-	if (stream_pending(s) || line_due(s, &len))
-		*p = (struct pollfd){.fd = s->out, .events = POLLOUT};
-	else if (s->in >= 0 && room(s, 1) > 0)
-		*p = (struct pollfd){.fd = s->in, .events = POLLIN};
-	else
-		return false;
-	return true;
+	if (stream_pending(s) || line_due(s, &len)) {
+		p[0] = (struct pollfd){.fd = s->out, .events = POLLOUT};
+		return 1;
+	}
+	if (s->in < 0 || room(s, 1) == 0)
+		return 0;
+	p[0] = (struct pollfd){.fd = s->in, .events = POLLIN};
+	if (s->terminal || s->broken)
+		return 1;
+	/* Idle, the caller's end is watched too, for nothing: a pipe whose reader has gone says
+	 * so unasked (POLLERR; a socket whose peer closed, POLLHUP), and the command's next
+	 * write must then fail as it would without the relay, not succeed into runlimit's
+	 * pipe and be lost (see lost_reader). */
+	p[1] = (struct pollfd){.fd = s->out, .events = 0};
+	return 2;
 }
 
 /* n more of the command's bytes are written out: STREAM_CAUGHT_UP if that was all. */
@@ -85,16 +103,15 @@ static int written(struct stream *s, size_t n)
 }
 
 /* The caller's end is gone: the command's next write gets EPIPE, as it would have without
- * the relay.  The SIGPIPE runlimit's write raised is its own, not the command's.  (One sent
- * by another process in the microseconds since the last wait is taken for it.) */
-static void lost_reader(struct stream *s)
+ * the relay; what the relay still held is dropped.  The SIGPIPE a write of runlimit's
+ * raised (raised) is its own, not the command's.  (One sent by another process in the
+ * microseconds since the last wait is taken for it.) */
+static void lost_reader(struct stream *s, bool raised)
 {
-	if (errno == EPIPE)
+	if (raised)
 		msg_drop_sigpipe();
 	s->broken = true;
-	s->len = s->off = 0;
-	s->owed = 0;
-	stream_stop_reading(s);
+	stream_drop(s);
 	if (s->lines)
 		lines_clear(s->lines); /* runlimit's own lines cannot reach the caller either */
 }
@@ -115,7 +132,7 @@ static int move_in(struct stream *s)
 	else if (errno == EAGAIN)
 		s->stalled = stream_waiting(s) > 0; /* there was something to move: no room for it */
 	else if (errno == EPIPE)
-		lost_reader(s);
+		lost_reader(s, true);
 	else if (errno != EINTR) {
 		s->moved = s->stalled = false; /* the system will not move these: copy them */
 		return take_in(s);
@@ -162,7 +179,7 @@ static ssize_t put_out(struct stream *s, const char *bytes, size_t len)
 	if (put < 0 && errno == EAGAIN)
 		return 0;
 	if (put <= 0) {
-		lost_reader(s);
+		lost_reader(s, put < 0 && errno == EPIPE);
 		return -1;
 	}
 	return put;
@@ -203,6 +220,11 @@ int stream_pump(struct stream *s, const struct pollfd *p)
 {
 	if (!p->revents)
 		return 0;
+	if (p->events == 0 && p->fd == s->out && !s->broken) {
+		if (p->revents & (POLLERR | POLLHUP))
+			lost_reader(s, false); /* the reader has gone: see stream_wants */
+		return 0;
+	}
 	size_t len;
 	if (p->events == POLLOUT && p->fd == s->out && (stream_pending(s) || line_due(s, &len)))
 		return give_out(s);
@@ -224,8 +246,29 @@ void stream_flush_lines(struct stream *s)
 	size_t len;
 	const char *line;
 	while (!s->broken && (line = lines_due(s->lines, UINT64_MAX, &len))) {
-		msg_write(s->std, line, len);
-		lines_done(s->lines, len);
+		if (s->dropped == 0) {
+			msg_write(s->std, line, len);
+			lines_done(s->lines, len);
+			continue;
+		}
+		ssize_t put = s->own_out || writable(s->out) ? put_out(s, line, len) : 0;
+		if (put <= 0)
+			break;
+		lines_done(s->lines, (size_t)put);
 	}
 	lines_clear(s->lines);
+}
+
+bool stream_late_line(struct stream *s, const char *text, size_t len)
+{
+	if (!s->broken && s->dropped == 0)
+		return false;
+	while (len > 0 && !s->broken && (s->own_out || writable(s->out))) {
+		ssize_t put = put_out(s, text, len);
+		if (put <= 0)
+			break;
+		text += put;
+		len -= (size_t)put;
+	}
+	return true;
 }

@@ -90,15 +90,23 @@ static void start_grace(struct run *r)
 		r->phase = ENDING;
 }
 
-/* The run is over but for its output: the relay gets its grace, if it relays anything. */
+/* The run is over but for its output: the relay gets its grace, if it relays anything.
+ * What the command wrote before its exit is relayed in full however slowly the caller
+ * reads, but only while no limit has run out and no request to end has come, and not past
+ * the deadline: from then on it gets the output grace too and is then dropped, so that
+ * runlimit never outlasts the deadline, the kill grace and the output grace together. */
 static void over(struct run *r)
 {
 	if (relay_active() && r->phase != FLUSHING) {
+		int64_t now = clock_now(), grace = r->cfg->output_grace;
+		int64_t from = r->end.timed_out || r->end.interrupted || r->deadline < now
+		                   ? now : r->deadline;
 		r->phase = FLUSHING;
 		/* The tree is done with: a deadline or a grace still to come means nothing now,
 		 * and left standing, once passed, it would end every wait at once. */
 		r->deadline = r->grace_end = CLOCK_NEVER;
-		relay_command_exited(clock_now(), r->cfg->output_grace);
+		relay_command_exited(now, grace, from == CLOCK_NEVER ? CLOCK_NEVER
+		                                                     : clock_after(from, grace));
 	} else {
 		r->phase = DONE;
 	}
@@ -435,6 +443,8 @@ int supervise(const struct config *cfg)
 	r.to.pgid = l.pgid;
 	r.to.leads_group = l.leads_group;
 	loop(&r);
+	if (cfg->verbose && cfg->relay)
+		relay_tell_dropped();
 	guard_stop();
 	if (!cfg->foreground)
 		tty_take_back(r.to.pgid, r.end.timed_out || WIFSIGNALED(r.end.wait_status));

@@ -1,0 +1,190 @@
+#!/usr/bin/env bats
+# The output relay against callers that misbehave (DESIGN §7, issue 31): a caller that never
+# reads never holds runlimit past the deadline + the kill grace + the output grace, what
+# could not be relayed is dropped and counted; a reader that has gone makes the command's
+# next write fail as without the relay.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+setup_file() {
+	make_dfl_wrapper
+	head -c 100000 /dev/urandom >"$BATS_FILE_TMPDIR/random"
+}
+
+setup() {
+	export D=$BATS_TEST_TMPDIR RUNLIMIT
+	N=rb$BATS_TEST_NUMBER-$(($$ % 100000))
+	export S Y
+	S=$(private_sleep "$N-s")
+	Y=$BATS_TEST_TMPDIR/$N-y
+	cp "$(command -v yes)" "$Y"
+	R=$TOOLS/report_is.py
+}
+
+teardown() {
+	kill_named "$N-s"
+	kill_named "$N-y"
+}
+
+# Every relay option, each with a short output grace (--report-tail needs --report: every
+# run here has one, in $D/r.json).
+RELAY_OPTS=("--output-grace=0.5" "--no-output-timeout=30 --output-grace=0.5"
+	"--report-tail=1K --output-grace=0.5")
+
+# never_read [--merge | --err FILE] ARG...: runlimit --report=$D/r.json ARG... with stdout
+# and stderr on pipes nobody reads (tools/noread.py; --merge: one pipe, 2>&1); sets rc (-N:
+# runlimit died of signal N), secs, and out, what its stdout's pipe held at the end.  Fails
+# if runlimit was still running after 60 s.
+never_read() {
+	local flags=() line
+	case $1 in
+	--merge) flags=(--merge); shift ;;
+	--err) flags=(--err "$2"); shift 2 ;;
+	esac
+	line=$("$PY" "$TOOLS/noread.py" ${flags[@]+"${flags[@]}"} 60 "$RUNLIMIT" \
+		--report="$D/r.json" "$@")
+	echo "runlimit $*: $line" >&2
+	read -r rc secs out _ <<<"$line"
+	[ "$rc" != hung ]
+}
+
+# ---- 1: a caller that never reads -----------------------------------------------------------
+
+@test "a time-out while the caller reads nothing: 124 within the bound, the rest dropped and counted" {
+	local merge opt
+	for merge in "" --merge; do
+		for opt in "${RELAY_OPTS[@]}"; do
+			# shellcheck disable=SC2086
+			never_read $merge $opt -k 1 1 sh -c 'yes | head -c 2000000'
+			[ "$rc" = 124 ]
+			lt "$secs" 5.5 # 1 s, a kill grace of 1 s, an output grace of 0.5 s, a margin
+			# What reached the caller is what the report says was relayed, no more.
+			"$PY" "$R" "$D/r.json" 'd["output"]["stdout_dropped"] > 0' \
+				"d['output']['stdout_bytes'] - d['output']['stdout_dropped'] == $out"
+			if [ -z "$merge" ]; then
+				"$PY" "$R" "$D/r.json" 'd["output"]["stderr_dropped"] == 0' \
+					'd["output"]["stderr_bytes"] == 0'
+			else
+				"$PY" "$R" "$D/r.json" 'd["output"]["stderr_dropped"] is None'
+			fi
+		done
+	done
+}
+
+@test "a command that exits by itself, its output unread: relayed until the deadline, then the output grace" {
+	local opt
+	for opt in "${RELAY_OPTS[@]}"; do
+		# 100 kB: more than the caller's pipe holds, little enough that the command writes
+		# it all (into runlimit's pipe) and exits.  What it wrote is owed to the caller until
+		# the deadline (2 s); then it has the output grace, and is dropped.
+		# shellcheck disable=SC2086,SC2016
+		never_read $opt 2 sh -c 'cat "$1"; exit 3' _ "$BATS_FILE_TMPDIR/random"
+		[ "$rc" = 3 ]
+		lt 1.9 "$secs"
+		lt "$secs" 5.5
+		"$PY" "$R" "$D/r.json" 'd["output"]["stdout_bytes"] == 100000' \
+			"d['output']['stdout_dropped'] == 100000 - $out" "$out < 100000" \
+			'd["outcome"] == "exited"'
+	done
+}
+
+@test "a leftover writing without end to a caller that reads nothing: no deadline, and the output grace still ends the run" {
+	local opt
+	for opt in "${RELAY_OPTS[@]}"; do
+		# The leftover starts writing once the command has been reaped: nothing it writes
+		# is owed to the caller.  Dropped at the grace's end, it then gets EPIPE.
+		# shellcheck disable=SC2086,SC2016
+		never_read $opt 0 sh -c 'p=$$; (while kill -0 $p 2>/dev/null; do "$S" 0.01; done
+			exec "$Y") & exit 0'
+		[ "$rc" = 0 ]
+		lt "$secs" 5
+		"$PY" "$R" "$D/r.json" 'd["output"]["stdout_dropped"] > 0'
+		no_survivors "$N-y"
+	done
+}
+
+@test "--cancel of a named run whose caller reads nothing returns, and the run ends within the output grace" {
+	export RUNLIMIT_DIR=$D/names
+	local t0 opt
+	for opt in "${RELAY_OPTS[@]}"; do
+		rm -f "$D/wrote" "$D/noread"
+		# 100 kB first (the caller's pipe and runlimit's hold it), then without end: the
+		# relay holds output the caller will never take.
+		# shellcheck disable=SC2086,SC2016
+		"$PY" "$TOOLS/noread.py" 60 "$RUNLIMIT" --name="$N" --report="$D/r.json" $opt 60 \
+			sh -c 'cat "$1"; : >"$2"; exec "$3"' _ "$BATS_FILE_TMPDIR/random" "$D/wrote" "$Y" \
+			>"$D/noread" &
+		local bg=$!
+		wait_until 10 test -e "$D/wrote"
+		t0=$(now)
+		run bounded 20 "$RUNLIMIT" --cancel="$N"
+		echo "cancel: $status after $(elapsed "$t0") s: $output" >&2
+		[ "$status" = 0 ]
+		lt "$(elapsed "$t0")" 6 # the TERM, the output grace, a margin
+		wait_bg "$bg" 20
+		echo "run: $(cat "$D/noread")" >&2
+		[ "$(cut -d' ' -f1 <"$D/noread")" = -15 ] # it died of the cancel's TERM
+		"$PY" "$R" "$D/r.json" 'd["cancelled"] is True' 'd["output"]["stdout_dropped"] > 0'
+	done
+}
+
+@test "-v says how many bytes of each stream were dropped, as the report does" {
+	never_read --err "$D/err" -v --output-grace=0.2 -k 1 1 sh -c 'yes | head -c 2000000'
+	[ "$rc" = 124 ]
+	local n
+	n=$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["output"]["stdout_dropped"])' "$D/r.json")
+	[ "$n" -gt 0 ]
+	grep -q ": dropped $n bytes of stdout unrelayed\$" "$D/err"
+	run grep -c dropped "$D/err"
+	[ "$output" = 1 ] # stderr dropped nothing: no line for it
+}
+
+@test "-v into a full pipe nobody reads (2>&1): runlimit's own lines never hold it past the bound" {
+	local opt
+	for opt in "${RELAY_OPTS[@]}"; do
+		# shellcheck disable=SC2086
+		never_read --merge -v $opt -k 1 1 sh -c 'yes | head -c 2000000'
+		[ "$rc" = 124 ]
+		lt "$secs" 5.5
+	done
+}
+
+# ---- 5: a reader that has gone --------------------------------------------------------------
+
+# A command that writes a line, waits (at most 5 s) until its stdout says its reader has
+# gone, and writes another: SIGPIPE at its default, it dies of it if that second write fails.
+WRITE_TWICE='import select, signal, os, time
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+os.write(1, b"a\n")
+p = select.poll()
+p.register(1, 0)
+end = time.time() + 5
+while time.time() < end and not p.poll(100):
+    pass
+os.write(1, b"b\n")'
+
+# pipe_reports_gone_reader: poll(2) here says when a pipe's reader has gone (Linux, FreeBSD),
+# unasked (macOS's says nothing).
+pipe_reports_gone_reader() {
+	"$PY" -c 'import os, select
+r, w = os.pipe()
+os.close(r)
+p = select.poll()
+p.register(w, 0)
+raise SystemExit(0 if p.poll(0) else 1)'
+}
+
+@test "a reader that has gone while the relay is idle: the command's next write gets SIGPIPE (141), as bare" {
+	pipe_reports_gone_reader || skip "poll(2) here does not tell of a pipe's gone reader"
+	local opt
+	for opt in "" "${RELAY_OPTS[@]}"; do
+		# PIPE at its default (the suite's reaper ignores it, and an ignore is passed on).
+		# shellcheck disable=SC2016
+		run "$PY" "$TOOLS/dfl.py" /bin/bash -c '"$RUNLIMIT" --report="$D/r.json" '"$opt"' 10 \
+			"$PY" -c "$1" | head -c 1 >/dev/null; echo "${PIPESTATUS[0]}"' _ "$WRITE_TWICE"
+		echo "${opt:-bare}: $output" >&2
+		[ "$output" = 141 ]
+	done
+}
