@@ -144,7 +144,7 @@ bool relay_prepare(int64_t silence, bool terminals, size_t tail)
 		return false;
 	for (size_t k = 0; k < nstreams; k++) {
 		struct stream *s = &streams[k];
-		s->moved = !s->terminal && !s->tail && pipe_can_move(s->in, s->out);
+		s->moved = !s->terminal && pipe_can_move(s->in, s->out);
 	}
 	if (silence > 0) {
 		watching = true;

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -10,10 +11,12 @@
 
 /* What is written to the caller at a time: a write of at most PIPE_BUF bytes to a pipe poll
  * calls writable never blocks, and the caller's descriptor is not runlimit's to make
- * non-blocking (the caller shares it); while it stays writable, the next chunk follows at
- * once.  A terminal is written through a description of runlimit's own, non-blocking: as
- * much as it takes.  Between two pipes, where the system can, the bytes are moved in the
- * kernel instead (pipemove.h), up to MOVE at a time. */
+ * non-blocking (the caller shares it); while it stays writable, the next piece follows at
+ * once.  Such a write is also atomic: another process writing to the caller's pipe (make -j,
+ * several runs into one log) never cuts into it.  A terminal is written through a
+ * description of runlimit's own, non-blocking: as much as it takes.  Between two pipes,
+ * where the system can, the bytes are moved in the kernel instead (pipemove.h), up to MOVE
+ * at a time. */
 #define CHUNK PIPE_BUF
 #define MOVE (1 << 20)
 
@@ -118,14 +121,37 @@ static void lost_reader(struct stream *s, bool raised)
 
 static int take_in(struct stream *s);
 
-/* Pipe to pipe: as much as both allow, moved in the kernel. */
+/* --report-tail, pipe to pipe: the n bytes just put in the caller's pipe (pipe_tee) are
+ * still at the head of runlimit's: read them out of it, into the tail.  They are there, so
+ * no read waits; false if they could not be read (the stream then reads no more, or it
+ * would pass them on twice). */
+static bool keep_teed(struct stream *s, size_t n)
+{
+	while (n > 0) {
+		ssize_t got = read(s->in, s->buf, n < sizeof s->buf ? n : sizeof s->buf);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return false;
+		tail_add(s->tail, s->buf, (size_t)got);
+		n -= (size_t)got;
+	}
+	return true;
+}
+
+/* Pipe to pipe: as much as both allow, moved in the kernel (for --report-tail, copied in
+ * the kernel, then read out of runlimit's pipe into the tail). */
 static int move_in(struct stream *s)
 {
-	ssize_t got = pipe_move(s->in, s->out, room(s, MOVE));
+	size_t max = room(s, MOVE);
+	ssize_t got = s->tail ? pipe_tee(s->in, s->out, max) : pipe_move(s->in, s->out, max);
 	if (got > 0) {
 		s->stalled = false;
 		s->bytes += (uint64_t)got;
-		return STREAM_READ | written(s, (size_t)got);
+		int did = STREAM_READ | written(s, (size_t)got);
+		if (s->tail && !keep_teed(s, (size_t)got))
+			stream_stop_reading(s);
+		return did;
 	}
 	if (got == 0)
 		stream_stop_reading(s);
@@ -185,6 +211,43 @@ static ssize_t put_out(struct stream *s, const char *bytes, size_t len)
 	return put;
 }
 
+/* Where the last newline of p[0..n) ends (0: it has none).  Output without one (binary, a
+ * long line) is looked through by memchr, the fastest search there is; text has newlines
+ * near the end, looked for eight bytes at a time. */
+static size_t after_last_newline(const char *p, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101u, nl = 0x0a0a0a0a0a0a0a0au;
+	if (!memchr(p, '\n', n))
+		return 0;
+	while (n >= 8) {
+		uint64_t w;
+		memcpy(&w, p + n - 8, 8);
+		w ^= nl; /* a newline's byte is now 0 */
+		if ((w - ones) & ~w & (ones << 7))
+			break;
+		n -= 8;
+	}
+	while (n > 0 && p[n - 1] != '\n')
+		n--;
+	return n;
+}
+
+/* How much of buf[off..len) the next write takes.  The buffer holds what one read took,
+ * and that read emptied runlimit's pipe (the buffer is as large as a pipe), so it ends
+ * where one of the command's writes ended: at most PIPE_BUF of it goes in one write, whole.
+ * More holds several writes, whose ends are no longer known; cut there, a piece could end
+ * inside a write and another process's write come in between.  The likeliest end of a
+ * write is a line's: the piece ends after the last newline in its PIPE_BUF bytes, so lines
+ * of at most PIPE_BUF bytes, written whole, reach the caller whole. */
+static size_t next_piece(const struct stream *s)
+{
+	size_t left = s->len - s->off;
+	if (left <= CHUNK || s->own_out)
+		return left;
+	size_t cut = after_last_newline(s->buf + s->off, CHUNK);
+	return cut > 0 ? cut : CHUNK;
+}
+
 /* Write runlimit's lines that are due, while the caller's end takes them without waiting. */
 static void give_lines(struct stream *s)
 {
@@ -204,7 +267,7 @@ static int give_out(struct stream *s)
 		return move_in(s);
 	int did = 0;
 	while (s->off < s->len) {
-		ssize_t put = put_out(s, s->buf + s->off, s->len - s->off);
+		ssize_t put = put_out(s, s->buf + s->off, next_piece(s));
 		if (put <= 0)
 			return did;
 		s->off += (size_t)put;

@@ -2,7 +2,14 @@
  * read from runlimit's pipe or pty and written to the caller's descriptor, without ever
  * waiting on either.  Where both ends are pipes the bytes are moved in the kernel
  * (pipemove.h); elsewhere they go through the stream's fixed buffer.  The stream that
- * carries stderr also takes runlimit's own lines (lines.h) and writes each in its place. */
+ * carries stderr also takes runlimit's own lines (lines.h) and writes each in its place.
+ *
+ * A write of at most PIPE_BUF bytes by the command reaches the caller whole, even when
+ * other processes write to the caller's pipe too (make -j, several runs into one log): the
+ * kernel's move keeps the pipe's buffers, each of which holds whole writes; a copy reads
+ * all the pipe holds (a read that empties a pipe ends where a write ended) and writes it
+ * back in pieces of at most PIPE_BUF, each written whole, each ending where a write or a
+ * line ended (see next_piece in relay_stream.c). */
 #ifndef RUNLIMIT_RELAY_STREAM_H
 #define RUNLIMIT_RELAY_STREAM_H
 

@@ -2,7 +2,8 @@
 # The output relay against callers that misbehave (DESIGN §7, issue 31): a caller that never
 # reads never holds runlimit past the deadline + the kill grace + the output grace, what
 # could not be relayed is dropped and counted; a reader that has gone makes the command's
-# next write fail as without the relay.
+# next write fail as without the relay; writes of at most PIPE_BUF bytes stay whole when
+# other processes write to the caller's pipe too.
 
 bats_require_minimum_version 1.5.0
 
@@ -186,5 +187,52 @@ raise SystemExit(0 if p.poll(0) else 1)'
 			"$PY" -c "$1" | head -c 1 >/dev/null; echo "${PIPESTATUS[0]}"' _ "$WRITE_TWICE"
 		echo "${opt:-bare}: $output" >&2
 		[ "$output" = 141 ]
+	done
+}
+
+# ---- 4: whole writes ------------------------------------------------------------------------
+
+# four_runs OPT...: four runlimit OPT... 30 lines.py at once, each writing 3000 lines of LEN
+# bytes to stdout and to stderr, in single writes; their stdout into one pipe and their
+# stderr into one FIFO (MERGE=1: both into the one pipe).  Sets torn_out and torn_err: "TORN
+# LINES" as tools/torn.py counts them.
+four_runs() {
+	local j reader=
+	rm -f "$D/err.fifo" "$D/err.count"
+	if [ "${MERGE:-0}" = 1 ]; then
+		(for j in a b c d; do "$RUNLIMIT" "$@" 30 "$PY" "$TOOLS/lines.py" 3000 "$LEN" $j both & done
+			wait) 2>&1 | "$PY" "$TOOLS/torn.py" "$LEN" >"$D/out.count"
+		torn_out=$(cat "$D/out.count") torn_err=
+		return
+	fi
+	mkfifo "$D/err.fifo"
+	"$PY" "$TOOLS/torn.py" "$LEN" <"$D/err.fifo" >"$D/err.count" &
+	reader=$!
+	(for j in a b c d; do "$RUNLIMIT" "$@" 30 "$PY" "$TOOLS/lines.py" 3000 "$LEN" $j both & done
+		wait) 2>"$D/err.fifo" | "$PY" "$TOOLS/torn.py" "$LEN" >"$D/out.count"
+	wait_bg "$reader" 30
+	torn_out=$(cat "$D/out.count") torn_err=$(cat "$D/err.count")
+}
+
+@test "four runs writing lines of up to PIPE_BUF bytes into one pipe: not one line torn, under every relay option" {
+	# The lines are 1000 bytes, or PIPE_BUF where that is less (512 on macOS and FreeBSD),
+	# as a write of more is not atomic even without runlimit.
+	local pipe_buf opt merge
+	pipe_buf=$(getconf PIPE_BUF / 2>/dev/null) || pipe_buf=512
+	LEN=1000
+	[ "$pipe_buf" -ge "$LEN" ] || LEN=$pipe_buf
+	for merge in 0 1; do
+		for opt in "" --output-grace=1 --no-output-timeout=30 \
+			"--report=$D/r.json --report-tail=1K"; do
+			# shellcheck disable=SC2086
+			MERGE=$merge four_runs $opt
+			echo "${opt:-bare} 2>&1=$merge: stdout (torn lines) $torn_out, stderr $torn_err" >&2
+			if [ "$merge" = 1 ]; then
+				[ "$torn_out" = "0 24000" ]
+			else
+				[ "$torn_out" = "0 12000" ]
+				[ "$torn_err" = "0 12000" ]
+			fi
+		done
 	done
 }
