@@ -3,7 +3,8 @@
 # reads never holds runlimit past the deadline + the kill grace + the output grace, what
 # could not be relayed is dropped and counted; a reader that has gone makes the command's
 # next write fail as without the relay; writes of at most PIPE_BUF bytes stay whole when
-# other processes write to the caller's pipe too.
+# other processes write to the caller's pipe too; Ctrl-C once the command is done ends the
+# run and stops a typed loop.
 
 bats_require_minimum_version 1.5.0
 
@@ -27,6 +28,7 @@ setup() {
 teardown() {
 	kill_named "$N-s"
 	kill_named "$N-y"
+	[ -z "${SOCK:-}" ] || tmux -L "$SOCK" kill-server 2>/dev/null || true
 }
 
 # Every relay option, each with a short output grace (--report-tail needs --report: every
@@ -235,4 +237,74 @@ four_runs() {
 			fi
 		done
 	done
+}
+
+# ---- 11: Ctrl-C once the command is done ----------------------------------------------------
+
+# A shell at a terminal (tmux), as in tty.bats: start_shell, type_line TEXT, key KEY,
+# wait_screen REGEX, screen.
+start_shell() {
+	command -v tmux >/dev/null 2>&1 || skip "no tmux to give the shell a terminal"
+	SOCK=rl-rb-$$-$BATS_TEST_NUMBER
+	unset TMUX
+	local rl
+	rl=$(cd "$(dirname "$RUNLIMIT")" && pwd)/$(basename "$RUNLIMIT")
+	mkdir -p "$D/bin" "$D/home"
+	ln -s "$rl" "$D/bin/runlimit"
+	[ -x /usr/bin/bash ] || [ -x /bin/bash ] || ln -s "$(command -v bash)" "$D/bin/bash"
+	tmux -L "$SOCK" -f /dev/null new-session -d -s t -x 160 -y 50 -c "$D" \
+		env -i HOME="$D/home" TERM=xterm PATH="$D/bin:/usr/bin:/bin" PS1='PROMPT$ ' \
+		S="$S" HISTFILE=/dev/null bash --norc --noprofile -i
+	wait_screen '^PROMPT\$'
+}
+screen() { tmux -L "$SOCK" capture-pane -p -J -S - -t t; }
+on_screen() { screen | grep -Eq -- "$1"; }
+wait_screen() {
+	WAIT_POLL=0.05 wait_until "${2:-10}" on_screen "$1" 2>/dev/null && return 0
+	echo "timed out waiting for /$1/; screen:" >&2
+	screen | grep -v '^$' >&2
+	return 1
+}
+type_line() {
+	tmux -L "$SOCK" send-keys -t t -l -- "$1"
+	tmux -L "$SOCK" send-keys -t t Enter
+}
+key() { tmux -L "$SOCK" send-keys -t t "$@"; }
+no_screen() { ! on_screen "$1"; }
+prompts() { [ "$(screen | grep -c '^PROMPT\$')" -ge "$1" ]; }
+reaped() { ! kill -0 "$1" 2>/dev/null; }
+
+# ctrl_c_in_grace I PROMPTS: once the loop's runlimit I has printed started-I and its command
+# has been reaped (runlimit is in its output grace), type Ctrl-C: the shell must be back at
+# its prompt (the PROMPTS-th) within 10 s, the loop stopped, and runlimit dead of SIGINT.
+ctrl_c_in_grace() {
+	wait_screen "^started-$1\$"
+	wait_for_file "$D/cmd-$1"
+	wait_until 10 reaped "$(cat "$D/cmd-$1")"
+	local t0
+	t0=$(now)
+	key C-c
+	WAIT_POLL=0.05 wait_until 10 prompts "$2"
+	lt "$(elapsed "$t0")" 10
+	# The loop stopped: bash breaks it only for a child that died of SIGINT.
+	no_screen '^iter '
+	no_screen "^started-$(($1 + 1))\$"
+	no_screen '^after-loop$'
+	type_line 'echo rc=$?'
+	wait_screen '^rc=130$'
+}
+
+@test "Ctrl-C during the output grace ends the run at once: runlimit dies of SIGINT, and a typed loop stops" {
+	start_shell
+	# A leftover holds the relay's pipe, so the output grace (30 s) would run its course.
+	# The output goes to a pipe whose reader ignores Ctrl-C: runlimit's job has the key.
+	# shellcheck disable=SC2016
+	type_line 'for i in 1 2; do runlimit --output-grace=30 60 sh -c '\''echo $$ >cmd-$0; "$S" 60 & echo started-$0'\'' $i | { trap "" INT; cat; }; echo "iter $i rc=${PIPESTATUS[0]}"; done; echo after-loop'
+	ctrl_c_in_grace 1 2
+	# Only stderr is relayed: runlimit leads its job and gave the terminal to the command's
+	# group; it takes it back at the command's exit, so the key is runlimit's, not the
+	# leftover's.
+	# shellcheck disable=SC2016
+	type_line 'for i in 3 4; do runlimit --output-grace=30 60 sh -c '\''echo $$ >cmd-$0; "$S" 60 & echo started-$0; echo err >&2'\'' $i 2> >(cat >/dev/null); echo "iter $i rc=$?"; done; echo after-loop'
+	ctrl_c_in_grace 3 4
 }
