@@ -76,6 +76,24 @@ never_read() {
 	done
 }
 
+@test "a time-out while the caller reads nothing, the tree ignoring TERM, or -f: still within the bound" {
+	local opt
+	for opt in "${RELAY_OPTS[@]}"; do
+		# The writers ignore TERM: the grace's KILL, then the output grace.
+		# shellcheck disable=SC2086
+		never_read $opt -k 1 1 sh -c 'trap "" TERM; yes | head -c 2000000'
+		[ "$rc" = 137 ]
+		lt "$secs" 5.5
+		"$PY" "$R" "$D/r.json" 'd["output"]["stdout_dropped"] > 0'
+		# -f: only the shell is signalled; yes and head, left blocked on the relay's full
+		# pipe, hold it through the output grace, then get EPIPE.
+		# shellcheck disable=SC2086
+		never_read $opt -f -k 1 1 sh -c 'yes | head -c 2000000'
+		[ "$rc" = 124 ]
+		lt "$secs" 5.5
+	done
+}
+
 @test "a command that exits by itself, its output unread: relayed until the deadline, then the output grace" {
 	local opt
 	for opt in "${RELAY_OPTS[@]}"; do
