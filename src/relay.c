@@ -18,6 +18,7 @@ static struct stream streams[2];
 static size_t nstreams;
 static bool exited, grace_over;
 static int64_t grace_end = CLOCK_NEVER;
+static int64_t cut_at = CLOCK_NEVER; /* when whatever is unrelayed is dropped */
 
 static bool watching; /* output is timed: silence counts */
 static bool unwatchable; /* timed, but no output can be seen: the limit is off (terminals) */
@@ -99,10 +100,12 @@ static bool keep_tail(size_t size)
 	return true;
 }
 
-/* msg's sink (msg_set_sink): runlimit's lines go in their place in the stream of stderr. */
+/* msg's sink (msg_set_sink): runlimit's lines go in their place in the stream of stderr;
+ * once that has dropped output, only where the caller's end takes them at once. */
 static bool queue_line(const char *text, size_t len)
 {
-	return stream_queue_line(err_stream, text, len);
+	return stream_queue_line(err_stream, text, len) ||
+	       stream_late_line(err_stream, text, len);
 }
 
 /* Is any output seen: a stream relayed, or a regular file watched? */
@@ -128,7 +131,7 @@ bool relay_prepare(int64_t silence, size_t tail)
 		return false;
 	for (size_t k = 0; k < nstreams; k++) {
 		struct stream *s = &streams[k];
-		s->moved = !s->tail && pipe_can_move(s->in, s->out);
+		s->moved = pipe_can_move(s->in, s->out);
 	}
 	if (silence > 0) {
 		/* Output to a terminal is not seen: with nothing else to see, a busy interactive
@@ -173,6 +176,8 @@ bool relay_active(void)
 	return nstreams > 0;
 }
 
+_Static_assert(RELAY_MAX_FDS >= 2 * STREAM_MAX_FDS, "room for two streams' descriptors");
+
 size_t relay_fds(struct pollfd *fds)
 {
 	size_t n = 0;
@@ -215,17 +220,20 @@ int64_t relay_silence_end(int64_t limit)
 	return clock_after(quiet_from, limit);
 }
 
-void relay_command_exited(int64_t now, int64_t grace)
+void relay_command_exited(int64_t now, int64_t grace, int64_t cut)
 {
 	exited = true;
 	grace_end = clock_after(now, grace);
+	cut_at = cut;
 	for (size_t k = 0; k < nstreams; k++)
 		streams[k].owed = (uint64_t)(streams[k].len - streams[k].off) + stream_waiting(&streams[k]);
 }
 
 int64_t relay_deadline(void)
 {
-	return exited && !grace_over ? grace_end : CLOCK_NEVER;
+	if (!exited)
+		return CLOCK_NEVER;
+	return !grace_over && grace_end < cut_at ? grace_end : cut_at;
 }
 
 bool relay_finished(int64_t now)
@@ -234,11 +242,19 @@ bool relay_finished(int64_t now)
 		return false;
 	if (now >= grace_end)
 		grace_over = true;
+	if (now >= cut_at) {
+		relay_close(); /* past the bound: nothing more is owed to anyone */
+		return true;
+	}
 	bool done = true;
 	for (size_t k = 0; k < nstreams; k++) {
 		struct stream *s = &streams[k];
-		if (grace_over && s->owed == 0 && s->off == s->len)
-			stream_stop_reading(s); /* what leftovers write from here on is not waited for */
+		/* What leftovers write from here on is not waited for, nor what they wrote that
+		 * is still held. */
+		if (grace_over && s->owed == 0)
+			stream_drop(s);
+		if (s->lines && s->dropped && s->in < 0)
+			stream_flush_lines(s); /* the caller is not reading: see stream_flush_lines */
 		if (!s->broken && (s->in >= 0 || s->off < s->len))
 			done = false;
 		if (s == err_stream && lines_waiting(&queue))
@@ -249,13 +265,26 @@ bool relay_finished(int64_t now)
 
 void relay_close(void)
 {
-	for (size_t k = 0; k < nstreams; k++) {
-		stream_stop_reading(&streams[k]);
-		streams[k].len = streams[k].off = 0;
-	}
-	/* runlimit's own lines still go out, at once (what they were to follow will not). */
+	for (size_t k = 0; k < nstreams; k++)
+		stream_drop(&streams[k]);
+	/* runlimit's own lines still go out, at once (what they were to follow will not),
+	 * where the caller's end takes them. */
 	if (err_stream)
 		stream_flush_lines(err_stream);
+	cut_at = CLOCK_NEVER;
+	grace_over = true;
+}
+
+void relay_tell_dropped(void)
+{
+	for (size_t k = 0; k < nstreams; k++) {
+		const struct stream *s = &streams[k];
+		if (s->dropped == 0)
+			continue;
+		msg("dropped %llu byte%s of %s unrelayed", (unsigned long long)s->dropped,
+		    s->dropped == 1 ? "" : "s",
+		    s->both ? "stdout and stderr" : s->std == STDOUT_FILENO ? "stdout" : "stderr");
+	}
 }
 
 static const struct tail *stderr_tail(void)
@@ -270,12 +299,13 @@ static const struct tail *stderr_tail(void)
 
 void relay_get_stats(struct relay_stats *st)
 {
-	*st = (struct relay_stats){{-1, -1}, false, last_output, stderr_tail(), NULL};
+	*st = (struct relay_stats){{-1, -1}, {-1, -1}, false, last_output, stderr_tail(), NULL};
 	if (!st->tail && isatty(STDERR_FILENO))
 		st->tail_missing = "terminal"; /* left to the command: see relayable */
 	for (size_t k = 0; k < nstreams; k++) {
 		const struct stream *s = &streams[k];
 		st->bytes[s->std == STDOUT_FILENO ? 0 : 1] = (long long)s->bytes;
+		st->dropped[s->std == STDOUT_FILENO ? 0 : 1] = (long long)s->dropped;
 		st->stderr_shared = st->stderr_shared || s->both;
 	}
 	for (int std = STDOUT_FILENO; std <= STDERR_FILENO; std++)

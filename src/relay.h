@@ -3,10 +3,12 @@
  * caller's descriptors.  Once the command has exited, the copying goes on until every relayed
  * stream reaches end-of-file or the output grace has passed; then runlimit closes its ends, so
  * that a leftover still holding them never keeps the caller waiting for end-of-file.  What
- * the command wrote before it exited is relayed in full, however slow the reader.  A terminal,
- * a regular file or a device is never interposed (none of them holds a caller back, and a
- * terminal is the command's to read keys from, set modes on and stop on): what goes to a
- * terminal is not seen.  Stdin is never touched.  Without --output-grace nothing here runs. */
+ * the command wrote before it exited is relayed in full, however slow the reader, unless a
+ * limit ran out or a request to end came (or the deadline passed): then it too gets the
+ * grace, and what is still unrelayed after it is dropped, and counted.  A terminal, a regular
+ * file or a device is never interposed (none of them holds a caller back, and a terminal is
+ * the command's to read keys from, set modes on and stop on): what goes to a terminal is not
+ * seen.  Stdin is never touched.  Without --output-grace nothing here runs. */
 #ifndef RUNLIMIT_RELAY_H
 #define RUNLIMIT_RELAY_H
 
@@ -17,7 +19,8 @@
 
 #include "tail.h"
 
-/* The most descriptors the relay watches in one wait. */
+/* The most descriptors the relay watches in one wait: two streams, each its pipe and the
+ * caller's end. */
 #define RELAY_MAX_FDS 4
 
 /* After the guard, before the command is forked: make the pipes for the streams that are
@@ -54,27 +57,36 @@ int64_t relay_next_look(void);
  * whose time is no silence, and when the limit is off (relay_silence_off). */
 int64_t relay_silence_end(int64_t limit);
 
-/* The command has exited, at now: from here on the grace counts (CLOCK_NEVER-safe). */
-void relay_command_exited(int64_t now, int64_t grace);
+/* The command has exited, at now: from here on the grace counts (CLOCK_NEVER-safe).  At
+ * cut (CLOCK_NEVER: never) whatever is still unrelayed is dropped, even what the command
+ * wrote before its exit: the grace's end after a limit or a request, else the deadline's
+ * plus the grace. */
+void relay_command_exited(int64_t now, int64_t grace, int64_t cut);
 
-/* The grace's end (CLOCK_NEVER while the command runs, or once nothing is owed). */
+/* When the relay next has something to do by itself: the grace's end, or the cut
+ * (CLOCK_NEVER while the command runs, or once nothing is owed). */
 int64_t relay_deadline(void);
 
 /* Is the relay done: every stream at end-of-file and written out, or the grace over and
- * what the command wrote before its exit written out?  Then its read ends are closed. */
+ * what the command wrote before its exit written out, or the cut come (what is left is
+ * then dropped)?  Then its read ends are closed. */
 bool relay_finished(int64_t now);
 
-/* Stop at once (runlimit was asked to end): close every read end. */
+/* Stop at once (runlimit was asked to end): drop what is held, close every read end. */
 void relay_close(void);
 
 /* --no-output-timeout is off: stdout or stderr is a terminal, and no output can be seen
  * (timing it would end a busy interactive program for want of seeing its output). */
 bool relay_silence_off(void);
 
+/* -v: one line for each stream that dropped output, saying how much. */
+void relay_tell_dropped(void);
+
 /* What the relay saw, for the run report.  bytes is -1 for a stream neither relayed nor
  * watched; a watched file's is how much it grew. */
 struct relay_stats {
 	long long bytes[2];  /* stdout, stderr */
+	long long dropped[2]; /* of those, never written out (-1 as bytes, and for a file) */
 	bool stderr_shared;  /* 2>&1: bytes[0] counts both, bytes[1] is -1 */
 	int64_t last_output; /* clock_now() when output was last read, or seen in a watched
 	                        file's size (CLOCK_NEVER: never) */

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -10,9 +11,10 @@
 
 /* What is written to the caller at a time: a write of at most PIPE_BUF bytes to a pipe poll
  * calls writable never blocks, and the caller's descriptor is not runlimit's to make
- * non-blocking (the caller shares it); while it stays writable, the next chunk follows at
- * once.  Between two pipes, where the system can, the bytes are moved in the
- * kernel instead (pipemove.h), up to MOVE at a time. */
+ * non-blocking (the caller shares it); while it stays writable, the next piece follows at
+ * once.  Such a write is also atomic: another process writing to the caller's pipe (make -j,
+ * several runs into one log) never cuts into it.  Between two pipes, where the system can,
+ * the bytes are moved in the kernel instead (pipemove.h), up to MOVE at a time. */
 #define CHUNK PIPE_BUF
 #define MOVE (1 << 20)
 
@@ -35,6 +37,16 @@ void stream_stop_reading(struct stream *s)
 	s->stalled = false; /* nothing is left to move */
 }
 
+void stream_drop(struct stream *s)
+{
+	uint64_t unread = stream_waiting(s); /* the command wrote them: they count */
+	s->bytes += unread;
+	s->dropped += unread + (uint64_t)(s->len - s->off);
+	s->len = s->off = 0;
+	s->owed = 0;
+	stream_stop_reading(s);
+}
+
 /* How many of want bytes may be read now: none past the place of a queued line. */
 static size_t room(const struct stream *s, size_t want)
 {
@@ -52,16 +64,24 @@ static const char *line_due(const struct stream *s, size_t *len)
 	return lines_due(s->lines, ended ? UINT64_MAX : s->sent, len);
 }
 
-bool stream_wants(const struct stream *s, struct pollfd *p)
+size_t stream_wants(const struct stream *s, struct pollfd *p)
 {
 	size_t len;
-	if (stream_pending(s) || line_due(s, &len))
-		*p = (struct pollfd){.fd = s->out, .events = POLLOUT};
-	else if (s->in >= 0 && room(s, 1) > 0)
-		*p = (struct pollfd){.fd = s->in, .events = POLLIN};
-	else
-		return false;
-	return true;
+	if (stream_pending(s) || line_due(s, &len)) {
+		p[0] = (struct pollfd){.fd = s->out, .events = POLLOUT};
+		return 1;
+	}
+	if (s->in < 0 || room(s, 1) == 0)
+		return 0;
+	p[0] = (struct pollfd){.fd = s->in, .events = POLLIN};
+	if (s->broken)
+		return 1;
+	/* Idle, the caller's end is watched too, for nothing: a pipe whose reader has gone says
+	 * so unasked (POLLERR; a socket whose peer closed, POLLHUP), and the command's next
+	 * write must then fail as it would without the relay, not succeed into runlimit's
+	 * pipe and be lost (see lost_reader). */
+	p[1] = (struct pollfd){.fd = s->out, .events = 0};
+	return 2;
 }
 
 /* n more of the command's bytes are written out: STREAM_CAUGHT_UP if that was all. */
@@ -76,37 +96,59 @@ static int written(struct stream *s, size_t n)
 }
 
 /* The caller's end is gone: the command's next write gets EPIPE, as it would have without
- * the relay.  The SIGPIPE runlimit's write raised is its own, not the command's.  (One sent
- * by another process in the microseconds since the last wait is taken for it.) */
-static void lost_reader(struct stream *s)
+ * the relay; what the relay still held is dropped.  The SIGPIPE a write of runlimit's
+ * raised (raised) is its own, not the command's.  (One sent by another process in the
+ * microseconds since the last wait is taken for it.) */
+static void lost_reader(struct stream *s, bool raised)
 {
-	if (errno == EPIPE)
+	if (raised)
 		msg_drop_sigpipe();
 	s->broken = true;
-	s->len = s->off = 0;
-	s->owed = 0;
-	stream_stop_reading(s);
+	stream_drop(s);
 	if (s->lines)
 		lines_clear(s->lines); /* runlimit's own lines cannot reach the caller either */
 }
 
 static int take_in(struct stream *s);
 
-/* Pipe to pipe: as much as both allow, moved in the kernel. */
+/* --report-tail, pipe to pipe: the n bytes just put in the caller's pipe (pipe_tee) are
+ * still at the head of runlimit's: read them out of it, into the tail.  They are there, so
+ * no read waits; false if they could not be read (the stream then reads no more, or it
+ * would pass them on twice). */
+static bool keep_teed(struct stream *s, size_t n)
+{
+	while (n > 0) {
+		ssize_t got = read(s->in, s->buf, n < sizeof s->buf ? n : sizeof s->buf);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return false;
+		tail_add(s->tail, s->buf, (size_t)got);
+		n -= (size_t)got;
+	}
+	return true;
+}
+
+/* Pipe to pipe: as much as both allow, moved in the kernel (for --report-tail, copied in
+ * the kernel, then read out of runlimit's pipe into the tail). */
 static int move_in(struct stream *s)
 {
-	ssize_t got = pipe_move(s->in, s->out, room(s, MOVE));
+	size_t max = room(s, MOVE);
+	ssize_t got = s->tail ? pipe_tee(s->in, s->out, max) : pipe_move(s->in, s->out, max);
 	if (got > 0) {
 		s->stalled = false;
 		s->bytes += (uint64_t)got;
-		return STREAM_READ | written(s, (size_t)got);
+		int did = STREAM_READ | written(s, (size_t)got);
+		if (s->tail && !keep_teed(s, (size_t)got))
+			stream_stop_reading(s);
+		return did;
 	}
 	if (got == 0)
 		stream_stop_reading(s);
 	else if (errno == EAGAIN)
 		s->stalled = stream_waiting(s) > 0; /* there was something to move: no room for it */
 	else if (errno == EPIPE)
-		lost_reader(s);
+		lost_reader(s, true);
 	else if (errno != EINTR) {
 		s->moved = s->stalled = false; /* the system will not move these: copy them */
 		return take_in(s);
@@ -153,10 +195,47 @@ static ssize_t put_out(struct stream *s, const char *bytes, size_t len)
 	if (put < 0 && errno == EAGAIN)
 		return 0;
 	if (put <= 0) {
-		lost_reader(s);
+		lost_reader(s, put < 0 && errno == EPIPE);
 		return -1;
 	}
 	return put;
+}
+
+/* Where the last newline of p[0..n) ends (0: it has none).  Output without one (binary, a
+ * long line) is looked through by memchr, the fastest search there is; text has newlines
+ * near the end, looked for eight bytes at a time. */
+static size_t after_last_newline(const char *p, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101u, nl = 0x0a0a0a0a0a0a0a0au;
+	if (!memchr(p, '\n', n))
+		return 0;
+	while (n >= 8) {
+		uint64_t w;
+		memcpy(&w, p + n - 8, 8);
+		w ^= nl; /* a newline's byte is now 0 */
+		if ((w - ones) & ~w & (ones << 7))
+			break;
+		n -= 8;
+	}
+	while (n > 0 && p[n - 1] != '\n')
+		n--;
+	return n;
+}
+
+/* How much of buf[off..len) the next write takes.  The buffer holds what one read took,
+ * and that read emptied runlimit's pipe (the buffer is as large as a pipe), so it ends
+ * where one of the command's writes ended: at most PIPE_BUF of it goes in one write, whole.
+ * More holds several writes, whose ends are no longer known; cut there, a piece could end
+ * inside a write and another process's write come in between.  The likeliest end of a
+ * write is a line's: the piece ends after the last newline in its PIPE_BUF bytes, so lines
+ * of at most PIPE_BUF bytes, written whole, reach the caller whole. */
+static size_t next_piece(const struct stream *s)
+{
+	size_t left = s->len - s->off;
+	if (left <= CHUNK)
+		return left;
+	size_t cut = after_last_newline(s->buf + s->off, CHUNK);
+	return cut > 0 ? cut : CHUNK;
 }
 
 /* Write runlimit's lines that are due, while the caller's end takes them without waiting. */
@@ -178,7 +257,7 @@ static int give_out(struct stream *s)
 		return move_in(s);
 	int did = 0;
 	while (s->off < s->len) {
-		ssize_t put = put_out(s, s->buf + s->off, s->len - s->off);
+		ssize_t put = put_out(s, s->buf + s->off, next_piece(s));
 		if (put <= 0)
 			return did;
 		s->off += (size_t)put;
@@ -194,6 +273,11 @@ int stream_pump(struct stream *s, const struct pollfd *p)
 {
 	if (!p->revents)
 		return 0;
+	if (p->events == 0 && p->fd == s->out && !s->broken) {
+		if (p->revents & (POLLERR | POLLHUP))
+			lost_reader(s, false); /* the reader has gone: see stream_wants */
+		return 0;
+	}
 	size_t len;
 	if (p->events == POLLOUT && p->fd == s->out && (stream_pending(s) || line_due(s, &len)))
 		return give_out(s);
@@ -215,8 +299,31 @@ void stream_flush_lines(struct stream *s)
 	size_t len;
 	const char *line;
 	while (!s->broken && (line = lines_due(s->lines, UINT64_MAX, &len))) {
-		msg_write(s->std, line, len);
-		lines_done(s->lines, len);
+		if (s->dropped == 0) {
+			/* As every line of runlimit's own: a caller that takes nothing does not
+			 * hold it (msg.h). */
+			msg_write_within(s->std, line, len, MSG_WAIT_MS);
+			lines_done(s->lines, len);
+			continue;
+		}
+		ssize_t put = writable(s->out) ? put_out(s, line, len) : 0;
+		if (put <= 0)
+			break;
+		lines_done(s->lines, (size_t)put);
 	}
 	lines_clear(s->lines);
+}
+
+bool stream_late_line(struct stream *s, const char *text, size_t len)
+{
+	if (!s->broken && s->dropped == 0)
+		return false;
+	while (len > 0 && !s->broken && writable(s->out)) {
+		ssize_t put = put_out(s, text, len);
+		if (put <= 0)
+			break;
+		text += put;
+		len -= (size_t)put;
+	}
+	return true;
 }

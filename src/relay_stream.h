@@ -2,7 +2,14 @@
  * read from runlimit's pipe and written to the caller's descriptor, without ever
  * waiting on either.  Where both ends are pipes the bytes are moved in the kernel
  * (pipemove.h); elsewhere they go through the stream's fixed buffer.  The stream that
- * carries stderr also takes runlimit's own lines (lines.h) and writes each in its place. */
+ * carries stderr also takes runlimit's own lines (lines.h) and writes each in its place.
+ *
+ * A write of at most PIPE_BUF bytes by the command reaches the caller whole, even when
+ * other processes write to the caller's pipe too (make -j, several runs into one log): the
+ * kernel's move keeps the pipe's buffers, each of which holds whole writes; a copy reads
+ * all the pipe holds (a read that empties a pipe ends where a write ended) and writes it
+ * back in pieces of at most PIPE_BUF, each written whole, each ending where a write or a
+ * line ended (see next_piece in relay_stream.c). */
 #ifndef RUNLIMIT_RELAY_STREAM_H
 #define RUNLIMIT_RELAY_STREAM_H
 
@@ -26,16 +33,20 @@ struct stream {
 	bool moved;      /* pipe to pipe: moved in the kernel (pipemove.h), never copied */
 	bool stalled;    /* moved, and the caller's pipe had no room: wait until it has */
 	uint64_t owed;   /* written before the command's exit and not yet relayed */
-	uint64_t bytes;  /* read from the command */
+	uint64_t bytes;  /* written by the command (read, moved, or dropped from the pipe) */
 	uint64_t sent;   /* of those, written out */
+	uint64_t dropped; /* of those, never written out: the grace ended, or the reader went */
 	struct tail *tail;   /* the end of stderr kept for the report (NULL: not this stream) */
 	struct lines *lines; /* runlimit's own lines (NULL: this stream does not carry stderr) */
 	size_t len, off; /* buf[off..len) is still to be written */
 	char buf[STREAM_BUFFER];
 };
 
-/* What the wait is to watch for s (into *p); false if nothing. */
-bool stream_wants(const struct stream *s, struct pollfd *p);
+/* The most pollfds stream_wants asks for. */
+#define STREAM_MAX_FDS 2
+
+/* What the wait is to watch for s (into p[0..STREAM_MAX_FDS)); how many. */
+size_t stream_wants(const struct stream *s, struct pollfd *p);
 
 /* What stream_pump did. */
 enum {
@@ -55,11 +66,23 @@ uint64_t stream_waiting(const struct stream *s);
 /* Read no more (end-of-file, the grace is over, or runlimit is ending). */
 void stream_stop_reading(struct stream *s);
 
+/* Give up on what s holds: read no more, and count what was still in its buffer and its
+ * pipe as dropped (never written out). */
+void stream_drop(struct stream *s);
+
 /* Queue one of runlimit's lines behind what the command has written to s so far; false if
  * it is to be written at once (nothing of the command's is behind, or no room). */
 bool stream_queue_line(struct stream *s, const char *text, size_t len);
 
-/* Write the queued lines at once, waiting if need be (runlimit is ending), and forget them. */
+/* Write the queued lines at once and forget them (runlimit is ending): waiting if need be,
+ * unless s has dropped output (then the caller is not reading: only what its end takes
+ * without waiting is written). */
 void stream_flush_lines(struct stream *s);
+
+/* One of runlimit's lines once s is done with: true if it was dealt with here, written
+ * where the caller's end takes it without waiting, or left out (the reader has gone, or
+ * s dropped output, so the caller is not reading: a write could wait for good); false if
+ * it is to be written as without the relay. */
+bool stream_late_line(struct stream *s, const char *text, size_t len);
 
 #endif

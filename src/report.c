@@ -400,6 +400,8 @@ static void output_member(struct json *j, const struct relay_stats *o)
 	json_open(j, '{');
 	int_member(j, "stdout_bytes", o->bytes[0] >= 0, o->bytes[0]);
 	int_member(j, "stderr_bytes", o->bytes[1] >= 0, o->bytes[1]);
+	int_member(j, "stdout_dropped", o->dropped[0] >= 0, o->dropped[0]);
+	int_member(j, "stderr_dropped", o->dropped[1] >= 0, o->dropped[1]);
 	json_key(j, "stderr_with_stdout");
 	json_bool(j, o->stderr_shared);
 	json_key(j, "last_output_seconds");

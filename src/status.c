@@ -12,6 +12,14 @@ int exec_error_status(int err)
 struct verdict run_verdict(const struct run_end *e)
 {
 	struct verdict v = {0, 0};
+	if (e->late_signal) {
+		/* Ctrl-C or Ctrl-\ once the command was done: the calling shell must see runlimit
+		 * die of it (a shell breaks a loop only for a child that did), whatever the
+		 * command's status was. */
+		v.status = 128 + e->late_signal;
+		v.die = e->late_signal;
+		return v;
+	}
 	if (e->exec_error) {
 		v.status = exec_error_status(e->exec_error);
 		return v;

@@ -16,6 +16,8 @@ struct run_end {
 	bool forwarded;       /* the signal that ended the command came from outside, passed on */
 	bool keyboard_death;  /* it died of INT or QUIT typed at the terminal its group had */
 	bool interrupted;     /* a signal from outside asked the run to end */
+	int late_signal;      /* INT or QUIT that came once the command had exited and ended
+	                         the rest of the run (0: none): runlimit dies of it */
 };
 
 struct verdict {

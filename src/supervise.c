@@ -66,6 +66,7 @@ struct run {
 	bool polling;              /* the leftovers' exits wake nothing: look again soon */
 	bool kill_sent;            /* the final KILL went out (the tree's zombies go to init) */
 	bool child_news;           /* SIGCHLD came since the last reap (or none was tried yet) */
+	bool last_look;            /* done, and the signals that came meanwhile were let in */
 	struct run_end end;        /* what the exit-status rules (status.h) ask of the run */
 	bool received[DISP_SLOTS]; /* signals that came from outside and were passed on */
 };
@@ -90,15 +91,23 @@ static void start_grace(struct run *r)
 		r->phase = ENDING;
 }
 
-/* The run is over but for its output: the relay gets its grace, if it relays anything. */
+/* The run is over but for its output: the relay gets its grace, if it relays anything.
+ * What the command wrote before its exit is relayed in full however slowly the caller
+ * reads, but only while no limit has run out and no request to end has come, and not past
+ * the deadline: from then on it gets the output grace too and is then dropped, so that
+ * runlimit never outlasts the deadline, the kill grace and the output grace together. */
 static void over(struct run *r)
 {
 	if (relay_active() && r->phase != FLUSHING) {
+		int64_t now = clock_now(), grace = r->cfg->output_grace;
+		int64_t from = r->end.timed_out || r->end.interrupted || r->deadline < now
+		                   ? now : r->deadline;
 		r->phase = FLUSHING;
 		/* The tree is done with: a deadline or a grace still to come means nothing now,
 		 * and left standing, once passed, it would end every wait at once. */
 		r->deadline = r->grace_end = CLOCK_NEVER;
-		relay_command_exited(clock_now(), r->cfg->output_grace);
+		relay_command_exited(now, grace, from == CLOCK_NEVER ? CLOCK_NEVER
+		                                                     : clock_after(from, grace));
 	} else {
 		r->phase = DONE;
 	}
@@ -169,11 +178,16 @@ static void done(struct run *r, enum event ev)
 	over(r);
 }
 
-/* What every exit does first: the command is reaped, and the report counts what it left. */
+/* What every exit does first: the command is reaped, and the report counts what it left.
+ * The terminal comes back to runlimit's job now, not when runlimit returns: a key typed
+ * while leftovers have their grace or the output is relayed is then runlimit's to act on
+ * (see arrived), not a leftover's. */
 static void exited(struct run *r)
 {
 	r->phase = DRAINING;
 	r->silence = 0; /* the no-output limit is the command's: it runs while it lives */
+	if (!r->cfg->foreground)
+		tty_take_back(r->to.pgid, r->end.timed_out || WIFSIGNALED(r->end.wait_status));
 	if (report_wanted() && !r->cfg->foreground) {
 		struct tree_target t = deliver_target(to(r));
 		struct tree_id *ids;
@@ -258,7 +272,13 @@ static void arrived(struct run *r, int sig, bool by_process)
 		disp_rearm(sig); /* it came from outside: see dispositions.c */
 	disp_test_fault(sig);
 	r->received[sig] = true;
-	if (disp_is_termination(sig) && (by_process || !disp_is_keyboard(sig))) {
+	/* Once the command has exited, Ctrl-C or Ctrl-\ has nothing to interact with: it asks
+	 * the run to end, what is left of it (the leftovers' grace, the relaying), and runlimit
+	 * then dies of it, so that a loop typed around it stops as around the bare command.
+	 * (The same when sent: macOS cannot tell a typed one.) */
+	if (disp_is_keyboard(sig) && reaped(r))
+		r->end.late_signal = sig;
+	if (disp_is_termination(sig) && (by_process || !disp_is_keyboard(sig) || reaped(r))) {
 		r->request = sig;
 		r->request_why = "forwarded";
 		dispatch(r, REQUEST);
@@ -394,6 +414,14 @@ static void loop(struct run *r)
 			watch_leftovers(r);
 		if (r->phase == FLUSHING && relay_finished(clock_now()))
 			r->phase = DONE;
+		if (r->phase == DONE && !r->last_look) {
+			/* A signal that came since the last wait is pending, blocked: let its handler
+			 * run, and take it, before returning (a Ctrl-C typed as the relay ends is
+			 * still a Ctrl-C typed at runlimit: see arrived). */
+			r->last_look = true;
+			clock_wait(0, disp_waitmask(), NULL, 0);
+			continue;
+		}
 		if (r->phase == DONE) {
 			/* Every dead process of the tree is collected before runlimit returns, after a
 			 * final KILL too: one by one that costs some 5 us each, while thousands left
@@ -439,6 +467,8 @@ int supervise(const struct config *cfg)
 	r.to.pgid = l.pgid;
 	r.to.leads_group = l.leads_group;
 	loop(&r);
+	if (cfg->verbose && cfg->relay)
+		relay_tell_dropped();
 	guard_stop();
 	if (!cfg->foreground)
 		tty_take_back(r.to.pgid, r.end.timed_out || WIFSIGNALED(r.end.wait_status));

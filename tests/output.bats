@@ -94,13 +94,14 @@ sys.stdout.buffer.write(p.stdout)' "$RUNLIMIT" "$@"
 	[ "$(cat "$D/out")" = started ]
 	echo "CPU: $(cat "$D/cpu") s" >&2
 	lt "$(cat "$D/cpu")" 0.3
-	# A time-out (at 2 s) whose tree is gone before its grace (0.5 s) is over, with the
-	# output still owed to a reader that starts 4 s after the command has written it all:
-	# the grace's end passes while the relay waits.  (100 kB: it fits runlimit's pipe and
-	# the caller's, so the command writes it all at once.)
+	# A command that exits by itself, long before its deadline, with its output still owed
+	# to a reader that starts 4 s after the command has written it all: the grace's end
+	# passes while the relay waits, and what is owed is relayed in full.  (100 kB: it fits
+	# runlimit's pipe and the caller's, so the command writes it all at once.  After a
+	# time-out it would be dropped at the grace's end: relay-bound.bats.)
 	head -c 100000 "$BATS_FILE_TMPDIR/random" >"$D/want"
-	bounded 30 "$PY" "$TOOLS/cputime.py" "$D/cpu2" "$RUNLIMIT" -k 0.5 --output-grace=1 2 \
-		sh -c 'cat "$1"; echo done >"$2"; exec "$S" 10' _ "$D/want" "$D/written" |
+	bounded 30 "$PY" "$TOOLS/cputime.py" "$D/cpu2" "$RUNLIMIT" -k 0.5 --output-grace=1 30 \
+		sh -c 'cat "$1"; echo done >"$2"' _ "$D/want" "$D/written" |
 		(wait_for_file "$D/written" && sleep 4 && cat) >"$D/got"
 	cmp "$D/got" "$D/want"
 	echo "CPU: $(cat "$D/cpu2") s" >&2

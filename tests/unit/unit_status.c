@@ -109,6 +109,14 @@ void test_status(void)
 	row("status: a typed Ctrl-C at the terminal it held: runlimit dies of INT",
 	    (struct run_end){.wait_status = killed(SIGINT), .keyboard_death = true}, 128 + SIGINT,
 	    SIGINT, "signalled");
+	row("status: Ctrl-C once the command had exited 0: runlimit dies of INT",
+	    (struct run_end){.wait_status = exited(0), .interrupted = true,
+	                     .late_signal = SIGINT},
+	    128 + SIGINT, SIGINT, "interrupted");
+	row("status: Ctrl-\\ after a time-out's exit: runlimit dies of QUIT, not 124",
+	    (struct run_end){.wait_status = killed(SIGTERM), .timed_out = true,
+	                     .interrupted = true, .late_signal = SIGQUIT},
+	    128 + SIGQUIT, SIGQUIT, "timed-out");
 	row("status: a time-out comes first: forwarded or not, a TERM death is 124",
 	    (struct run_end){.wait_status = killed(SIGTERM), .timed_out = true, .forwarded = true,
 	                     .interrupted = true},
