@@ -294,6 +294,8 @@ static const struct tail *stderr_tail(void)
 	for (size_t k = 0; k < nstreams; k++)
 		if (streams[k].tail)
 			return &err_tail;
+	if (err_tail.error && watch_grown(STDERR_FILENO) >= 0)
+		return &err_tail; /* a watched file, but no ring to read its end into: say why */
 	return watch_read_tail(&err_tail) && (err_tail.total || err_tail.len) ? &err_tail : NULL;
 }
 

@@ -95,8 +95,8 @@ bool watch_shared(void)
 bool watch_read_tail(struct tail *t)
 {
 	const struct watched *w = watched(STDERR_FILENO);
-	if (!w)
-		return false;
+	if (!w || !t->buf)
+		return false; /* not watched, or no memory for the ring (t->error says so) */
 	long long grew = grown(w);
 	int fd = reopen_for_reading(w->fd);
 	if (fd < 0)

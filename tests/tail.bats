@@ -187,6 +187,17 @@ needs_as_limit() {
 		'd["output"]["stdout_bytes"] == 10'
 }
 
+@test "no memory for the tail, stderr a regular file: a null tail and why, nothing read into nowhere" {
+	needs_as_limit
+	run -0 --separate-stderr bash -c 'ulimit -v $(($1 + 8192)) && exec "$2" --report="$3" \
+		--report-tail=16M 30 sh -c "echo to stderr >&2; exit 0" 2>"$4"' _ "$AS_KIB" \
+		"$RUNLIMIT" "$D/r.json" "$D/err"
+	[ "$(cat "$D/err")" = "to stderr" ]
+	"$PY" "$R" "$D/r.json" 'd["outcome"] == "exited"' \
+		'd["output"]["stderr_tail"] is None' \
+		'd["output"]["stderr_tail_unavailable"] == "Cannot allocate memory"'
+}
+
 @test "room for a 16M tail but not for copies of it (ulimit -v): the report is written whole" {
 	needs_as_limit
 	# The ring and 24 MiB more: the report's 100 MB of escapes must go out as they are made.
