@@ -18,15 +18,17 @@ arguments (the shells have it as $0, every other program is run by a path under 
 directory), so the survivors are found with `ps -A -o args` on any system, and ended
 (bounded) once the case is checked, on failure too.
 
-    bound.py [--seed S] [--cases N] [--case I] [--jobs J] [--caps LIST] [--runlimit PATH]
-             [--margin SECONDS] [--describe] [--verbose] [--keep]
+    bound.py [--seed S] [--cases N] [--case I]... [--jobs J] [--caps LIST] [--runlimit PATH]
+             [--margin SECONDS] [--run-id ID] [--describe] [--verbose] [--keep]
+    bound.py --cleanup --run-id ID
 
 Environment (the options win): RUNLIMIT (the binary, default ./runlimit),
 RUNLIMIT_BOUND_SEED (default: a random one, printed), RUNLIMIT_BOUND_CASES (default 200),
 RUNLIMIT_BOUND_JOBS (default 8), RUNLIMIT_BOUND_MARGIN (seconds, default 3; 10 when
 RUNLIMIT_EMULATED is set), RUNLIMIT_BOUND_CAPS (what the build reaches: "sessions" a
 setsid'd descendant, "orphans" one that was also orphaned; default: RUNLIMIT_EXPECT's words
-when that is set, else both).  Exits 0 when every case holds, 1 when one does not (each
+when that is set, else both), RUNLIMIT_BOUND_RUN_ID (marks the processes and the directory
+of the run, so that --cleanup can end what a killed run left).  Exits 0 when every case holds, 1 when one does not (each
 failure printed with the seed, the case and the command line that replays it alone), 2 on
 a usage error.
 """
@@ -82,23 +84,29 @@ IGNORES_TERM = {"ignterm", "setsid_ign"}
 MAINS = ["exit", "exit", "sleep", "burst_exit", "burst_sleep", "trickle", "stop", "tstp",
          "closeout"]
 
-
-def exited_on_its_own(c, rc):
-    """runlimit's status rc says the command ended on its own, before any limit ran out or
-    any request to end came.  Without -p every other end is 124, 137 or a death by a signal.
-    With -p those are the command's own statuses too, so only what the command does when
-    left alone counts: 3 (its exit), 6 (continued after a stop it passed on) and 141 (a death
-    by SIGPIPE, which a caller closing early causes).  When in doubt the oracle takes it
-    for an own exit: a process then allowed to stay can miss a defect, never invent one."""
-    if rc is None or rc < 0 or rc in (124, 125, 126, 127, 137):
-        return False
-    return rc in (3, 6, 141) if c["preserve"] else True
-
+# The caller's end of stdout (and of stderr, when that is a pipe of its own):
+#   read    reads everything as it comes
+#   slow    reads 1 KiB every 50 ms
+#   never   keeps its end open and never reads (a writer then fills the pipe)
+#   close   closes its end after the first bytes (or after 0, 0.05 or 0.2 s of nothing)
 CALLERS = ["read", "slow", "never", "close"]
 
 
 def fmt(x):
     return ("%.3f" % x).rstrip("0").rstrip(".")
+
+
+def exited_on_its_own(c, rc):
+    """runlimit's status rc says the command ended on its own, before any limit ran out or
+    any request to end came.  Without -p every other end is 124, 137 or a death by a signal.
+    With -p those are the command's own statuses too, so only what the command does when
+    left alone counts: 3 (its exit), 6 (resumed after a SIGTSTP that stopped runlimit too)
+    and 141 (a death by SIGPIPE, which a caller closing early causes).  When in doubt the
+    oracle takes it for an own exit: a process then allowed to stay can hide a defect, never
+    invent one."""
+    if rc is None or rc < 0 or rc in (124, 125, 126, 127, 137):
+        return False
+    return rc in (3, 6, 141) if c["preserve"] else True
 
 
 def draw(seed, index):
@@ -119,9 +127,8 @@ def draw(seed, index):
     c["stderr"] = rng.choice(["file", "file", "same", "same", "pipe"])
     c["stderr_caller"] = rng.choice(CALLERS)
     c["close_after"] = rng.choice([0, 0.05, 0.2])
-    # A caller that is a job-control shell puts runlimit in a process group of its own:
-    # then a command's SIGTSTP stops runlimit too, until its timer resumes it at the deadline
-    # (in the caller's group it cannot stop, when that group is orphaned).
+    # A job-control shell starts runlimit as the leader of a process group of its own; other
+    # callers (a CI runner, subprocess) leave it in theirs.
     c["own_group"] = rng.random() < 0.5
 
     # The relay: none, or any of its three options, alone or together.
@@ -267,7 +274,7 @@ def options(c, name):
     if c["silence"] is not None:
         o.append("--no-output-timeout=" + fmt(c["silence"]))
     if c["report"]:
-        o.append("--report=report.json")  # relative: replaced in run_case
+        o.append("--report=report.json")  # Case.argv puts it in the case's directory
     if c["tail"] is not None:
         o.append("--report-tail=" + c["tail"])
     if c["name"]:
@@ -304,13 +311,13 @@ def describe(c):
 # ---- processes --------------------------------------------------------------------------
 
 def ps_table():
-    """[(pid, stat, args)] of every process, from ps (BSD and GNU alike)."""
-    try:
-        out = subprocess.run(["ps", "-A", "-ww", "-o", "pid=", "-o", "stat=", "-o", "args="],
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                             timeout=30).stdout.decode("utf-8", "replace")
-    except (OSError, subprocess.SubprocessError):
-        return []
+    """[(pid, stat, args)] of every process, from ps (BSD and GNU alike).  A ps that fails
+    raises: an empty table would pass every survivor check."""
+    q = subprocess.run(["ps", "-A", "-ww", "-o", "pid=", "-o", "stat=", "-o", "args="],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    if q.returncode != 0:
+        raise RuntimeError("ps failed: %s" % q.stderr.decode("utf-8", "replace").strip())
+    out = q.stdout.decode("utf-8", "replace")
     rows = []
     for line in out.splitlines():
         f = line.split(None, 2)
@@ -330,12 +337,15 @@ def kill_all_with(token, limit=10.0):
     """KILL every process holding token, again until none is left (bounded); True if none."""
     end = time.monotonic() + limit
     while True:
-        procs = live_with(token)
-        if not procs:
+        try:
+            procs = live_with(token)
+        except (RuntimeError, OSError, subprocess.SubprocessError):
+            procs = None  # ps failed: try again until the limit
+        if procs == []:
             return True
         if time.monotonic() > end:
             return False
-        for pid, _, _ in procs:
+        for pid, _, _ in procs or []:
             for sig in (signal.SIGSTOP, signal.SIGKILL):
                 try:
                     os.kill(pid, sig)
@@ -405,7 +415,7 @@ class Case:
         i = c["index"]
         self.token = "rlb%sc%dx" % (h.run_id, i)
         self.dir = os.path.join(h.work, self.token)
-        self.name = "rlb%s-%d" % (h.run_id, i)
+        self.name = "rlb%sc%dn" % (h.run_id, i)  # a --cancel of it holds the run's prefix
         self.fail = []
         self.notes = []
 
@@ -567,18 +577,35 @@ class Case:
         self.notes.append("cancel sent at %.2f s: rc=%s at %.2f s" % (
             sent, q.returncode, time.monotonic() - t0))
 
-    def text(self, f, limit=600):
+    def text(self, f, limit=600, words=(b"runlimit",)):
+        """The lines of the case's file f that hold one of words (runlimit's own, by
+        default: the command's output is mostly zeros), joined, cut at limit."""
         try:
             with open(os.path.join(self.dir, f), "rb") as fh:
                 data = fh.read()
         except OSError:
             return ""
-        lines = [ln for ln in data.split(b"\n") if b"runlimit" in ln]
+        lines = [ln for ln in data.split(b"\n") if any(w in ln for w in words)]
         return b" | ".join(lines).decode("utf-8", "replace")[:limit]
 
     def check_status(self, rc):
+        """No usage error or failure of runlimit's own, no crash, no sanitizer's report.
+        runlimit dies of a signal only when the command died of one that came from outside:
+        the caller's request, or a cancel's signal (TERM unless -s)."""
+        c = self.c
         if rc in (125, 126, 127):
             self.fail.append("status %d: %s" % (rc, self.text("stderr")))
+        sent = set()
+        if c["request_at"] is not None:
+            sent.add(getattr(signal, "SIG" + c["request_sig"]))
+        if c["cancel_at"] is not None:
+            sent.add(getattr(signal, "SIG" + (c["cancel_sig"] or "TERM")))
+        if rc is not None and rc < 0 and -rc not in sent:
+            self.fail.append("runlimit died of signal %d, which no one sent it" % -rc)
+        for f in ("stderr", "cancel.err"):
+            said = self.text(f, words=(b"Sanitizer", b"runtime error:"))
+            if said:
+                self.fail.append("%s: %s" % (f, said))
 
     def command_pid(self):
         try:
@@ -636,8 +663,8 @@ class Case:
         return a[:120]
 
     def check_report(self):
-        if not self.c["report"] or self.rc is None or self.rc == -signal.SIGKILL:
-            return
+        if not self.c["report"] or self.killed:
+            return  # (runlimit KILLed by the harness writes none)
         path = os.path.join(self.dir, "report.json")
         try:
             with open(path, "rb") as f:
