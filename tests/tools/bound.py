@@ -96,14 +96,20 @@ def fmt(x):
     return ("%.3f" % x).rstrip("0").rstrip(".")
 
 
-def exited_on_its_own(c, rc):
-    """runlimit's status rc says the command ended on its own, before any limit ran out or
-    any request to end came.  Without -p every other end is 124, 137 or a death by a signal.
+def exited_on_its_own(c, rc, ended=None, first=None):
+    """The command ended on its own, before any limit ran out or any request to end came.
+    ended: when the harness saw the command gone; first: when the first request was sent or
+    the deadline came, whichever was earlier.  A command seen gone before that ended on its
+    own however runlimit then ends (a request during the output grace may make runlimit die
+    of its signal).  Otherwise runlimit's status rc says: without -p every other end is 124,
+    137 or a death by a signal.
     With -p those are the command's own statuses too, so only what the command does when
     left alone counts: 3 (its exit), 6 (resumed after a SIGTSTP that stopped runlimit too)
     and 141 (a death by SIGPIPE, which a caller closing early causes).  When in doubt the
     oracle takes it for an own exit: a process then allowed to stay can hide a defect, never
     invent one."""
+    if ended is not None and first is not None and ended < first:
+        return True
     if rc is None or rc < 0 or rc in (124, 125, 126, 127, 137):
         return False
     return rc in (3, 6, 141) if c["preserve"] else True
@@ -354,6 +360,63 @@ def kill_all_with(token, limit=10.0):
         time.sleep(0.05)
 
 
+class Death(threading.Thread):
+    """When the command ended: it writes its pid to a file first thing; then its end is
+    waited for through a pidfd (Linux), kqueue (macOS, FreeBSD), or else by polling.  ended
+    is the monotonic time it was seen gone (None: not seen), a little after the fact, never
+    before."""
+
+    def __init__(self, pidfile, stop):
+        super().__init__(daemon=True)
+        self.pidfile, self.stop, self.ended = pidfile, stop, None
+
+    def read_pid(self):
+        while not self.stop.is_set():
+            try:
+                with open(self.pidfile) as f:
+                    text = f.read()
+                if text.endswith("\n"):
+                    return int(text)
+            except (OSError, ValueError):
+                pass
+            self.stop.wait(0.005)
+        return 0
+
+    def run(self):
+        pid = self.read_pid()
+        if not pid:
+            return
+        try:
+            if hasattr(os, "pidfd_open"):
+                fd = os.pidfd_open(pid)
+                try:
+                    while not select.select([fd], [], [], 0.2)[0]:
+                        if self.stop.is_set():
+                            return
+                finally:
+                    os.close(fd)
+            elif hasattr(select, "kqueue"):
+                kq = select.kqueue()
+                try:
+                    ev = select.kevent(pid, filter=select.KQ_FILTER_PROC,
+                                       flags=select.KQ_EV_ADD | select.KQ_EV_ONESHOT,
+                                       fflags=select.KQ_NOTE_EXIT)
+                    kq.control([ev], 0, 0)
+                    while not kq.control(None, 1, 0.2):
+                        if self.stop.is_set():
+                            return
+                finally:
+                    kq.close()
+            else:
+                while os.kill(pid, 0) is None and not self.stop.wait(0.01):
+                    pass
+                if self.stop.is_set():
+                    return
+        except (OSError, ValueError):
+            pass  # gone already (ESRCH): ended by now
+        self.ended = time.monotonic()
+
+
 # ---- one case ---------------------------------------------------------------------------
 
 class Caller(threading.Thread):
@@ -480,13 +543,15 @@ class Case:
         callers.insert(0, Caller(out_r, c["stdout"], c["close_after"], stop))
         self.limit = limit = bound(c) + h.margin
         self.killed = False
+        death = Death(os.path.join(self.dir, "pid"), stop)
         t0 = time.monotonic()
+        self.first = t0 + c["dur"]  # the deadline, or the first request if that came earlier
         try:
             p = self.spawn(self.argv(), stdout=out_w, stderr=err, env=self.env())
         finally:
             for fd in child_fds:
                 os.close(fd)
-        for t in callers:
+        for t in callers + [death]:
             t.start()
         ended = {}
 
@@ -519,6 +584,8 @@ class Case:
         self.took = ended.get("run", time.monotonic()) - t0
         for t in helpers:
             t.join(max(0.0, t0 + limit + 2 * h.extra + 10 - time.monotonic()))
+        death.join(1.0)  # runlimit has returned: the command is gone, and seen so at once
+        self.ended = death.ended
         try:
             if not self.killed:
                 self.check_status(rc)
@@ -528,7 +595,7 @@ class Case:
             if not kill_all_with(self.token):
                 self.fail.append("cleanup: could not end the processes of %s" % self.token)
             stop.set()
-            for t in callers:
+            for t in callers + [death]:
                 t.join(5)
         self.notes.insert(0, "rc=%s in %.2f s (bound %.2f)" % (rc, self.took, limit))
         return not self.fail
@@ -540,6 +607,7 @@ class Case:
         if not w.is_alive():
             return
         try:
+            self.first = min(self.first, time.monotonic())
             p.send_signal(getattr(signal, "SIG" + c["request_sig"]))
             self.notes.append("kill -%s at %.2f s" % (c["request_sig"], time.monotonic() - t0))
         except OSError:
@@ -552,6 +620,7 @@ class Case:
         if delay > 0:
             time.sleep(delay)
         sent = time.monotonic() - t0
+        self.first = min(self.first, t0 + sent)
         with open(os.path.join(self.dir, "cancel.err"), "wb") as err:
             q = subprocess.Popen(cancel_argv(c, h.runlimit, self.name), stdin=subprocess.DEVNULL,
                                  stdout=subprocess.DEVNULL, stderr=err, env=h.env,
@@ -617,7 +686,7 @@ class Case:
     def allowed(self, rc):
         """A predicate on (pid, args): may this process outlive the run?"""
         c, caps = self.c, self.h.caps
-        own_exit = exited_on_its_own(c, rc)
+        own_exit = exited_on_its_own(c, rc, self.ended, self.first)
         helper = self.h.runlimit + " "
         cmd = self.command_pid()
         s_dir, o_dir = os.path.join(self.dir, "s") + "/", os.path.join(self.dir, "o") + "/"
