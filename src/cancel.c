@@ -233,9 +233,12 @@ static void give_up(struct probe *p)
 }
 
 /* Reach the runs of ps[0..n) at once (AT_ONCE at a time), each within PATIENCE of its
- * first try: none is left R_PENDING. */
+ * first try and all within PATIENCE of the start: none is left R_PENDING.  A run not even
+ * tried by then (more runs that do not answer than descriptors to ask them) is
+ * R_UNREACHED: however many runs are stopped, --list returns within about PATIENCE. */
 static void reach(struct probe *ps, size_t n)
 {
+	int64_t all_by = clock_now() + PATIENCE;
 	size_t started = 0, at_once = AT_ONCE;
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
@@ -248,9 +251,14 @@ static void reach(struct probe *ps, size_t n)
 		size_t nfds = 0, active = 0;
 		for (size_t k = 0; k < started; k++)
 			active += ps[k].end == R_PENDING;
+		for (; started < n && now >= all_by; started++) {
+			ps[started].fd = -1;
+			ps[started].line = NULL;
+			ps[started].end = R_UNREACHED;
+		}
 		for (; started < n && active < at_once; started++, active++) {
 			struct probe *p = &ps[started];
-			p->deadline = now + PATIENCE;
+			p->deadline = now + PATIENCE < all_by ? now + PATIENCE : all_by;
 			p->fd = -1;
 			p->len = 0;
 			if (!(p->line = malloc(REPLY))) {
@@ -280,8 +288,11 @@ static void reach(struct probe *ps, size_t n)
 			if (p->deadline < wake)
 				wake = p->deadline;
 		}
-		if (wake == CLOCK_NEVER && nfds == 0 && started == n)
-			return;
+		if (wake == CLOCK_NEVER && nfds == 0) {
+			if (started == n)
+				return;
+			continue; /* every probe of this round gave up at once: start the next ones */
+		}
 		if (poll(fds, (nfds_t)nfds, clock_left_ms(wake)) < 0 && errno != EINTR)
 			return; /* cannot be: the deadlines end each probe at the next round */
 		now = clock_now();
@@ -570,6 +581,10 @@ static bool list_one(struct probe *p)
 	} else if (p->end == R_SILENT || p->end == R_UNREACHED || p->end == R_BUSY) {
 		len = snprintf(out, sizeof out, "%s\t-\t-\t%s\n", p->shown,
 		               p->end == R_BUSY ? "busy" : "not answering");
+	} else if (p->end == R_FAILED || p->end == R_REFUSED) {
+		/* Never left out without a word (no descriptor, no memory to ask it). */
+		len = snprintf(out, sizeof out, "%s\t-\t-\tnot reached: %s\n", p->shown,
+		               p->end == R_REFUSED ? "refused" : strerror(p->err));
 	}
 	if (len <= 0)
 		return true;

@@ -112,6 +112,24 @@ root_run_dir() {
 	[ "${#lines[@]}" -eq 6 ]
 }
 
+@test "--list with more stopped runs than it may ask at once (ulimit -n 40): all listed, within about 2 s" {
+	# Under 48 descriptors, 16 runs are asked at a time.  Before, when a whole round gave up
+	# together, --list waited in poll for nothing, for good.
+	local i t0
+	for i in $(seq 1 20); do
+		start_named "many$i" 60 "$S" "20$i"
+		kill -STOP "$RUN"
+		STOPPED="$STOPPED $RUN"
+		wait_until 10 is_stopped "$RUN"
+	done
+	t0=$(now)
+	run -0 bounded 30 sh -c 'ulimit -n 40 && exec "$1" --list' sh "$RUNLIMIT"
+	echo "20 stopped runs under ulimit -n 40: $(elapsed "$t0") s" >&2
+	printf '%s\n' "$output" >&2
+	lt "$(elapsed "$t0")" 8
+	[ "$(printf '%s\n' "$output" | grep -c '^many[0-9]*	-	-	not answering$')" -eq 20 ]
+}
+
 @test "--cancel of a stopped run returns (3) and says why; the run ends by it once continued" {
 	start_named job 60 "$S" 100
 	kill -STOP "$RUN"
