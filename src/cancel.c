@@ -364,9 +364,16 @@ static int not_answering(const char *name)
 	return CANCEL_PENDING;
 }
 
-/* Ask the run that greeted on fd to end, and wait until it has: within PATIENCE for its
- * "ok", and within the bound it gives (and MARGIN) for its end. */
-static int ask(int fd, const struct config *cfg, const char *name)
+/* The longest end a run may announce ("ok BOUND") that a cancel waits for: its grace and
+ * output grace, which its own user chose.  A run of another user's (root cancels it) is
+ * believed no further than the cancel's own grace: its peer could otherwise hold root's
+ * cancel for as long as it liked. */
+#define LONGEST_END (24 * 3600 * NS)
+
+/* Ask the run that greeted on fd (in d) to end, and wait until it has: within PATIENCE for
+ * its "ok", and within the bound it gives (and MARGIN) for its end.  Only the first "ok"
+ * counts, and its bound is capped (LONGEST_END). */
+static int ask(int fd, const struct names_dir *d, const struct config *cfg, const char *name)
 {
 	char line[64];
 	request(fd, cfg);
@@ -380,11 +387,16 @@ static int ask(int fd, const struct config *cfg, const char *name)
 			msg("the run named %s refused the cancel", quote(name));
 			return EXIT_RUNLIMIT_FAILED;
 		}
-		if (strncmp(line, "ok", 2) == 0 && (line[2] == '\0' || line[2] == ' ')) {
+		if (!taken && strncmp(line, "ok", 2) == 0 && (line[2] == '\0' || line[2] == ' ')) {
 			char *end;
 			long long bound = line[2] ? strtoll(line + 3, &end, 10) : 0;
+			int64_t cap = d->owner == getuid() ? LONGEST_END : cfg->kill_after + PATIENCE;
+			if (bound < 0)
+				bound = 0;
+			if (bound > cap)
+				bound = cap;
 			taken = true;
-			until = clock_after(clock_now(), clock_after(bound > 0 ? bound : 0, MARGIN));
+			until = clock_after(clock_now(), clock_after(bound, MARGIN));
 		}
 	}
 	if (got == -2 && !taken)
@@ -414,7 +426,7 @@ static int cancel_in(const struct names_dir *d, const struct config *cfg, const 
 	int status = EXIT_RUNLIMIT_FAILED;
 	switch (p.end) {
 	case R_GREETED:
-		status = ask(p.fd, cfg, name);
+		status = ask(p.fd, d, cfg, name);
 		break;
 	case R_SILENT:
 		/* Left in its socket, the request is read when the run goes on; the marker stays

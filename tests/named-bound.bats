@@ -457,6 +457,30 @@ time.sleep(30)
 	[ "$output" = / ]
 }
 
+@test "root's cancel of another user's run believes its announced end no further than its own grace" {
+	# A run answers a cancel with "ok BOUND", the longest its end may take.  Another user's
+	# peer could announce forever and hold root's --cancel for good (before: it did).
+	needs_other_users
+	make_pub
+	unset RUNLIMIT_DIR XDG_RUNTIME_DIR
+	export TMPDIR=$PUB
+	local theirs t0
+	if [ -d /run/user/65534 ]; then theirs=/run/user/65534/runlimit; else theirs=$PUB/runlimit-65534; fi
+	cp "$TOOLS/fakerun.py" "$PUB/fakerun.py"
+	# setpriv itself, not as_user's subshell: DAEMON is then the fake's own pid
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$PY" "$PUB/fakerun.py" "$theirs" liar \
+		'ok 9223372036854775807' </dev/null >/dev/null 2>&1 3>&- &
+	DAEMON=$!
+	wait_until 10 test -S "$theirs/liar.sock"
+	t0=$(now)
+	run bounded 40 "$RUNLIMIT" --cancel=65534:liar -k 1
+	echo "status $status after $(elapsed "$t0") s: $output" >&2
+	[ "$status" -eq 3 ]
+	# its own grace (1 s), the time to answer (2 s) and the margin (5 s)
+	lt "$(elapsed "$t0")" 20
+	[ ! -e "$theirs/liar.cancel" ]
+}
+
 @test "root never talks to a socket a user points its directory at (a root daemon's, by a symlink)" {
 	needs_other_users
 	make_pub

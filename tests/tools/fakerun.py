@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""A stand-in for a named run that lies: fakerun.py DIR NAME ANSWER.
+
+Makes DIR (0700) if missing, holds NAME.lock as a live run does (a write lock on its byte 0),
+listens on NAME.sock, greets every connection as a run does ("runlimit"), reads the request
+and answers ANSWER (e.g. "ok 9223372036854775807"), then says nothing more and keeps the
+connection open.  Used to show that a cancel never believes a peer without limit."""
+import fcntl
+import os
+import socket
+import sys
+
+d, name, answer = sys.argv[1], sys.argv[2], sys.argv[3]
+os.makedirs(d, mode=0o700, exist_ok=True)
+lock = os.open(os.path.join(d, name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.lockf(lock, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 0)
+os.chdir(d)  # a short path for bind, whatever d's length
+srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+srv.bind(name + ".sock")
+srv.listen(8)
+held = []
+while True:
+    c, _ = srv.accept()
+    held.append(c)
+    c.sendall(b"runlimit\n")
+    c.settimeout(5)
+    try:
+        c.recv(256)
+        c.sendall(answer.encode() + b"\n")
+    except OSError:
+        pass
