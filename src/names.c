@@ -204,15 +204,20 @@ static const char *tmp_dir(void)
 }
 
 /* Where the directory is, by the environment; false if that does not fit. */
-static bool dir_path(char *dir, size_t size)
+static bool dir_path(char *dir, size_t size, bool *chosen)
 {
 	const char *env = getenv("RUNLIMIT_DIR");
 	uid_t me = geteuid();
 	int len = -1;
 	char place[64];
-	if (env && *env) {
+	struct stat st;
+	*chosen = env && *env;
+	if (*chosen) {
 		len = snprintf(dir, size, "%s", env);
-	} else if ((env = getenv("XDG_RUNTIME_DIR")) && *env) {
+	} else if ((env = getenv("XDG_RUNTIME_DIR")) && *env && stat(env, &st) == 0 &&
+	           S_ISDIR(st.st_mode) && st.st_uid == me) {
+		/* Only a runtime directory of this user's own: one left behind by su(1) without
+		 * "-" is another user's, whose runs would pass for this user's. */
 		len = snprintf(dir, size, "%s/runlimit", env);
 	} else if (me == 0) {
 		for (size_t k = 0; k < sizeof root_places / sizeof *root_places && len < 0; k++)
@@ -239,9 +244,14 @@ static bool dir_path(char *dir, size_t size)
 bool names_open(int flags, struct names_dir *d)
 {
 	char dir[NAMES_PATH];
+	bool chosen;
 	d->fd = -1;
-	if (!dir_path(dir, sizeof dir))
+	if (!dir_path(dir, sizeof dir, &chosen))
 		return false;
+	/* Another user's directory only where root named it (RUNLIMIT_DIR): a default place
+	 * that another user took first is never taken for root's own. */
+	if (!chosen)
+		flags &= ~NAMES_ANY_OWNER;
 	return open_dir(dir, geteuid(), flags, false, d) != DIR_BAD;
 }
 

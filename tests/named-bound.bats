@@ -481,6 +481,30 @@ time.sleep(30)
 	[ ! -e "$theirs/liar.cancel" ]
 }
 
+@test "root with another user's XDG_RUNTIME_DIR (su without -): that user's runs never pass for root's" {
+	needs_other_users
+	make_pub
+	unset RUNLIMIT_DIR
+	mkdir -m 700 "$PUB/xdg"
+	chown 65534:65534 "$PUB/xdg"
+	cp "$TOOLS/fakerun.py" "$PUB/fakerun.py"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$PY" "$PUB/fakerun.py" "$PUB/xdg/runlimit" \
+		liar '1 0 fake' </dev/null >/dev/null 2>&1 3>&- &
+	DAEMON=$!
+	wait_until 10 test -S "$PUB/xdg/runlimit/liar.sock"
+	# before: root took the directory for its own and listed "liar 1 0.0s fake"
+	XDG_RUNTIME_DIR=$PUB/xdg run bounded 30 "$RUNLIMIT" --list
+	echo "status $status: $output" >&2
+	[ "$status" -eq 0 ]
+	[[ "$output" != liar* ]]
+	[[ "$output" != *"
+liar"* ]]
+	# nor does root's --cancel talk to it as its own
+	XDG_RUNTIME_DIR=$PUB/xdg run bounded 30 "$RUNLIMIT" --cancel=liar --marker-ttl=0
+	echo "status $status: $output" >&2
+	[ "$status" -eq 2 ]
+}
+
 @test "root never talks to a socket a user points its directory at (a root daemon's, by a symlink)" {
 	needs_other_users
 	make_pub
