@@ -120,7 +120,8 @@ void report_targets(struct tree_seen *seen, bool kill)
 	}
 	struct tree_id *ids = seen->ids;
 	size_t n = 0;
-	qsort(ids, seen->n, sizeof *ids, by_id);
+	if (seen->n > 1)
+		qsort(ids, seen->n, sizeof *ids, by_id); /* (ids is NULL when nothing was seen) */
 	for (size_t k = 0; k < seen->n; k++) /* a walk in rounds finds a process more than once */
 		if (n == 0 || by_id(&ids[n - 1], &ids[k]) != 0)
 			ids[n++] = ids[k];

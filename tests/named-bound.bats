@@ -475,6 +475,9 @@ time.sleep(30)
 	t0=$(now)
 	run bounded 40 "$RUNLIMIT" --cancel=65534:liar -k 1
 	echo "status $status after $(elapsed "$t0") s: $output" >&2
+	if [ "$status" -eq 2 ] && ! expected peercred; then
+		skip "this build cannot tell who listens on a socket (POSIX has no way): root does not talk to other users' runs"
+	fi
 	[ "$status" -eq 3 ]
 	# its own grace (1 s), the time to answer (2 s) and the margin (5 s)
 	lt "$(elapsed "$t0")" 20
