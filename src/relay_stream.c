@@ -129,6 +129,14 @@ static bool keep_teed(struct stream *s, size_t n)
 	return true;
 }
 
+/* Has runlimit's pipe reached its end: no writer left, and nothing in it?  (The writers are
+ * looked at first: once none is left, nothing more can come.) */
+static bool at_end(const struct stream *s)
+{
+	struct pollfd p = {.fd = s->in, .events = POLLIN};
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLHUP) && stream_waiting(s) == 0;
+}
+
 /* Pipe to pipe: as much as both allow, moved in the kernel (for --report-tail, copied in
  * the kernel, then read out of runlimit's pipe into the tail). */
 static int move_in(struct stream *s)
@@ -145,6 +153,8 @@ static int move_in(struct stream *s)
 	}
 	if (got == 0)
 		stream_stop_reading(s);
+	else if (errno == EAGAIN && at_end(s))
+		stream_stop_reading(s); /* tee(2) says EAGAIN for a full caller before it sees the end */
 	else if (errno == EAGAIN)
 		s->stalled = stream_waiting(s) > 0; /* there was something to move: no room for it */
 	else if (errno == EPIPE)

@@ -94,6 +94,32 @@ never_read() {
 	done
 }
 
+@test "--report-tail into a full pipe nobody reads, the command KILLed: its end is seen, never a spin" {
+	# tee(2) says EAGAIN for a full caller even when runlimit's pipe has reached its end;
+	# before, the relay took that for "no room" and polled the ended pipe for good, at 100 %
+	# CPU (found by bound.bats, seed 356617829 case 129).  Ten tries: it was a race.
+	run -0 bounded 120 "$PY" -c 'import os, subprocess, sys, time
+env = dict(os.environ)
+for i in range(10):
+    t = time.time()
+    p = subprocess.Popen([sys.argv[1], "-s", "KILL", "-k", "0.34", "--output-grace=0.3",
+                          "--no-output-timeout=0.1", "--report=" + os.environ["D"] + "/r.json",
+                          "--report-tail=64K", "1", "sh", "-c",
+                          "head -c 65536 /dev/zero >&2; exec \"$0\" 30", sys.argv[2]],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        rc = p.wait(timeout=8)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+        print("try", i, "hung")
+        sys.exit(1)
+    p.stdout.close()
+    print("try", i, rc, round(time.time() - t, 2))' "$RUNLIMIT" "$S"
+	echo "$output" >&2
+	no_survivors "$N-s" 5
+}
+
 @test "a command that exits by itself, its output unread: relayed until the deadline, then the output grace" {
 	local opt
 	for opt in "${RELAY_OPTS[@]}"; do
