@@ -448,13 +448,14 @@ returns_at_once() {
 	# its TERM.  Where the group is all runlimit can go by (the portable build), a guard
 	# that put itself back then looked like a leftover alive until the end of the grace.
 	# The grace is 30 s, so anything well short of it is "at once" on a loaded machine.  The
-	# leftover says it is ready once its sleep is started: a sleep forked after the TERM
-	# would rightly get nothing before the KILL.
+	# leftover's sleep is started before its trap is set and before it says it is ready: a
+	# sleep forked after the TERM, or still holding the shell's trap when the TERM came,
+	# would rightly be alive until the KILL.
 	export S D
 	S=$(private_sleep "$N-s")
 	AT_ONCE=12 returns_at_once env RUNLIMIT_TEST_GUARD_CLONE_EINVAL=1 RUNLIMIT_TEST_GUARD_LATE=1 \
 		"$RUNLIMIT_HOOKS" -k 30 --kill-leftovers 60 sh -c '
-		sh -c '\''trap "\"\$S\" 1; exit 0" TERM; "$S" 30 & : >"$D/trapped"; wait'\'' &
+		sh -c '\''"$S" 30 & trap "\"\$S\" 1; exit 0" TERM; : >"$D/trapped"; wait'\'' &
 		n=0; while [ ! -e "$D/trapped" ] && [ "$n" -lt 500 ]; do "$S" 0.01; n=$((n + 1)); done
 		echo hi'
 }
