@@ -83,10 +83,14 @@ static const struct recipient *to(struct run *r)
 	return &r->to;
 }
 
+/* The final KILL is due kill_after from now, or sooner if already due sooner: a grace
+ * that runs is never made longer, but a cancel with a shorter one (-k 0: "now") brings
+ * the KILL forward. */
 static void start_grace(struct run *r)
 {
-	if (r->kill_after > 0 && r->grace_end == CLOCK_NEVER)
-		r->grace_end = clock_after(clock_now(), r->kill_after);
+	int64_t end = r->kill_after > 0 ? clock_after(clock_now(), r->kill_after) : CLOCK_NEVER;
+	if (end < r->grace_end)
+		r->grace_end = end;
 	if (r->phase == RUNNING)
 		r->phase = ENDING;
 }

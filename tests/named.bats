@@ -373,7 +373,7 @@ except OSError:
 	rm -rf "$pub"
 }
 
-@test "cancels that wait, then go away, hold no slot for good; one turned away leaves no marker" {
+@test "cancels that wait, then go away, hold no slot for good; one turned away leaves no marker; -k 0 then kills at once" {
 	# A command deaf to TERM and a grace of 60 s: each cancel waits, holding a slot.
 	start_named slots -v -k 60 60 sh -c 'trap "" TERM; exec "$S" 100' 2>"$D/err"
 	wait_until 10 has_survivors "$N-s" # the trap is set: TERM does nothing now
@@ -392,8 +392,12 @@ except OSError:
 	wait $pids 2>/dev/null || true
 	# their slots are free again: the run answers --list
 	wait_until 10 sh -c '"$RUNLIMIT" --list | grep -q "^slots	"'
+	# a cancel with -k 0 brings the KILL forward: the first cancels' 60 s grace is not waited
+	local t0
+	t0=$(now)
 	run -0 "$RUNLIMIT" --cancel=slots -k 0
 	wait_bg "$RUN"
+	lt "$(elapsed "$t0")" 20
 	# and the next run of the name runs its command
 	run -0 "$RUNLIMIT" --name=slots 10 sh -c 'touch "$D/ran"'
 	[ -e "$D/ran" ]
