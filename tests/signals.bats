@@ -305,9 +305,10 @@ print(subprocess.run(sys.argv[1:]).returncode)' "$RUNLIMIT_HOOKS" 30 sh -c "echo
 @test "inherited TERM and ALRM ignores are not passed on, and the time-out works" {
 	local d=$BATS_TEST_TMPDIR t0
 	t0=$(now)
-	run -124 bounded30 bash -c 'trap "" TERM ALRM; exec "$@"' _ "$RUNLIMIT" 0.3 sh -c \
-		"'$SIGSNAP' '$d/status'; sleep 10"
-	lt "$(elapsed "$t0")" 5
+	# (4 s: room for python to start and save its snapshot on a loaded machine)
+	run -124 bounded30 bash -c 'trap "" TERM ALRM; exec "$@"' _ "$RUNLIMIT" 4 sh -c \
+		"'$SIGSNAP' '$d/status'; sleep 60"
+	lt "$(elapsed "$t0")" 15
 	needs_sigsnap_self
 	not_in_mask "$(mask_of SigIgn "$d/status")" "$(signum TERM)"
 	not_in_mask "$(mask_of SigIgn "$d/status")" "$(signum ALRM)"
@@ -315,8 +316,8 @@ print(subprocess.run(sys.argv[1:]).returncode)' "$RUNLIMIT_HOOKS" 30 sh -c "echo
 
 @test "-s USR1 inherited as ignored: not ignored in the command, the time-out works" {
 	local d=$BATS_TEST_TMPDIR
-	run -124 bounded30 bash -c 'trap "" USR1; exec "$@"' _ "$RUNLIMIT" -s USR1 0.3 sh -c \
-		"'$SIGSNAP' '$d/status'; sleep 10"
+	run -124 bounded30 bash -c 'trap "" USR1; exec "$@"' _ "$RUNLIMIT" -s USR1 4 sh -c \
+		"'$SIGSNAP' '$d/status'; sleep 60"
 	needs_sigsnap_self
 	not_in_mask "$(mask_of SigIgn "$d/status")" "$(signum USR1)"
 }
@@ -336,12 +337,13 @@ print(subprocess.run(sys.argv[1:]).returncode)' "$RUNLIMIT_HOOKS" 30 sh -c "echo
 @test "with INT, USR1, ALRM, CHLD blocked, the time-out still works (124)" {
 	local d=$BATS_TEST_TMPDIR t0
 	# The baseline: INT and USR1 blocked, without runlimit (the command gets ALRM and CHLD
-	# unblocked).  (sigsnap saves, then sleeps.)
+	# unblocked).  (sigsnap saves, then sleeps; 4 s leave a loaded machine room to start
+	# python and save before the time-out.)
 	block_signals INT,USR1 "$SIGSNAP" "$d/want"
 	t0=$(now)
-	run -124 bounded30 "$TOOLS/block_signals" INT,USR1,ALRM,CHLD "$RUNLIMIT" 0.3 \
-		"$SIGSNAP" "$d/status" 10
-	lt "$(elapsed "$t0")" 5
+	run -124 bounded30 "$TOOLS/block_signals" INT,USR1,ALRM,CHLD "$RUNLIMIT" 4 \
+		"$SIGSNAP" "$d/status" 60
+	lt "$(elapsed "$t0")" 15
 	needs_sigsnap_self
 	in_mask "$(mask_of SigBlk "$d/want")" "$(signum USR1)"
 	[ "$(mask_of SigBlk "$d/status")" = "$(mask_of SigBlk "$d/want")" ]
