@@ -20,7 +20,7 @@ setup_file() {
 }
 
 teardown() {
-	kill_named rl-cli-sleep
+	kill_named "rc$(($$ % 100000))-s"
 }
 
 # gnu ARGS...: GNU timeout with our argv[0], so its messages read like ours.
@@ -499,7 +499,7 @@ term_ignoring_cmd() {
 
 @test "-f signals only the command, not its children" {
 	local slp pidfile child
-	slp=$(private_sleep rl-cli-sleep)
+	slp=$(private_sleep "rc$(($$ % 100000))-s")
 	pidfile=$BATS_TEST_TMPDIR/child
 	run --separate-stderr "$RUNLIMIT" -f -v 0.3 \
 		sh -c '"$0" 300 >/dev/null 2>&1 3>&- & echo $! >"$1"; wait' "$slp" "$pidfile"
@@ -508,7 +508,7 @@ term_ignoring_cmd() {
 	[ "$stderr" = "$RUNLIMIT: sending signal TERM to command 'sh'" ]
 	child=$(cat "$pidfile")
 	kill -0 "$child"
-	[ "$(ps -o ucomm= -p "$child" | tr -d ' ')" = rl-cli-sleep ]
+	[ "$(ps -o ucomm= -p "$child" | tr -d ' ')" = "rc$(($$ % 100000))-s" ]
 	kill "$child"
 
 	# Without -f the child goes too.

@@ -23,8 +23,8 @@ drive() {
 }
 
 teardown() {
-	kill_named "es-left-$BATS_TEST_NUMBER"
-	kill_named "es-sleep-$BATS_TEST_NUMBER"
+	kill_named "el$BATS_TEST_NUMBER-$(($$ % 100000))"
+	kill_named "es$BATS_TEST_NUMBER-$(($$ % 100000))"
 }
 
 # ---- the command's own exit status --------------------------------------------------------
@@ -65,11 +65,11 @@ teardown() {
 
 @test "time-out needing KILL (-k 0.5): 137, a normal exit (python sees 137, not -9)" {
 	local ps
-	ps=$(private_sleep "es-sleep-$BATS_TEST_NUMBER")
+	ps=$(private_sleep "es$BATS_TEST_NUMBER-$(($$ % 100000))")
 	drive - - "$RUNLIMIT" -k 0.5 0.2 sh -c "trap '' TERM; $ps 10"
 	[ "$RESULT" = "exit 137" ]
 	lt "$SECS" 5
-	no_survivors "es-sleep-$BATS_TEST_NUMBER" 5
+	no_survivors "es$BATS_TEST_NUMBER-$(($$ % 100000))" 5
 }
 
 # grace_case NAME ARG...: runlimit ARG... in the background, through drive.py (python tells
@@ -90,7 +90,7 @@ result_is() {
 
 @test "one status for every time-out: the default grace's KILL gives 124 (the report: kill_needed); -k, -p: 137" {
 	local ps d=$BATS_TEST_TMPDIR
-	ps=$(private_sleep "es-sleep-$BATS_TEST_NUMBER")
+	ps=$(private_sleep "es$BATS_TEST_NUMBER-$(($$ % 100000))")
 	mkdir "$d/bin"
 	ln -s "$(cd "$(dirname "$RUNLIMIT")" && pwd)/$(basename "$RUNLIMIT")" "$d/bin/timeout"
 	# The command ignores TERM: only the KILL after the grace (5 s by default) ends it.  The
@@ -114,12 +114,12 @@ result_is() {
 	"$PY" "$r" "$d/silent.json" 'd["outcome"] == "killed"' 'd["exit_status"] == 124' \
 		'd["kill_needed"] is True' 'd["timed_out_by"] == "no-output"'
 	"$PY" "$r" "$d/explicit.json" 'd["exit_status"] == 137' 'd["kill_needed"] is True'
-	no_survivors "es-sleep-$BATS_TEST_NUMBER" 5
+	no_survivors "es$BATS_TEST_NUMBER-$(($$ % 100000))" 5
 }
 
 @test "a cancel that needed the KILL keeps its rule (a request, not a limit): 137, the report says so" {
 	local ps d=$BATS_TEST_TMPDIR
-	ps=$(private_sleep "es-sleep-$BATS_TEST_NUMBER")
+	ps=$(private_sleep "es$BATS_TEST_NUMBER-$(($$ % 100000))")
 	export RUNLIMIT_DIR=$d/names
 	"$RUNLIMIT" --report="$d/r.json" --name=es-cancel 30 sh -c \
 		"trap '' TERM; echo r > '$d/ready'; exec '$ps' 30" 3>&- &
@@ -130,7 +130,7 @@ result_is() {
 	[ "$BG_STATUS" -eq 137 ]
 	"$PY" "$TOOLS/report_is.py" "$d/r.json" 'd["cancelled"] is True' 'd["exit_status"] == 137' \
 		'd["timed_out"] is False' 'd["kill_needed"] is True'
-	no_survivors "es-sleep-$BATS_TEST_NUMBER" 5
+	no_survivors "es$BATS_TEST_NUMBER-$(($$ % 100000))" 5
 }
 
 @test "-s KILL: 137, a normal exit" {
@@ -311,10 +311,10 @@ raise SystemExit(0 if os.WCOREDUMP(st) else 1)')
 
 @test "the status is the command's, not a leftover background child's; returns promptly" {
 	local ps t0
-	ps=$(private_sleep "es-left-$BATS_TEST_NUMBER")
+	ps=$(private_sleep "el$BATS_TEST_NUMBER-$(($$ % 100000))")
 	t0=$(now)
 	run -3 "$RUNLIMIT" 30 sh -c "'$ps' 30 >/dev/null 2>&1 3>&- & exit 3"
 	lt "$(elapsed "$t0")" 5
 	# The leftover was left alone (no --kill-leftovers).
-	[ -n "$(survivors "es-left-$BATS_TEST_NUMBER")" ]
+	[ -n "$(survivors "el$BATS_TEST_NUMBER-$(($$ % 100000))")" ]
 }

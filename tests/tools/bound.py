@@ -603,6 +603,12 @@ class Case:
     def request(self, t0, p, w):
         """A request to end: the caller signals runlimit (unless it has already returned)."""
         c = self.c
+        # Not before the command has started (it writes its pid first): runlimit's handlers
+        # are set by then.  Sent earlier, on a loaded machine, the signal can find runlimit
+        # still starting, with the default action (death), which says nothing of the bound.
+        pidfile = os.path.join(self.dir, "pid")
+        while w.is_alive() and not os.path.exists(pidfile):
+            w.join(0.01)
         w.join(max(0.0, t0 + c["request_at"] - time.monotonic()))
         if not w.is_alive():
             return
