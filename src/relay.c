@@ -7,12 +7,12 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "lines.h"
+#include "relay_lines.h"
 #include "msg.h"
 #include "pipemove.h"
 #include "relay_stream.h"
 #include "relay_watch.h"
-#include "tail.h"
+#include "relay_tail.h"
 
 static struct stream streams[2];
 static size_t nstreams;

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tail.h"
+#include "relay_tail.h"
 
 /* The most descriptors the relay watches in one wait: two streams, each its pipe and the
  * caller's end. */

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "control.h"
+#include "named_control.h"
 #include "deliver.h"
 #include "finish.h"
 #include "dispositions.h"
@@ -341,7 +341,7 @@ static int64_t next_wake(const struct run *r)
  * tree, TERM-ignoring processes included. */
 #define CANCEL_GRACE ((int64_t)5 * 1000000000)
 
-/* A --cancel (control.h): handled as that signal sent to runlimit by a process, with the
+/* A --cancel (named_control.h): handled as that signal sent to runlimit by a process, with the
  * cancel's grace (0: the final KILL at once). */
 static void cancelled(struct run *r, const struct control_request *q)
 {
