@@ -24,7 +24,6 @@
 #include "launch.h"
 #include "named_control.h"
 #include "os.h"
-#include "reap.h"
 #include "relay.h"
 #include "report.h"
 #include "spawn.h"
@@ -367,6 +366,33 @@ static void cancelled(struct run *r, const struct control_request *q)
 	if (r->cfg->relay)
 		left = clock_after(left > 0 ? left : 0, r->cfg->output_grace);
 	control_taken(left);
+}
+
+/* Collecting runlimit's children: the command's exit or stop, and (as a subreaper) the
+ * orphans adopted from its tree, whose statuses do not matter.  Without waiting, whatever
+ * has ended or stopped; with command_only, the command alone (after the final KILL, the dead
+ * rest of the tree is left to init rather than reaped one by one before runlimit may
+ * return).  A stop of the command sets *stopped_by.  True when the command's end was
+ * collected now, its wait status in *status. */
+static bool reap_children(pid_t command, bool command_only, int *status, int *stopped_by)
+{
+	int st;
+	pid_t pid;
+	bool ended = false;
+	while ((pid = waitpid(command_only ? command : -1, &st, WNOHANG | WUNTRACED)) > 0) {
+		if (pid != command) {
+			/* Only an exit or a death is a reaping: a guard stopped with the group
+			 * (kill -STOP -PGID) still holds the group's id. */
+			if (!WIFSTOPPED(st))
+				guard_reaped(pid);
+		} else if (WIFSTOPPED(st)) {
+			*stopped_by = WSTOPSIG(st);
+		} else {
+			ended = true;
+			*status = st;
+		}
+	}
+	return ended;
 }
 
 /* Collect what has ended or stopped; true when the command's end is seen now. */
