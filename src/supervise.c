@@ -241,9 +241,10 @@ static void exit_killed(struct run *r, enum event ev)
 	done(r, ev);
 }
 
+static int64_t next_wake(const struct run *r);
+
 /* The command stopped: job control (jobctl.h) decides, and the group is continued after.
  * Time passed meanwhile: everything is looked at again before the next wait. */
-static int64_t next_wake(const struct run *r);
 static void stopped(struct run *r, enum event ev)
 {
 	(void)ev;
