@@ -90,9 +90,9 @@ endif
 
 CORE = src/cli.c src/deliver.c src/dispositions.c src/duration.c src/finish.c src/grow.c \
 	src/guard.c src/jobctl.c src/json.c src/launch.c src/longopt.c src/msg.c src/nproc.c \
-	src/quote.c src/reap.c src/relay.c src/relay_stream.c src/relay_watch.c \
-	src/lines.c src/names.c src/control.c src/cancel.c src/tail.c src/report.c src/signals.c \
-	src/spawn.c src/status.c src/stdfds.c src/supervise.c src/tty.c
+	src/quote.c src/relay.c src/relay_lines.c src/relay_stream.c src/relay_tail.c \
+	src/relay_watch.c src/named.c src/named_cancel.c src/named_control.c src/report.c \
+	src/signals.c src/spawn.c src/status.c src/stdfds.c src/supervise.c src/tty.c
 SRCS = src/main.c $(CORE) $(PLATFORM_SRCS)
 DARWIN_SRCS = src/main.c $(CORE) $(DARWIN_PLAT)
 HDRS = $(wildcard src/*.h)
@@ -119,11 +119,12 @@ $(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 # The unit tests take the pure parts: parsers, the nproc policy (with made-up probes) and the
 # cgroup files (against made-up trees), on any OS.
 UNIT_SRCS = src/duration.c src/signals.c src/nproc.c src/longopt.c src/msg.c src/cpufiles.c \
-	src/grow.c src/ncpu_posix.c src/quote.c src/pidmap.c src/json.c src/status.c src/tail.c src/lines.c
+	src/grow.c src/ncpu_posix.c src/quote.c src/pidmap.c src/json.c src/status.c src/relay_tail.c \
+	src/relay_lines.c
 UNIT_TESTS = tests/unit/unit.c tests/unit/unit_nproc.c tests/unit/unit_cpufiles.c \
 	tests/unit/unit_quote.c tests/unit/unit_pidmap.c tests/unit/unit_json.c \
-	tests/unit/unit_status.c tests/unit/unit_clock.c tests/unit/unit_tail.c \
-	tests/unit/unit_lines.c
+	tests/unit/unit_status.c tests/unit/unit_clock.c tests/unit/unit_relay_tail.c \
+	tests/unit/unit_relay_lines.c
 # and the event wait of each back end (unit_clock.c): its clock files
 clock_of = $(filter src/clock_%.c src/selfpipe.c,$(1))
 UNIT_CLOCK = $(call clock_of,$(PLATFORM_SRCS))

@@ -10,7 +10,7 @@
 #include "duration.h"
 #include "longopt.h"
 #include "msg.h"
-#include "names.h"
+#include "named.h"
 #include "quote.h"
 #include "signals.h"
 

@@ -25,8 +25,8 @@ struct config {
 	int64_t silence;    /* --no-output-timeout: ns without output that time out; 0: none */
 	const char *silence_arg; /* as given, for -v */
 	size_t report_tail; /* --report-tail: bytes of stderr's end the report keeps; 0: none */
-	const char *name;   /* --name: the run registers under it (control.h); NULL: not */
-	const char *cancel; /* --cancel: the named run to end (cancel.h): NAME or UID:NAME */
+	const char *name;   /* --name: the run registers under it (named_control.h); NULL: not */
+	const char *cancel; /* --cancel: the named run to end (named_cancel.h): NAME or UID:NAME */
 	int64_t marker_ttl; /* --marker-ttl: how long a cancel's marker stands (ns; 0: none) */
 	bool marker_ttl_given;
 	bool list;          /* --list */

@@ -80,7 +80,7 @@ static bool unitless(const char *duration)
 	return len > 0 && strchr("0123456789.", duration[len - 1]);
 }
 
-void deliver(const struct recipient *to, int sig, enum reach reach, bool cont, const char *why)
+void deliver(const struct recipient *to, int sig, enum reach reach, bool cont, enum reason why)
 {
 	const struct config *cfg = to->cfg;
 	cont = cont && sig != SIGKILL && sig != SIGCONT && reach != REACH_GROUP;
@@ -96,10 +96,10 @@ void deliver(const struct recipient *to, int sig, enum reach reach, bool cont, c
 	if (cfg->verbose) {
 		char name[16];
 		sig_name(sig, name, sizeof name);
-		if (strcmp(why, "no-output") == 0)
+		if (why == REASON_NO_OUTPUT)
 			msg("no output for %s%s: sending signal %s to command %s", cfg->silence_arg,
 			    unitless(cfg->silence_arg) ? "s" : "", name, quote(cfg->command[0]));
-		else if (strcmp(why, "cancel") == 0)
+		else if (why == REASON_CANCEL)
 			msg("cancelled by --cancel=%s: sending signal %s to command %s", cfg->name, name,
 			    quote(cfg->command[0]));
 		else

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "cli.h"
+#include "report.h"
 #include "tree.h"
 
 /* Whom the signals are for. */
@@ -27,8 +28,8 @@ enum reach {
 };
 
 /* Send sig as far as reach (with --foreground: to the command alone); cont follows it with
- * SIGCONT.  why is the report's reason ("deadline", "grace", "forwarded", ...). */
-void deliver(const struct recipient *to, int sig, enum reach reach, bool cont, const char *why);
+ * SIGCONT.  why is the report's reason (report.h), which -v says for a silence and a cancel. */
+void deliver(const struct recipient *to, int sig, enum reach reach, bool cont, enum reason why);
 
 /* The tree, as tree.h names it. */
 struct tree_target deliver_target(const struct recipient *to);

@@ -6,7 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "control.h"
+#include "named_control.h"
 #include "dispositions.h"
 #include "msg.h"
 #include "os.h"

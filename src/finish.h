@@ -19,7 +19,7 @@ int finish_failed(const char *what, int err);
 /* The same when what went wrong was said already: report why, and return 125. */
 int finish_refused(const char *why);
 
-/* A cancel came before the command started (control.h): the command never runs, and
+/* A cancel came before the command started (named_control.h): the command never runs, and
  * runlimit ends as a cancelled run does, dying of SIGTERM, its report saying so. */
 _Noreturn void finish_cancelled_early(const struct config *cfg);
 

@@ -1,4 +1,5 @@
 /* Job control (jobctl.h): runlimit stops when its command does, as its shell expects. */
+/* Apart from tty.c: it needs dispositions.h, whose dispositions.c needs tty.h (a cycle). */
 #include "jobctl.h"
 
 #include <signal.h>

@@ -2,7 +2,7 @@
  * called as "nproc" (or with --nproc first), it is GNU nproc. */
 #include <string.h>
 
-#include "cancel.h"
+#include "named_cancel.h"
 #include "cli.h"
 #include "clock.h"
 #include "msg.h"

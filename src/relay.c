@@ -7,12 +7,12 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "lines.h"
+#include "relay_lines.h"
 #include "msg.h"
 #include "pipemove.h"
 #include "relay_stream.h"
 #include "relay_watch.h"
-#include "tail.h"
+#include "relay_tail.h"
 
 static struct stream streams[2];
 static size_t nstreams;
@@ -20,6 +20,7 @@ static bool exited, grace_over;
 static int64_t grace_end = CLOCK_NEVER;
 static int64_t cut_at = CLOCK_NEVER; /* when whatever is unrelayed is dropped */
 
+static int64_t limit; /* the no-output limit, while it runs (0: none, or no longer) */
 static bool watching; /* output is timed: silence counts */
 static bool unwatchable; /* timed, but no output can be seen: the limit is off (terminals) */
 static int64_t look_every;
@@ -140,6 +141,7 @@ bool relay_prepare(int64_t silence, size_t tail)
 		              (isatty(STDOUT_FILENO) || isatty(STDERR_FILENO));
 		watching = !unwatchable;
 		look_every = look_interval(silence);
+		limit = silence;
 	}
 	for (size_t k = 0; k < nstreams; k++)
 		if (streams[k].std == STDERR_FILENO || streams[k].both)
@@ -199,18 +201,9 @@ void relay_pump(const struct pollfd *fds, size_t n)
 	}
 }
 
-void relay_look(int64_t now)
-{
-	if (watch_look(now))
-		quiet_from = last_output = now;
-}
-
-int64_t relay_next_look(void)
-{
-	return watch_next_look();
-}
-
-int64_t relay_silence_end(int64_t limit)
+/* When the output will have been silent for the limit; CLOCK_NEVER while output waits for
+ * a slow caller, whose time is no silence, and when the limit is off (relay_silence_off). */
+static int64_t silence_end(void)
 {
 	if (unwatchable)
 		return CLOCK_NEVER;
@@ -218,6 +211,11 @@ int64_t relay_silence_end(int64_t limit)
 		if (stream_pending(&streams[k]))
 			return CLOCK_NEVER; /* written out as fast as the caller reads */
 	return clock_after(quiet_from, limit);
+}
+
+void relay_stop_timing(void)
+{
+	limit = 0;
 }
 
 void relay_command_exited(int64_t now, int64_t grace, int64_t cut)
@@ -229,14 +227,16 @@ void relay_command_exited(int64_t now, int64_t grace, int64_t cut)
 		streams[k].owed = (uint64_t)(streams[k].len - streams[k].off) + stream_waiting(&streams[k]);
 }
 
-int64_t relay_deadline(void)
+/* When the relay next has something to do by itself, once the command has exited: the
+ * grace's end, or the cut (CLOCK_NEVER while the command runs, or once nothing is owed). */
+static int64_t deadline(void)
 {
 	if (!exited)
 		return CLOCK_NEVER;
 	return !grace_over && grace_end < cut_at ? grace_end : cut_at;
 }
 
-bool relay_finished(int64_t now)
+static bool finished(int64_t now)
 {
 	if (!exited)
 		return false;
@@ -261,6 +261,27 @@ bool relay_finished(int64_t now)
 			done = false; /* runlimit's own lines are owed as the command's are */
 	}
 	return done;
+}
+
+enum relay_due relay_due(int64_t now)
+{
+	if (exited)
+		return finished(now) ? RELAY_FINISHED : RELAY_NOTHING;
+	if (!limit)
+		return RELAY_NOTHING;
+	if (watch_look(now)) /* the watched files' sizes, if it is time to look */
+		quiet_from = last_output = now;
+	return now >= silence_end() ? RELAY_SILENT : RELAY_NOTHING;
+}
+
+int64_t relay_next_wake(void)
+{
+	int64_t wake = deadline();
+	if (limit && silence_end() < wake)
+		wake = silence_end();
+	if (limit && watch_next_look() < wake)
+		wake = watch_next_look();
+	return wake;
 }
 
 void relay_close(void)

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tail.h"
+#include "relay_tail.h"
 
 /* The most descriptors the relay watches in one wait: two streams, each its pipe and the
  * caller's end. */
@@ -46,31 +46,36 @@ size_t relay_fds(struct pollfd *fds);
 /* After a wait: copy what fds say can be copied now, without blocking. */
 void relay_pump(const struct pollfd *fds, size_t n);
 
-/* Output timed: look at the watched files' sizes, if it is time to (relay_next_look). */
-void relay_look(int64_t now);
-
-/* When the watched files are next looked at (CLOCK_NEVER: none is watched). */
-int64_t relay_next_look(void);
-
-/* Output timed: when the output will have been silent for limit, counted from the last
- * output seen (or the command's start); CLOCK_NEVER while output waits for a slow caller,
- * whose time is no silence, and when the limit is off (relay_silence_off). */
-int64_t relay_silence_end(int64_t limit);
-
 /* The command has exited, at now: from here on the grace counts (CLOCK_NEVER-safe).  At
  * cut (CLOCK_NEVER: never) whatever is still unrelayed is dropped, even what the command
  * wrote before its exit: the grace's end after a limit or a request, else the deadline's
  * plus the grace. */
 void relay_command_exited(int64_t now, int64_t grace, int64_t cut);
 
-/* When the relay next has something to do by itself: the grace's end, or the cut
- * (CLOCK_NEVER while the command runs, or once nothing is owed). */
-int64_t relay_deadline(void);
+/* What the relay has come to, for the supervisor's one look at it.  The no-output limit
+ * (--no-output-timeout) is the relay's: it runs from relay_started until relay_stop_timing,
+ * counted from the last output seen (or the command's start); output waiting for a slow
+ * caller is no silence, and the limit is off where no output can be seen (relay_silence_off).
+ * Once the command has exited, the relay owes its output, for the output grace at most. */
+enum relay_due {
+	RELAY_NOTHING,
+	/* The command runs and its output was silent for the no-output limit. */
+	RELAY_SILENT,
+	/* The command has exited, and every stream is at end-of-file and written out, or the
+	 * grace is over and what the command wrote before its exit is written out, or the cut
+	 * came (what is left is then dropped): the read ends are closed. */
+	RELAY_FINISHED,
+};
 
-/* Is the relay done: every stream at end-of-file and written out, or the grace over and
- * what the command wrote before its exit written out, or the cut come (what is left is
- * then dropped)?  Then its read ends are closed. */
-bool relay_finished(int64_t now);
+/* What is due at now.  Looks at the watched files' sizes, if it is time to. */
+enum relay_due relay_due(int64_t now);
+
+/* When relay_due may next have something new to say: the silence's end, the next look at
+ * the watched files, the grace's end or the cut (CLOCK_NEVER: nothing is timed or owed). */
+int64_t relay_next_wake(void);
+
+/* The no-output limit stops: a limit ran out (one does, once), or the command exited. */
+void relay_stop_timing(void);
 
 /* Stop at once (runlimit was asked to end): drop what is held, close every read end. */
 void relay_close(void);

@@ -2,7 +2,7 @@
  * read from runlimit's pipe and written to the caller's descriptor, without ever
  * waiting on either.  Where both ends are pipes the bytes are moved in the kernel
  * (pipemove.h); elsewhere they go through the stream's fixed buffer.  The stream that
- * carries stderr also takes runlimit's own lines (lines.h) and writes each in its place.
+ * carries stderr also takes runlimit's own lines (relay_lines.h) and writes each in its place.
  *
  * A write of at most PIPE_BUF bytes by the command reaches the caller whole, even when
  * other processes write to the caller's pipe too (make -j, several runs into one log): the
@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lines.h"
-#include "tail.h"
+#include "relay_lines.h"
+#include "relay_tail.h"
 
 #define STREAM_BUFFER 65536
 

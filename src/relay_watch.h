@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "tail.h"
+#include "relay_tail.h"
 
 /* Note which of stdout and stderr are regular files (one, when both are the same file). */
 void watch_files(void);

@@ -36,7 +36,14 @@ struct sent {
 	int64_t at;
 	int sig;
 	const char *target;
-	const char *reason;
+	enum reason reason;
+};
+
+static const char *const reason_words[REASONS] = {
+	[REASON_DEADLINE] = "deadline",   [REASON_ALARM] = "alarm",
+	[REASON_GRACE] = "grace",         [REASON_NO_OUTPUT] = "no-output",
+	[REASON_CANCEL] = "cancel",       [REASON_FORWARDED] = "forwarded",
+	[REASON_LEFTOVERS] = "leftovers", [REASON_RESUME] = "resume",
 };
 
 /* A process runlimit asked to end; killed: with SIGKILL (it cannot outlive that). */
@@ -74,7 +81,7 @@ bool report_wanted(void)
 	return rep.cfg != NULL;
 }
 
-void report_signal(int sig, const char *target, const char *reason)
+void report_signal(int sig, const char *target, enum reason reason)
 {
 	if (!rep.cfg)
 		return;
@@ -149,9 +156,9 @@ void report_targets(struct tree_seen *seen, bool kill)
 	rep.ntargets = m;
 }
 
-void report_timed_out_by(const char *why)
+void report_timed_out_by(enum reason why)
 {
-	rep.timed_out_by = why;
+	rep.timed_out_by = reason_words[why];
 }
 
 void report_cancelled(void)
@@ -326,7 +333,7 @@ static void signal_members(struct json *j)
 		json_key(j, "target");
 		json_string(j, rep.sent[k].target);
 		json_key(j, "reason");
-		json_string(j, rep.sent[k].reason);
+		json_string(j, reason_words[rep.sent[k].reason]);
 		json_close(j, '}');
 	}
 	json_close(j, ']');

@@ -20,17 +20,31 @@ void report_start(const struct config *cfg);
 /* Is a report being collected? */
 bool report_wanted(void);
 
-/* A signal runlimit sent: to whom (target: "tree", "group", "command", "leftovers") and why
- * (reason: "deadline", "alarm", "grace", "forwarded", "leftovers", "resume"). */
-void report_signal(int sig, const char *target, const char *reason);
+/* Why runlimit sent a signal, or a limit ran out; the report says it in words (in
+ * parentheses). */
+enum reason {
+	REASON_DEADLINE,  /* the time limit passed ("deadline") */
+	REASON_ALARM,     /* SIGALRM came from outside ("alarm") */
+	REASON_GRACE,     /* the grace after the first signal ran out ("grace") */
+	REASON_NO_OUTPUT, /* the output was silent for --no-output-timeout ("no-output") */
+	REASON_CANCEL,    /* a --cancel ("cancel") */
+	REASON_FORWARDED, /* a signal from outside, passed on ("forwarded") */
+	REASON_LEFTOVERS, /* --kill-leftovers, once the command exited ("leftovers") */
+	REASON_RESUME,    /* the group continued after a stop ("resume") */
+	REASONS
+};
+
+/* A signal runlimit sent: to whom (target: "tree", "group", "command", "leftovers") and
+ * why. */
+void report_signal(int sig, const char *target, enum reason why);
 
 /* runlimit has asked the tree to end (kill: with SIGKILL): the processes its walk found
  * (seen) count among those runlimit ended, unless they are still alive at the end.  seen's
  * list is sorted in place. */
 void report_targets(struct tree_seen *seen, bool kill);
 
-/* The limit that ran out: why as report_signal has it ("deadline", "alarm", "no-output"). */
-void report_timed_out_by(const char *why);
+/* The limit that ran out: REASON_DEADLINE, REASON_ALARM or REASON_NO_OUTPUT. */
+void report_timed_out_by(enum reason why);
 
 /* The run was ended by a --cancel (or a cancel came before it started). */
 void report_cancelled(void);

@@ -1,10 +1,11 @@
-/* The run as a state machine.  Its phase is one of six; the events are the deadline, a
- * SIGALRM from outside, a request to end passed on from outside, the end of the grace, the
- * command's exit, its leftovers' end and the output's silence (--no-output-timeout); after
- * them the relay (relay.h) may have its output grace.  The loop waits for the next event in the kernel (clock_wait, which also watches
- * the relay's pipes) and dispatches it through one table of small actions, each the whole of
- * a transition, which own every signal sent, the grace, and the report's record of them;
- * predicates only ask. */
+/* The run as a state machine, after s6-supervise's: a phase, a fixed set of events, and one
+ * total table of small actions, one for each event in each phase (ignore where an event
+ * means nothing in a phase).  Each action is the whole of a transition: only actions change
+ * the phase (start_grace, over, killed and exited are parts of actions, called by them
+ * alone), and they own every signal sent, the grace, and the report's record of them;
+ * predicates only ask.  loop() waits for the next event in the kernel (clock_wait, which
+ * also watches the relay's pipes and the control socket), collects what came, and
+ * dispatches each event through the table. */
 #include "supervise.h"
 
 #include <errno.h>
@@ -15,15 +16,14 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "control.h"
 #include "deliver.h"
-#include "finish.h"
 #include "dispositions.h"
+#include "finish.h"
 #include "guard.h"
 #include "jobctl.h"
 #include "launch.h"
+#include "named_control.h"
 #include "os.h"
-#include "reap.h"
 #include "relay.h"
 #include "report.h"
 #include "spawn.h"
@@ -43,12 +43,15 @@ enum phase {
 
 enum event {
 	DEADLINE,   /* the time limit passed */
-	ALARM,      /* SIGALRM came from outside: as with GNU timeout, time is up now */
-	REQUEST,    /* a signal asking the run to end came from outside (r->request) */
+	SILENT,     /* the output was silent for the --no-output-timeout (the relay's) */
 	GRACE_OVER, /* the grace after the first signal ran out */
 	EXITED,     /* the command has been reaped */
+	STOPPED,    /* the command stopped (r->stopped_by) */
 	DRAINED,    /* nothing of its tree is left */
-	SILENT,     /* the output was silent for the --no-output-timeout */
+	FLUSHED,    /* the relay has written out, or dropped, all it owed */
+	ALARM,      /* SIGALRM came from outside: as with GNU timeout, time is up now */
+	REQUEST,    /* a signal asking the run to end came from outside (r->sig, r->sig_why) */
+	FORWARD,    /* a signal from outside, to pass on as it is (r->sig, r->reach) */
 	EVENTS
 };
 
@@ -57,15 +60,16 @@ struct run {
 	enum phase phase;
 	struct recipient to;       /* the command, its group (see to()) */
 	int64_t deadline;          /* the time limit (CLOCK_NEVER: none, or it has passed) */
-	int64_t silence;           /* the no-output limit (0: none, or it has passed) */
 	int64_t grace_end;         /* the final KILL's time (CLOCK_NEVER: none due) */
-	int request;               /* the signal of the REQUEST being dispatched */
-	const char *request_why;   /* its reason in the report: "forwarded", "cancel" */
+	int sig;                   /* the signal of the REQUEST or FORWARD being dispatched */
+	enum reason sig_why;       /* a REQUEST's reason in the report: forwarded, or a cancel */
+	enum reach reach;          /* how far a FORWARD goes */
 	int64_t kill_after;        /* the grace before the final KILL (a cancel may change it) */
 	int stopped_by;            /* the command is stopped, by this signal (0: running) */
 	bool polling;              /* the leftovers' exits wake nothing: look again soon */
 	bool kill_sent;            /* the final KILL went out (the tree's zombies go to init) */
 	bool child_news;           /* SIGCHLD came since the last reap (or none was tried yet) */
+	bool look_again;           /* an action took time (a stop): look again before waiting */
 	bool last_look;            /* done, and the signals that came meanwhile were let in */
 	struct run_end end;        /* what the exit-status rules (status.h) ask of the run */
 	bool received[DISP_SLOTS]; /* signals that came from outside and were passed on */
@@ -127,20 +131,27 @@ static void killed(struct run *r)
 		r->phase = KILLED;
 }
 
-/* The report's reason for what an event sends. */
-static const char *why(enum event ev)
+/* The report's reason for what a limit's event sends (escalation as data; the other
+ * events send for reasons of their own). */
+static const enum reason reason_of[EVENTS] = {
+	[DEADLINE] = REASON_DEADLINE, [SILENT] = REASON_NO_OUTPUT,
+	[GRACE_OVER] = REASON_GRACE,  [ALARM] = REASON_ALARM,
+};
+
+/* An event that means nothing in the phase it comes in. */
+static void ignore(struct run *r, enum event ev)
 {
-	return ev == ALARM ? "alarm" : ev == GRACE_OVER ? "grace" : ev == SILENT ? "no-output"
-	                                                                         : "deadline";
+	(void)r;
+	(void)ev;
 }
 
 static void time_out(struct run *r, enum event ev)
 {
 	r->end.timed_out = true;
 	r->deadline = CLOCK_NEVER;
-	r->silence = 0; /* one limit runs out, once */
-	report_timed_out_by(why(ev));
-	deliver(to(r), r->cfg->signal, REACH_TREE, true, why(ev));
+	relay_stop_timing(); /* one limit runs out, once */
+	report_timed_out_by(reason_of[ev]);
+	deliver(to(r), r->cfg->signal, REACH_TREE, true, reason_of[ev]);
 	if (r->cfg->signal == SIGKILL)
 		killed(r);
 	/* "-s 0" sends nothing: only an explicit -k makes it escalate (as in GNU), not the
@@ -154,7 +165,7 @@ static void time_out(struct run *r, enum event ev)
 static void request(struct run *r, enum event ev)
 {
 	(void)ev;
-	deliver(to(r), r->request, REACH_TREE, true, r->request_why);
+	deliver(to(r), r->sig, REACH_TREE, true, r->sig_why);
 	r->end.interrupted = true;
 	if (r->phase != KILLED && r->phase != FLUSHING && r->phase != DONE)
 		start_grace(r);
@@ -171,7 +182,7 @@ static void cut_off(struct run *r, enum event ev)
 /* At the end of the grace; and while draining (--kill-leftovers), at the deadline too. */
 static void final_kill(struct run *r, enum event ev)
 {
-	deliver(to(r), SIGKILL, REACH_TREE, false, why(ev));
+	deliver(to(r), SIGKILL, REACH_TREE, false, reason_of[ev]);
 	r->end.kill_needed = true;
 	killed(r);
 }
@@ -189,7 +200,7 @@ static void done(struct run *r, enum event ev)
 static void exited(struct run *r)
 {
 	r->phase = DRAINING;
-	r->silence = 0; /* the no-output limit is the command's: it runs while it lives */
+	relay_stop_timing(); /* the no-output limit is the command's: it runs while it lives */
 	if (!r->cfg->foreground)
 		tty_take_back(r->to.pgid, r->end.timed_out || WIFSIGNALED(r->end.wait_status));
 	if (report_wanted() && !r->cfg->foreground) {
@@ -202,7 +213,7 @@ static void exited(struct run *r)
 
 /* The command exited of itself.  --kill-leftovers: what it left running gets the same
  * treatment as a time-out (TERM, grace, KILL), but the status stays the command's. */
-static void on_exit_running(struct run *r, enum event ev)
+static void exit_running(struct run *r, enum event ev)
 {
 	const struct config *cfg = r->cfg;
 	exited(r);
@@ -210,61 +221,94 @@ static void on_exit_running(struct run *r, enum event ev)
 		done(r, ev);
 		return;
 	}
-	deliver(to(r), SIGTERM, REACH_TREE, true, "leftovers");
+	deliver(to(r), SIGTERM, REACH_TREE, true, REASON_LEFTOVERS);
 	start_grace(r);
 	if (r->grace_end == CLOCK_NEVER)
 		done(r, ev);
 }
 
 /* The command was told to end: give the rest of its tree the grace period too. */
-static void on_exit_ending(struct run *r, enum event ev)
+static void exit_ending(struct run *r, enum event ev)
 {
 	exited(r);
 	if (r->cfg->foreground || r->grace_end == CLOCK_NEVER)
 		done(r, ev);
 }
 
-static void on_exit_killed(struct run *r, enum event ev)
+static void exit_killed(struct run *r, enum event ev)
 {
 	exited(r);
 	done(r, ev);
 }
 
+static int64_t next_wake(const struct run *r);
+
+/* The command stopped: job control (jobctl.h) decides, and the group is continued after.
+ * Time passed meanwhile: everything is looked at again before the next wait. */
+static void stopped(struct run *r, enum event ev)
+{
+	(void)ev;
+	int sig = r->stopped_by;
+	r->stopped_by = 0; /* seen; waitpid reports the next stop afresh */
+	if (job_command_stopped(r->to.pgid, sig, next_wake(r)))
+		deliver(to(r), SIGCONT, REACH_GROUP, false, REASON_RESUME);
+	r->look_again = true;
+}
+
+/* The relay has written out what it owed: the run is over. */
+static void flushed(struct run *r, enum event ev)
+{
+	(void)ev;
+	r->phase = DONE;
+}
+
+/* A signal from outside that asks nothing of the run, passed on as it is. */
+static void forward(struct run *r, enum event ev)
+{
+	(void)ev;
+	deliver(to(r), r->sig, r->reach, false, REASON_FORWARDED);
+}
+
 typedef void (*action)(struct run *, enum event);
 
-static const action table[PHASES][EVENTS] = {
-	/*            DEADLINE    ALARM     REQUEST  GRACE_OVER  EXITED           DRAINED SILENT */
-	[RUNNING]  = {time_out,   time_out, request, NULL,       on_exit_running, NULL, time_out},
-	[ENDING]   = {time_out,   time_out, request, final_kill, on_exit_ending,  NULL, time_out},
-	[KILLED]   = {time_out,   time_out, request, NULL,       on_exit_killed,  NULL, time_out},
-	[DRAINING] = {final_kill, time_out, request, final_kill, NULL,            done, NULL},
-	[FLUSHING] = {NULL,       NULL,     cut_off, NULL,       NULL,            NULL, NULL},
-	/* Ended by a signal taken in this pass: the requests taken with it still go out. */
-	[DONE]     = {NULL,       NULL,     request, NULL,       NULL,            NULL, NULL},
+static const action table[EVENTS][PHASES] = {
+	/*             RUNNING       ENDING        KILLED       DRAINING    FLUSHING DONE */
+	[DEADLINE]   = {time_out,    time_out,     time_out,    final_kill, ignore,  ignore},
+	[SILENT]     = {time_out,    time_out,     time_out,    ignore,     ignore,  ignore},
+	[GRACE_OVER] = {ignore,      final_kill,   ignore,      final_kill, ignore,  ignore},
+	[EXITED]     = {exit_running, exit_ending, exit_killed, ignore,     ignore,  ignore},
+	[STOPPED]    = {stopped,     stopped,      stopped,     ignore,     ignore,  ignore},
+	[DRAINED]    = {ignore,      ignore,       ignore,      done,       ignore,  ignore},
+	[FLUSHED]    = {ignore,      ignore,       ignore,      ignore,     flushed, ignore},
+	[ALARM]      = {time_out,    time_out,     time_out,    time_out,   ignore,  ignore},
+	/* In DONE: ended by a signal taken in this pass, the requests taken with it still go
+	 * out; while FLUSHING, a request ends the relaying too. */
+	[REQUEST]    = {request,     request,      request,     request,    cut_off, request},
+	[FORWARD]    = {forward,     forward,      forward,     forward,    forward, forward},
 };
 
 static void dispatch(struct run *r, enum event ev)
 {
-	action act = table[r->phase][ev];
-	if (act)
-		act(r, ev);
+	table[ev][r->phase](r, ev);
 	/* What an event sent may already have ended a child: look before the next wait, whose
 	 * SIGCHLD may otherwise be noticed late (the portable wait without its self-pipe). */
 	r->child_news = true;
 }
 
-/* A signal from outside, passed on.  Ctrl-C or Ctrl-\ typed at the terminal is interaction,
- * not a request: it goes where the terminal would have sent it, the command's group, and a
+/* A signal from outside.  Ctrl-C or Ctrl-\ typed at the terminal is interaction, not a
+ * request: it goes where the terminal would have sent it, the command's group, and a
  * program that handles it (a REPL) goes on undisturbed. */
 static void arrived(struct run *r, int sig, bool by_process)
 {
 	r->child_news = r->child_news || sig == SIGCHLD;
 	if (sig == SIGCHLD || sig == SIGCONT)
 		return; /* reap and suspend see to what they mean */
+	r->sig = sig;
 	if (sig == SIGTSTP || sig == disp_resize()) {
 		/* Not signals to end anything: the group only, no grace, no SIGCONT.  A stop of
-		 * the command then stops runlimit (see command_stopped). */
-		deliver(to(r), sig, REACH_GROUP, false, "forwarded");
+		 * the command then stops runlimit (see stopped). */
+		r->reach = REACH_GROUP;
+		dispatch(r, FORWARD);
 		return;
 	}
 	if (sig == SIGALRM) {
@@ -283,21 +327,73 @@ static void arrived(struct run *r, int sig, bool by_process)
 	if (disp_is_keyboard(sig) && reaped(r))
 		r->end.late_signal = sig;
 	if (disp_is_termination(sig) && (by_process || !disp_is_keyboard(sig) || reaped(r))) {
-		r->request = sig;
-		r->request_why = "forwarded";
+		r->sig_why = REASON_FORWARDED;
 		dispatch(r, REQUEST);
 	} else {
-		deliver(to(r), sig, REACH_COMMAND, false, "forwarded");
+		r->reach = REACH_COMMAND;
+		dispatch(r, FORWARD);
 	}
 }
 
-static void handle_arrivals(struct run *r)
+/* The signals that came, each an event. */
+static void take_signals(struct run *r)
 {
 	for (int sig = 1; sig < DISP_SLOTS; sig++) {
 		bool by_process;
 		if (disp_take(sig, &by_process))
 			arrived(r, sig, by_process);
 	}
+}
+
+/* The grace of a cancel when neither it nor the run gives one: a cancel always ends the
+ * tree, TERM-ignoring processes included. */
+#define CANCEL_GRACE ((int64_t)5 * 1000000000)
+
+/* A --cancel (named_control.h): the REQUEST of that signal sent to runlimit by a process,
+ * with the cancel's grace (0: the final KILL at once). */
+static void cancelled(struct run *r, const struct control_request *q)
+{
+	report_cancelled();
+	int64_t grace = q->grace >= 0 ? q->grace : r->kill_after > 0 ? r->kill_after : CANCEL_GRACE;
+	r->kill_after = grace > 0 ? grace : 1;
+	if (q->sig > 0 && q->sig < DISP_SLOTS)
+		r->received[q->sig] = true;
+	r->sig = q->sig;
+	r->sig_why = REASON_CANCEL;
+	dispatch(r, REQUEST);
+	/* The longest the run may now take to end: what is left of the grace, then the output
+	 * grace (a cancel waits that long, and a margin, before it gives up on a stopped run). */
+	int64_t left = r->grace_end == CLOCK_NEVER ? 0 : r->grace_end - clock_now();
+	if (r->cfg->relay)
+		left = clock_after(left > 0 ? left : 0, r->cfg->output_grace);
+	control_taken(left);
+}
+
+/* Collecting runlimit's children: the command's exit or stop, and (as a subreaper) the
+ * orphans adopted from its tree, whose statuses do not matter.  Without waiting, whatever
+ * has ended or stopped; with command_only, the command alone (after the final KILL, the dead
+ * rest of the tree is left to init rather than reaped one by one before runlimit may
+ * return).  A stop of the command sets *stopped_by.  True when the command's end was
+ * collected now, its wait status in *status. */
+static bool reap_children(pid_t command, bool command_only, int *status, int *stopped_by)
+{
+	int st;
+	pid_t pid;
+	bool ended = false;
+	while ((pid = waitpid(command_only ? command : -1, &st, WNOHANG | WUNTRACED)) > 0) {
+		if (pid != command) {
+			/* Only an exit or a death is a reaping: a guard stopped with the group
+			 * (kill -STOP -PGID) still holds the group's id. */
+			if (!WIFSTOPPED(st))
+				guard_reaped(pid);
+		} else if (WIFSTOPPED(st)) {
+			*stopped_by = WSTOPSIG(st);
+		} else {
+			ended = true;
+			*status = st;
+		}
+	}
+	return ended;
 }
 
 /* Collect what has ended or stopped; true when the command's end is seen now. */
@@ -314,19 +410,56 @@ static bool reap(struct run *r)
 	return true;
 }
 
+/* While the leftovers have the grace: are they all gone?  If not, their exits wake the next
+ * wait where the OS tells of them, else it looks again every few milliseconds. */
+static bool leftovers_gone(struct run *r)
+{
+	if (!deliver_leftovers_alive(to(r)))
+		return true;
+	struct tree_target t = deliver_target(to(r));
+	r->polling = !tree_watch_exits(&t);
+	return false;
+}
+
+/* The events that do not come as signals, in the order a pass looks for them: what one's
+ * action does may make the next one due, or not (a time-out ends the no-output limit). */
+static const enum event order[] = {DEADLINE, SILENT, GRACE_OVER, EXITED, STOPPED, DRAINED,
+                                   FLUSHED};
+
+/* Has ev come, at now?  The relay is asked while the command runs (its silence), and once
+ * it has the output grace (its end). */
+static bool due(struct run *r, enum event ev, int64_t now)
+{
+	switch (ev) {
+	case DEADLINE:
+		return now >= r->deadline;
+	case SILENT:
+		return !reaped(r) && relay_due(now) == RELAY_SILENT;
+	case GRACE_OVER:
+		return now >= r->grace_end;
+	case EXITED: /* a child's exit or stop always sends SIGCHLD: nothing to collect without */
+		return r->child_news && reap(r);
+	case STOPPED:
+		return r->stopped_by && !reaped(r) && !r->cfg->foreground;
+	case DRAINED:
+		return r->phase == DRAINING && leftovers_gone(r);
+	case FLUSHED:
+		return r->phase == FLUSHING && relay_due(clock_now()) == RELAY_FINISHED;
+	default:
+		return false;
+	}
+}
+
 /* How often runlimit looks at the leftovers when their exits wake nothing. */
 #define LEFTOVER_POLL ((int64_t)10 * 1000000)
 
-/* When runlimit next has something to do on its own: the deadline, or the final KILL. */
+/* When runlimit next has something to do on its own: the deadline or the final KILL, what
+ * the relay has to do, a look at the leftovers, the control socket's. */
 static int64_t next_wake(const struct run *r)
 {
 	int64_t wake = r->deadline < r->grace_end ? r->deadline : r->grace_end;
-	if (relay_deadline() < wake)
-		wake = relay_deadline();
-	if (r->silence && relay_silence_end(r->silence) < wake)
-		wake = relay_silence_end(r->silence);
-	if (r->silence && relay_next_look() < wake)
-		wake = relay_next_look();
+	if (relay_next_wake() < wake)
+		wake = relay_next_wake();
 	if (r->polling && r->phase == DRAINING) {
 		int64_t soon = clock_now() + LEFTOVER_POLL;
 		if (soon < wake)
@@ -337,96 +470,38 @@ static int64_t next_wake(const struct run *r)
 	return wake;
 }
 
-/* The grace of a cancel when neither it nor the run gives one: a cancel always ends the
- * tree, TERM-ignoring processes included. */
-#define CANCEL_GRACE ((int64_t)5 * 1000000000)
-
-/* A --cancel (control.h): handled as that signal sent to runlimit by a process, with the
- * cancel's grace (0: the final KILL at once). */
-static void cancelled(struct run *r, const struct control_request *q)
+/* Wait for the next event: the clock, a signal, the relay's pipes, the control socket (a
+ * cancel, into q: true).  Once done, only the signals that came meanwhile are let in: they
+ * are pending, blocked, and a Ctrl-C typed as the relay ends is still a Ctrl-C typed at
+ * runlimit (see arrived). */
+static bool wait_next(struct run *r, struct control_request *q)
 {
-	report_cancelled();
-	int64_t grace = q->grace >= 0 ? q->grace : r->kill_after > 0 ? r->kill_after : CANCEL_GRACE;
-	r->kill_after = grace > 0 ? grace : 1;
-	if (q->sig > 0 && q->sig < DISP_SLOTS)
-		r->received[q->sig] = true;
-	r->request = q->sig;
-	r->request_why = "cancel";
-	dispatch(r, REQUEST);
-	/* The longest the run may now take to end: what is left of the grace, then the output
-	 * grace (a cancel waits that long, and a margin, before it gives up on a stopped run). */
-	int64_t left = r->grace_end == CLOCK_NEVER ? 0 : r->grace_end - clock_now();
-	if (r->cfg->relay)
-		left = clock_after(left > 0 ? left : 0, r->cfg->output_grace);
-	control_taken(left);
-}
-
-/* Wait for the next event: the clock, a signal, the relay's pipes, the control socket. */
-static void wait_next(struct run *r)
-{
+	if (r->phase == DONE) {
+		r->last_look = true;
+		clock_wait(0, disp_waitmask(), NULL, 0);
+		return false;
+	}
 	struct pollfd fds[RELAY_MAX_FDS + CONTROL_MAX_FDS];
 	size_t n = relay_fds(fds);
 	size_t m = control_fds(fds + n);
 	clock_wait(next_wake(r), disp_waitmask(), fds, n + m);
 	relay_pump(fds, n);
-	struct control_request q;
-	if (control_pump(fds + n, m, &q))
-		cancelled(r, &q);
-}
-
-/* The command stopped: job control (jobctl.h) decides, and the group is continued after. */
-static void command_stopped(struct run *r, int64_t wake)
-{
-	int sig = r->stopped_by;
-	r->stopped_by = 0; /* seen; waitpid reports the next stop afresh */
-	if (job_command_stopped(r->to.pgid, sig, wake))
-		deliver(to(r), SIGCONT, REACH_GROUP, false, "resume");
-}
-
-/* While the leftovers have the grace: woken by their exits where the OS tells of them,
- * else by looking again every few milliseconds. */
-static void watch_leftovers(struct run *r)
-{
-	if (!deliver_leftovers_alive(to(r))) {
-		dispatch(r, DRAINED);
-		return;
-	}
-	struct tree_target t = deliver_target(to(r));
-	r->polling = !tree_watch_exits(&t);
+	return control_pump(fds + n, m, q);
 }
 
 static void loop(struct run *r)
 {
+	struct control_request cancel;
+	bool cancel_came = false;
 	for (;;) {
-		handle_arrivals(r);
+		if (cancel_came)
+			cancelled(r, &cancel);
+		take_signals(r);
 		int64_t now = clock_now();
-		if (now >= r->deadline)
-			dispatch(r, DEADLINE);
-		if (r->silence)
-			relay_look(now);
-		if (r->silence && now >= relay_silence_end(r->silence))
-			dispatch(r, SILENT);
-		if (now >= r->grace_end)
-			dispatch(r, GRACE_OVER);
-		if (r->child_news && reap(r)) /* a child's exit or stop always sends SIGCHLD: */
-			dispatch(r, EXITED);       /* nothing to collect without one */
-		if (r->stopped_by && !reaped(r) && !r->cfg->foreground) {
-			command_stopped(r, next_wake(r));
-			continue;
-		}
-		if (r->phase == DRAINING)
-			watch_leftovers(r);
-		if (r->phase == FLUSHING && relay_finished(clock_now()))
-			r->phase = DONE;
-		if (r->phase == DONE && !r->last_look) {
-			/* A signal that came since the last wait is pending, blocked: let its handler
-			 * run, and take it, before returning (a Ctrl-C typed as the relay ends is
-			 * still a Ctrl-C typed at runlimit: see arrived). */
-			r->last_look = true;
-			clock_wait(0, disp_waitmask(), NULL, 0);
-			continue;
-		}
-		if (r->phase == DONE) {
+		for (size_t k = 0; k < sizeof order / sizeof *order; k++)
+			if (due(r, order[k], now))
+				dispatch(r, order[k]);
+		if (r->phase == DONE && r->last_look) {
 			/* Every dead process of the tree is collected before runlimit returns, after a
 			 * final KILL too: one by one that costs some 5 us each, while thousands left
 			 * to init made runlimit's own exit reparent them (5,000: 330-540 ms from the
@@ -434,7 +509,11 @@ static void loop(struct run *r)
 			reap_children(r->to.pid, false, &r->end.wait_status, &r->stopped_by);
 			return;
 		}
-		wait_next(r);
+		cancel_came = false;
+		if (r->look_again)
+			r->look_again = false;
+		else
+			cancel_came = wait_next(r, &cancel);
 	}
 }
 
@@ -448,7 +527,7 @@ int supervise(const struct config *cfg)
 	os_init();
 	report_start(cfg);
 	struct run r = {.cfg = cfg, .to = {.cfg = cfg}, .phase = RUNNING, .grace_end = CLOCK_NEVER,
-	                .silence = cfg->silence, .child_news = true, .kill_after = cfg->kill_after,
+	                .child_news = true, .kill_after = cfg->kill_after,
 	                .end = {.preserve_status = cfg->preserve_status,
 	                        .kill_asked = cfg->kill_after_given || cfg->signal == SIGKILL}};
 	int64_t began = cfg->started ? cfg->started : clock_now();

@@ -12,7 +12,7 @@ void test_pidmap(void);    /* unit_pidmap.c */
 void test_json(void);      /* unit_json.c */
 void test_status(void);    /* unit_status.c */
 void test_clock(void);     /* unit_clock.c */
-void test_tail(void);      /* unit_tail.c */
-void test_lines(void);     /* unit_lines.c */
+void test_tail(void);      /* unit_relay_tail.c */
+void test_lines(void);     /* unit_relay_lines.c */
 
 #endif

@@ -1,4 +1,4 @@
-#include "lines.h"
+#include "relay_lines.h"
 
 #include <string.h>
 

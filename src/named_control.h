@@ -1,8 +1,8 @@
-/* A named run's registration and control socket (--name; names.h for the directory).  Before
+/* A named run's registration and control socket (--name; named.h for the directory).  Before
  * the command starts, the run sweeps the directory (expired markers, dead runs' files), takes
  * NAME.lock (a second live run of NAME is refused; a lock file or socket left by a run that
  * was SIGKILLed is recognised by its lock being free), listens on NAME.sock, and only then
- * looks for NAME.cancel: a cancel (cancel.h) leaves that marker before it tries to connect,
+ * looks for NAME.cancel: a cancel (named_cancel.h) leaves that marker before it tries to connect,
  * so whichever comes first, a cancel is never lost (a marker past its time is removed and
  * ignored).  The socket is one more source of the run's event wait; a peer that is neither
  * the run's user nor root is refused, and one that makes no request within a second is
@@ -13,8 +13,8 @@
  * ELAPSED-NS COMMAND") or "cancel SIG GRACE-NS" (answers: "ok BOUND-NS", the longest the run
  * may now take to end, then "ended" once it has; or "refused").  Without --name nothing here
  * runs. */
-#ifndef RUNLIMIT_CONTROL_H
-#define RUNLIMIT_CONTROL_H
+#ifndef RUNLIMIT_NAMED_CONTROL_H
+#define RUNLIMIT_NAMED_CONTROL_H
 
 #include <poll.h>
 #include <stdbool.h>

@@ -1,8 +1,8 @@
-/* The queue of runlimit's own lines (lines.h): each comes out whole, in order, and only
+/* The queue of runlimit's own lines (relay_lines.h): each comes out whole, in order, and only
  * once the command's bytes before it are written out; a full queue refuses, never cuts. */
 #include <string.h>
 
-#include "lines.h"
+#include "relay_lines.h"
 #include "unit.h"
 
 static int due_is(const struct lines *q, uint64_t sent, const char *want)

@@ -1,6 +1,6 @@
 /* O_NONBLOCK and O_CLOEXEC with fcntl: POSIX 2008, shown by macOS with its own names. */
 #define _DARWIN_C_SOURCE
-#include "cancel.h"
+#include "named_cancel.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,7 +16,7 @@
 
 #include "clock.h"
 #include "msg.h"
-#include "names.h"
+#include "named.h"
 #include "peer.h"
 #include "quote.h"
 #include "stdfds.h"
@@ -308,7 +308,7 @@ static void reach(struct probe *ps, size_t n)
 	}
 }
 
-/* --cancel's exit statuses besides 0 and 125 (cancel.h). */
+/* --cancel's exit statuses besides 0 and 125 (named_cancel.h). */
 enum {
 	CANCEL_MARKED = 1,  /* no run: a marker was left */
 	CANCEL_NONE = 2,    /* no run: none was left */

@@ -1,4 +1,4 @@
-#include "control.h"
+#include "named_control.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include "clock.h"
 #include "dispositions.h"
 #include "msg.h"
-#include "names.h"
+#include "named.h"
 #include "peer.h"
 #include "quote.h"
 #include "signals.h"
@@ -161,7 +161,7 @@ static void take_connections(void)
 	}
 }
 
-/* The signal of a marker (cancel.c leaves it), for the run to die of: TERM if it says none
+/* The signal of a marker (named_cancel.c leaves it), for the run to die of: TERM if it says none
  * that would end a process. */
 static int marker_signal(int sig)
 {

@@ -3,8 +3,8 @@
  * received when runlimit printed the line, so that the caller sees both in the order they
  * happened, while runlimit itself never waits for a slow reader (relay.h).  A fixed room:
  * a line that does not fit is not queued (it is written at once, out of place). */
-#ifndef RUNLIMIT_LINES_H
-#define RUNLIMIT_LINES_H
+#ifndef RUNLIMIT_RELAY_LINES_H
+#define RUNLIMIT_RELAY_LINES_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,11 +1,11 @@
-/* The other side of a named run's control socket (control.h): `runlimit --cancel=NAME`
+/* The other side of a named run's control socket (named_control.h): `runlimit --cancel=NAME`
  * asks the run to end and waits until it has; `runlimit --list` shows the live named runs
  * of this user (to root, of every user).  Neither ever signals anything itself: the run
  * signals its own tree.  Neither ever blocks: connections are made without blocking, and
  * every answer is awaited for 2 s at most; only a listener of the directory's own user is
  * talked to. */
-#ifndef RUNLIMIT_CANCEL_H
-#define RUNLIMIT_CANCEL_H
+#ifndef RUNLIMIT_NAMED_CANCEL_H
+#define RUNLIMIT_NAMED_CANCEL_H
 
 #include "cli.h"
 

@@ -1,4 +1,4 @@
-#include "tail.h"
+#include "relay_tail.h"
 
 #include <errno.h>
 #include <stdlib.h>

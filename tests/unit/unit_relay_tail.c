@@ -1,4 +1,4 @@
-/* The report tail's ring (tail.h): whatever the sizes of the pieces added, what is kept is
+/* The report tail's ring (relay_tail.h): whatever the sizes of the pieces added, what is kept is
  * exactly the last bytes of everything, and the total counts it all.  Checked against the
  * plain answer (the end of one long buffer) for many piece sizes and ring sizes. */
 #include <errno.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tail.h"
+#include "relay_tail.h"
 
 /* clang says so through __has_feature, gcc through __SANITIZE_ADDRESS__. */
 #if defined(__has_feature)

@@ -1,7 +1,7 @@
 /* The last bytes of a stream (--report-tail): a ring of a fixed size, whatever the volume,
  * and the count of everything that went through it. */
-#ifndef RUNLIMIT_TAIL_H
-#define RUNLIMIT_TAIL_H
+#ifndef RUNLIMIT_RELAY_TAIL_H
+#define RUNLIMIT_RELAY_TAIL_H
 
 #include <stdbool.h>
 #include <stddef.h>
