@@ -187,14 +187,14 @@ check-portable:
 	RUNLIMIT=$(CURDIR)/runlimit-portable RUNLIMIT_HOOKS=$(CURDIR)/runlimit-portable-hooks \
 		RUNLIMIT_EXPECT= scripts/run-bats.sh $(JOBS)
 
-SHELL_SCRIPTS = scripts/*.sh .ci/run tests/helpers.bash tests/tools/*.sh tests/tools/block_signals
+SHELL_SCRIPTS = scripts/*.sh bench/*.sh .ci/run tests/helpers.bash tests/tools/*.sh tests/tools/block_signals
 lint:
 	mandoc -Tlint -Wwarning man/runlimit.1
 	shellcheck $(SHELL_SCRIPTS)
 	scripts/check-bash3.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \
 		--inline-suppr -D__linux__ src/
-	$(CC) -O2 -Wall -Wextra -Werror -o /dev/null scripts/benchrun.c
+	$(CC) -O2 -Wall -Wextra -Werror -o /dev/null bench/benchrun.c
 	ruby -c scripts/homebrew/runlimit.rb
 
 # Fuzz the duration and signal parsers with libFuzzer (clang; Debian libclang-rt-14-dev).
