@@ -27,7 +27,7 @@ endif
 OS ?= $(shell uname -s)
 
 # Linking: a static binary starts in about half the time of a dynamic one (no loader, no
-# relocations), which is most of runlimit's overhead per command (README, Performance).
+# relocations), which is most of runlimit's overhead per command (docs/performance.md).
 # STATIC=pie (the default on Linux where the toolchain can) is static with address-space
 # randomisation kept; STATIC=1 is plain static; STATIC=0 is dynamic.  Sanitizers need dynamic.
 ifeq ($(SANITIZE),1)
