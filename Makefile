@@ -27,7 +27,7 @@ endif
 OS ?= $(shell uname -s)
 
 # Linking: a static binary starts in about half the time of a dynamic one (no loader, no
-# relocations), which is most of runlimit's overhead per command (README, Performance).
+# relocations), which is most of runlimit's overhead per command (docs/performance.md).
 # STATIC=pie (the default on Linux where the toolchain can) is static with address-space
 # randomisation kept; STATIC=1 is plain static; STATIC=0 is dynamic.  Sanitizers need dynamic.
 ifeq ($(SANITIZE),1)
@@ -188,14 +188,14 @@ check-portable:
 	RUNLIMIT=$(CURDIR)/runlimit-portable RUNLIMIT_HOOKS=$(CURDIR)/runlimit-portable-hooks \
 		RUNLIMIT_EXPECT= scripts/run-bats.sh $(JOBS)
 
-SHELL_SCRIPTS = scripts/*.sh .ci/run tests/helpers.bash tests/tools/*.sh tests/tools/block_signals
+SHELL_SCRIPTS = scripts/*.sh bench/*.sh .ci/run tests/helpers.bash tests/tools/*.sh tests/tools/block_signals
 lint:
 	mandoc -Tlint -Wwarning man/runlimit.1
 	shellcheck $(SHELL_SCRIPTS)
 	scripts/check-bash3.sh
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability --std=c11 \
 		--inline-suppr -D__linux__ src/
-	$(CC) -O2 -Wall -Wextra -Werror -o /dev/null scripts/benchrun.c
+	$(CC) -O2 -Wall -Wextra -Werror -o /dev/null bench/benchrun.c
 	ruby -c scripts/homebrew/runlimit.rb
 
 # Fuzz the duration and signal parsers with libFuzzer (clang; Debian libclang-rt-14-dev).

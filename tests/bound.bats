@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The bound (DESIGN, "The bound"; issue 31), as a property: whatever the options and whatever
+# The bound (docs/design.md, "The bound"), as a property: whatever the options and whatever
 # the command does, runlimit returns no later than DURATION + the kill grace + the output
 # grace (+ a margin for a loaded machine) after it started, and when it returns after a limit
 # ran out or a request to end, nothing of the command's tree is left running.

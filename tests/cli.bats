@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Command line: every option of DESIGN section 2, usage errors, durations (section 3) and the
+# Command line: every option of the manual's OPTIONS, usage errors, durations (DURATION) and the
 # --verbose format, through the real binary.  Messages are compared with GNU timeout 9.1 (run
 # under the name "runlimit") wherever 9.1 behaves the same.
 
@@ -138,7 +138,7 @@ term_ignoring_cmd() {
 	[[ "$output" == "Usage: $RUNLIMIT "* ]]
 }
 
-@test "--kill=1 abbreviates --kill-after (DESIGN 2, GNU)" {
+@test "--kill=1 abbreviates --kill-after (runlimit.1 OPTIONS, GNU)" {
 	run --separate-stderr "$RUNLIMIT" --kill=1 5 sh -c 'exit 6'
 	echo "$stderr"
 	[ "$status" -eq 6 ]

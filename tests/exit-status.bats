@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Exit status (DESIGN §4): what runlimit returns in each situation, and how it returns it
+# Exit status (runlimit.1, EXIT STATUS): what runlimit returns in each situation, and how it returns it
 # (a normal exit, or dying of a signal), checked through python3 where a shell cannot tell.
 
 bats_require_minimum_version 1.5.0

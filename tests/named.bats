@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Named runs (DESIGN §8, --name, --cancel, --list): a run registers under a name in a
+# Named runs (docs/design.md, "Named runs"; --name, --cancel, --list): a run registers under a name in a
 # directory only its user can write to; another process cancels it by that name (the run
 # signals its own tree: nothing is ever signalled by a pid read from a file), and a cancel
 # that comes before the run is never lost.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The output relay (DESIGN §7, --output-grace): a leftover holding the command's stdout or
+# The output relay (docs/design.md, "The relay"; --output-grace): a leftover holding the command's stdout or
 # stderr never keeps the caller waiting past the grace; everything the command wrote is
 # relayed byte for byte, however slow the reader; what each stream is stays what it was.
 #

@@ -1,10 +1,10 @@
 #!/usr/bin/env bats
-# The output relay against callers that misbehave (DESIGN §7, issue 31): a caller that never
-# reads never holds runlimit past the deadline + the kill grace + the output grace, what
-# could not be relayed is dropped and counted; a reader that has gone makes the command's
-# next write fail as without the relay; writes of at most PIPE_BUF bytes stay whole when
-# other processes write to the caller's pipe too; Ctrl-C once the command is done ends the
-# run and stops a typed loop.
+# The output relay against callers that misbehave (docs/design.md, "The relay" and "The
+# bound"): a caller that never reads never holds runlimit past the deadline + the kill grace +
+# the output grace, what could not be relayed is dropped and counted; a reader that has gone
+# makes the command's next write fail as without the relay; writes of at most PIPE_BUF bytes
+# stay whole when other processes write to the caller's pipe too; Ctrl-C once the command is
+# done ends the run and stops a typed loop.
 
 bats_require_minimum_version 1.5.0
 

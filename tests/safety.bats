@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Safety (DESIGN §5): runlimit signals only what is the command's, and still reaches all of
+# Safety (docs/design.md, "What is the command's"): runlimit signals only what is the command's, and still reaches all of
 # it: another pid namespace's /proc, the command as a group member (not its leader), nested
 # time-outs, --kill-leftovers, reaped pids, inherited children and their orphans, no /proc,
 # few file descriptors, inherited ignores of TERM/INT/HUP, a long command name.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Signals (DESIGN §5): forwarding to the command's group, SIGALRM as the time-out, the grace
+# Signals (runlimit.1, SIGNALS; docs/design.md, "Signals in"): forwarding to the command's group, SIGALRM as the time-out, the grace
 # clock, inherited ignores and masks, odd parents, parent death.
 
 bats_require_minimum_version 1.5.0

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# --no-output-timeout (DESIGN §7): a run whose command and everything it started write
+# --no-output-timeout (runlimit.1; docs/design.md, "The relay"): a run whose command and everything it started write
 # nothing to stdout or stderr for the limit times out as at the deadline.  Any byte counts;
 # a slow reader's time never counts as silence; the limit runs while the command lives.
 

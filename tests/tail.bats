@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# --report-tail (DESIGN §7): the run report keeps the last SIZE bytes of the command's stderr
+# --report-tail (runlimit.1; docs/design.md, "The relay"): the run report keeps the last SIZE bytes of the command's stderr
 # (with stdout when they are the same file), as valid UTF-8 text and, where the text is not
 # the bytes, in base64 too, with how many bytes were written and how many were cut before the
 # kept part; constant memory whatever the volume, and about SIZE at the end too.

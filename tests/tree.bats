@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The whole process tree (DESIGN §5): background children, TERM-ignoring grandchildren,
+# The whole process tree (docs/design.md, "The tree on each system"): background children, TERM-ignoring grandchildren,
 # setsid escapees, double-forked daemons, odd process names, busy and fork loops, stopped
 # processes, the guard, --kill-leftovers, and what is not the command's.
 #

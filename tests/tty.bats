@@ -1,11 +1,12 @@
 #!/usr/bin/env bats
-# Terminal and job control (DESIGN §5): the command's own process group gets the terminal when
+# Terminal and job control (runlimit.1, TERMINALS AND JOB CONTROL): the command's own process group gets the terminal when
 # runlimit leads the foreground job and gives it back; inside a script runlimit leaves the
 # terminal alone unless the command stops on SIGTTIN/SIGTTOU; Ctrl-Z, fg and bg work on the
 # pair; the deadline runs while stopped; terminal modes come back after a time-out; SIGWINCH
 # reaches a command that does not own the terminal; --foreground keeps GNU's single group.
-# The output relay's options never put anything between the command and a terminal (DESIGN
-# §7): pagers and curses programs get their keys and modes under each of them (14-20).
+# The output relay's options never put anything between the command and a terminal
+# (docs/design.md, "The relay"): pagers and curses programs get their keys and modes under
+# each of them (14-20).
 #
 # CI has no terminal, so every test runs an interactive bash in a detached tmux session of its
 # own (its own server socket), types into it with send-keys and reads it with capture-pane.

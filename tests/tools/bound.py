@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bound.py: the property test of the bound (DESIGN, "The bound"; issue 31).
+"""bound.py: the property test of the bound (docs/design.md, "The bound").
 
 Whatever the options and whatever the command does, runlimit returns no later than DURATION
 + the kill grace + the output grace (+ a margin for a loaded machine) after it started; and

@@ -2,7 +2,7 @@
 # Benchmark runlimit side by side with GNU timeout and, when installed, busybox timeout,
 # uutils (rust-coreutils) timeout and timelimit.  It measures and prints a Markdown table;
 # it never fails on noise.  Usage:
-#   scripts/bench.sh [--quick] [--install-peers] [--no-peers] [--runlimit PATH] [--baseline PATH]
+#   bench/bench.sh [--quick] [--install-peers] [--no-peers] [--runlimit PATH] [--baseline PATH]
 #                    [--relay-only] [--ref-only]
 # --install-peers installs the peers (and hyperfine, strace) from the Debian packages first;
 # --no-peers compares with GNU timeout only.  --baseline PATH adds another runlimit build
@@ -10,7 +10,7 @@
 # before-and-after in one run.  --relay-only measures the output relay alone (section 11);
 # --ref-only the reference measurements alone (section 12: floor.c and treekill.py, from
 # $BENCH_REF, default ../shared/bench, skipped where they are not).
-# The timing is done by scripts/benchrun.c, compiled here with cc: tools run interleaved,
+# The timing is done by bench/benchrun.c, compiled here with cc: tools run interleaved,
 # round-robin, so that each sees the same machine.  Linux only (it reads /proc).
 set -eu
 cd "$(dirname "$0")/.."
@@ -41,8 +41,8 @@ hogs=""
 # shellcheck disable=SC2086
 trap '[ -z "$hogs" ] || kill $hogs 2>/dev/null; rm -rf "$work"' EXIT
 # Static where possible: its own start-up is then the same small cost for every tool.
-cc -O2 -static -o "$work/benchrun" scripts/benchrun.c 2>/dev/null ||
-	cc -O2 -o "$work/benchrun" scripts/benchrun.c
+cc -O2 -static -o "$work/benchrun" bench/benchrun.c 2>/dev/null ||
+	cc -O2 -o "$work/benchrun" bench/benchrun.c
 br=$work/benchrun
 
 if [ "$quick" = 1 ]; then
@@ -426,8 +426,8 @@ forksig=$(BENCH_DEADLINE=1 "$br" forksig "$n_fork" 1000 "$runlimit" -k 0.2 1 :: 
 relay_table=$(relay_section)
 ref_table=$(ref_section)
 
-svg=${BENCH_SVG:-scripts/bench-tree.svg}
-scripts/bench-plot.sh "$work/series" >"$svg" && echo "wrote $svg" >&2
+svg=${BENCH_SVG:-bench/bench-tree.svg}
+bench/bench-plot.sh "$work/series" >"$svg" && echo "wrote $svg" >&2
 
 # The table.
 header="| | " sep="|---|"

@@ -1,4 +1,4 @@
-/* benchrun: the measuring half of scripts/bench.sh (which compiles it with cc).
+/* benchrun: the measuring half of bench/bench.sh (which compiles it with cc).
  *
  *   benchrun runs N CMD... [:: CMD...]...
  *       Run every command N times, round-robin (the starting command rotates each round, so
