@@ -1,14 +1,15 @@
-/* The output relay (--output-grace): the command's stdout and stderr, where they are pipes,
- * FIFOs or sockets, become pipes of runlimit's, which copies what comes out of them to the
- * caller's descriptors.  Once the command has exited, the copying goes on until every relayed
- * stream reaches end-of-file or the output grace has passed; then runlimit closes its ends, so
- * that a leftover still holding them never keeps the caller waiting for end-of-file.  What
- * the command wrote before it exited is relayed in full, however slow the reader, unless a
- * limit ran out or a request to end came (or the deadline passed): then it too gets the
- * grace, and what is still unrelayed after it is dropped, and counted.  A terminal, a regular
- * file or a device is never interposed (none of them holds a caller back, and a terminal is
- * the command's to read keys from, set modes on and stop on): what goes to a terminal is not
- * seen.  Stdin is never touched.  Without --output-grace nothing here runs. */
+/* The output relay (--output-grace, --no-output-timeout, --report-tail): the command's
+ * stdout and stderr, where they are pipes, FIFOs or sockets, become pipes of runlimit's,
+ * which copies what comes out of them to the caller's descriptors.  Once the command has
+ * exited, the copying goes on until every relayed stream reaches end-of-file or the output
+ * grace has passed; then runlimit closes its ends, so that a leftover still holding them never
+ * keeps the caller waiting for end-of-file.  What the command wrote before it exited is
+ * relayed in full, however slow the reader, unless a limit ran out or a request to end came
+ * (or the deadline passed): then it too gets the grace, and what is still unrelayed after it
+ * is dropped, and counted.  A terminal is never interposed, under any of the three options
+ * (it is the command's to read keys from, set modes on and stop on), and neither is a
+ * regular file or a device (none of them holds a caller back): what goes to a terminal is
+ * not seen.  Stdin is never touched.  Without any of the three options nothing here runs. */
 #ifndef RUNLIMIT_RELAY_H
 #define RUNLIMIT_RELAY_H
 
