@@ -8,7 +8,7 @@
 #include <sys/types.h>
 
 #include "cli.h"
-#include "tree.h"
+#include "os/os.h"
 
 /* Whom the signals are for. */
 struct recipient {
@@ -30,7 +30,7 @@ enum reach {
  * SIGCONT.  why is the report's reason ("deadline", "grace", "forwarded", ...). */
 void deliver(const struct recipient *to, int sig, enum reach reach, bool cont, const char *why);
 
-/* The tree, as tree.h names it. */
+/* The tree, as os/os.h names it. */
 struct tree_target deliver_target(const struct recipient *to);
 
 /* Once the command has been reaped: is anything of its tree still alive?  Without a process

@@ -6,10 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "lines.h"
 #include "msg.h"
-#include "pipemove.h"
+#include "os/os.h"
 #include "relay_stream.h"
 #include "relay_watch.h"
 #include "tail.h"

@@ -14,7 +14,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "control.h"
 #include "deliver.h"
 #include "finish.h"
@@ -22,13 +21,12 @@
 #include "guard.h"
 #include "jobctl.h"
 #include "launch.h"
-#include "os.h"
+#include "os/os.h"
 #include "reap.h"
 #include "relay.h"
 #include "report.h"
 #include "spawn.h"
 #include "status.h"
-#include "tree.h"
 #include "tty.h"
 
 enum phase {
