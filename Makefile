@@ -47,55 +47,39 @@ else ifeq ($(STATIC),pie)
 LDFLAGS += -static-pie
 endif
 
-# The platform back ends, by OS; PLATFORM=portable picks the POSIX-only ones on any system
-# (poll, the process group only, sysconf), which is how the paths of systems without a
-# reaper or a process table are tested here (make check PLATFORM=portable).
-LINUX_SRCS   = src/clock_ppoll.c src/clock_left.c src/os_linux.c src/rusage_posix.c src/reopen_proc.c src/peer_linux.c \
-	src/pipemove_linux.c src/tree_linux.c src/tree_walk.c src/pidmap.c src/ncpu_linux.c src/cpufiles.c
-FREEBSD_PLAT = src/clock_ppoll.c src/clock_left.c src/os_freebsd.c src/os_posix.c \
-	src/rusage_posix.c src/reopen_posix.c src/pipemove_posix.c src/peer_bsd.c src/tree_freebsd.c \
-	src/ncpu_freebsd.c
-DARWIN_PLAT  = src/clock_darwin.c src/clock_left.c src/selfpipe.c src/os_posix.c \
-	src/reaper_posix.c src/rusage_darwin.c src/reopen_darwin.c src/pipemove_posix.c src/peer_bsd.c \
-	src/tree_darwin.c src/tree_walk.c src/pidmap.c src/ncpu_darwin.c
-PORTABLE     = src/clock_posix.c src/clock_left.c src/selfpipe.c src/os_posix.c \
-	src/reaper_posix.c src/rusage_posix.c src/reopen_posix.c src/pipemove_posix.c src/peer_posix.c src/tree_posix.c \
-	src/ncpu_posix.c
-ifeq ($(PLATFORM),portable)
-PLATFORM_SRCS = $(PORTABLE)
-else ifeq ($(OS),Linux)
-PLATFORM_SRCS = $(LINUX_SRCS)
-else ifeq ($(OS),FreeBSD)
-PLATFORM_SRCS = $(FREEBSD_PLAT)
-else ifeq ($(OS),Darwin)
-PLATFORM_SRCS = $(DARWIN_PLAT)
-else
-PLATFORM_SRCS = $(PORTABLE)
-endif
+# The platform (src/os/, behind src/os/os.h): one line of files per system, one chosen by
+# PLATFORM, which defaults to the system built on (uname -s) and falls back to portable, the
+# POSIX-only files (poll, the process group only, sysconf).  PLATFORM=portable picks them on
+# any system, which is how the paths of systems without a reaper or a process table are
+# tested here (make check-portable).
+PLAT_Linux    = src/os/linux.c src/os/linux_tree.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/cpufiles.c src/os/ppoll.c src/os/clock.c
+PLAT_FreeBSD  = src/os/freebsd.c src/os/ppoll.c src/os/clock.c
+PLAT_Darwin   = src/os/darwin.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/selfpipe.c src/os/clock.c
+PLAT_portable = src/os/posix.c src/os/selfpipe.c src/os/clock.c
+PLAT = $(if $(filter portable,$(PLATFORM)),portable,$(if $(PLAT_$(OS)),$(OS),portable))
+PLATFORM_SRCS = $(PLAT_$(PLAT))
 
-# What the tests may take for granted of the back end built: a capability probe that then
+# What the tests may take for granted of the platform built: a capability probe that then
 # finds it missing fails the tests that need it instead of skipping them (a broken tree walk
 # must not pass for a system without one).  sessions: a setsid'd descendant is reached;
 # orphans: orphaned descendants are adopted (a subreaper or reaper; macOS has none); counts:
 # the run report counts the tree's processes (a process table is read); readback: the report
-# tail is read back from a regular file (reopen.h); splice: the relay moves bytes between
-# pipes in the kernel (pipemove.h); peercred: a control socket knows its peer's uid (peer.h).
-ifeq ($(PLATFORM_SRCS),$(LINUX_SRCS))
-EXPECT = sessions orphans counts readback splice peercred
-else ifeq ($(PLATFORM_SRCS),$(FREEBSD_PLAT))
-EXPECT = sessions orphans peercred
-else ifeq ($(PLATFORM_SRCS),$(DARWIN_PLAT))
-EXPECT = sessions counts readback peercred
-endif
+# tail is read back from a regular file (reopen_for_reading); splice: the relay moves bytes
+# between pipes in the kernel (pipe_move); peercred: a control socket knows its peer's uid
+# (peer_uid).  The portable build takes nothing for granted.
+EXPECT_Linux   = sessions orphans counts readback splice peercred
+EXPECT_FreeBSD = sessions orphans peercred
+EXPECT_Darwin  = sessions counts readback peercred
+EXPECT = $(EXPECT_$(PLAT))
 
-CORE = src/cli.c src/deliver.c src/dispositions.c src/duration.c src/finish.c src/grow.c \
+CORE = src/cli.c src/deliver.c src/dispositions.c src/duration.c src/finish.c \
 	src/guard.c src/jobctl.c src/json.c src/launch.c src/longopt.c src/msg.c src/nproc.c \
 	src/quote.c src/relay.c src/relay_lines.c src/relay_stream.c src/relay_tail.c \
 	src/relay_watch.c src/named.c src/named_cancel.c src/named_control.c src/report.c \
 	src/signals.c src/spawn.c src/status.c src/stdfds.c src/supervise.c src/tty.c
 SRCS = src/main.c $(CORE) $(PLATFORM_SRCS)
-DARWIN_SRCS = src/main.c $(CORE) $(DARWIN_PLAT)
-HDRS = $(wildcard src/*.h)
+DARWIN_SRCS = src/main.c $(CORE) $(PLAT_Darwin)
+HDRS = $(wildcard src/*.h src/os/*.h)
 
 BIN ?= runlimit
 
@@ -116,21 +100,22 @@ $(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -DRUNLIMIT_TEST_HOOKS $(LDFLAGS) -o $@ $(SRCS) \
 		$(LDLIBS)
 
-# The unit tests take the pure parts: parsers, the nproc policy (with made-up probes) and the
-# cgroup files (against made-up trees), on any OS.
-UNIT_SRCS = src/duration.c src/signals.c src/nproc.c src/longopt.c src/msg.c src/cpufiles.c \
-	src/grow.c src/ncpu_posix.c src/quote.c src/pidmap.c src/json.c src/status.c src/relay_tail.c \
-	src/relay_lines.c
+# The unit tests take the pure parts: parsers, the nproc policy (with made-up probes), the
+# cgroup files (against made-up trees) and the pid map, on any OS; and they link the platform
+# built, whose event wait (the clock) unit_clock.c runs.
+UNIT_SRCS = src/duration.c src/signals.c src/nproc.c src/longopt.c src/msg.c \
+	src/quote.c src/json.c src/status.c src/relay_tail.c src/relay_lines.c
+UNIT_OS = src/os/cpufiles.c src/os/pidmap.c src/os/grow.c
 UNIT_TESTS = tests/unit/unit.c tests/unit/unit_nproc.c tests/unit/unit_cpufiles.c \
 	tests/unit/unit_quote.c tests/unit/unit_pidmap.c tests/unit/unit_json.c \
 	tests/unit/unit_status.c tests/unit/unit_clock.c tests/unit/unit_relay_tail.c \
 	tests/unit/unit_relay_lines.c
-# and the event wait of each back end (unit_clock.c): its clock files
-clock_of = $(filter src/clock_%.c src/selfpipe.c,$(1))
-UNIT_CLOCK = $(call clock_of,$(PLATFORM_SRCS))
-tests/unit/run-unit: $(UNIT_TESTS) tests/unit/unit.h $(UNIT_SRCS) $(UNIT_CLOCK) $(HDRS) Makefile .build-flags-$(BIN)
+# UNIT_OS and a platform's files, each once
+unit_os = $(UNIT_OS) $(filter-out $(UNIT_OS),$(1))
+UNIT_PLAT = $(call unit_os,$(PLATFORM_SRCS))
+tests/unit/run-unit: $(UNIT_TESTS) tests/unit/unit.h $(UNIT_SRCS) $(UNIT_PLAT) $(HDRS) Makefile .build-flags-$(BIN)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc $(LDFLAGS) -o $@ $(UNIT_TESTS) \
-		$(UNIT_SRCS) $(UNIT_CLOCK) $(LDLIBS)
+		$(UNIT_SRCS) $(UNIT_PLAT) $(LDLIBS)
 
 # Tests run against $(RUNLIMIT) (default: the binary just built).  JOBS: bats files in parallel.
 RUNLIMIT ?= $(CURDIR)/$(BIN)
@@ -145,22 +130,22 @@ check: $(BIN) $(HOOKS_BIN) tests/unit/run-unit
 # and x86_64, with zig (scripts/zig.sh), warnings as errors, and check each file's format.
 # Nothing can run them here: compiling everything is the check.
 CROSS_TARGETS = aarch64-macos x86_64-macos x86_64-freebsd aarch64-freebsd
-FREEBSD_SRCS = src/main.c $(CORE) $(FREEBSD_PLAT)
-cross: $(DARWIN_SRCS) $(FREEBSD_SRCS) $(UNIT_TESTS) $(UNIT_SRCS) $(HDRS)
+FREEBSD_SRCS = src/main.c $(CORE) $(PLAT_FreeBSD)
+cross: $(DARWIN_SRCS) $(FREEBSD_SRCS) $(UNIT_TESTS) $(UNIT_SRCS) $(UNIT_OS) $(HDRS)
 	@zig=$$(scripts/zig.sh) || exit 1; \
 	for t in $(CROSS_TARGETS); do \
 		arch=$${t%%-*}; \
 		case $$t in \
-		*-macos) srcs="$(DARWIN_SRCS)"; feat="$(FEATURES)"; clk="$(call clock_of,$(DARWIN_PLAT))"; \
+		*-macos) srcs="$(DARWIN_SRCS)"; feat="$(FEATURES)"; plat="$(call unit_os,$(PLAT_Darwin))"; \
 			[ "$$arch" = aarch64 ] && arch=arm64; want="Mach-O 64-bit $$arch executable";; \
-		*-freebsd) srcs="$(FREEBSD_SRCS)"; feat="$(FEATURES_FreeBSD)"; clk="$(call clock_of,$(FREEBSD_PLAT))"; \
+		*-freebsd) srcs="$(FREEBSD_SRCS)"; feat="$(FEATURES_FreeBSD)"; plat="$(call unit_os,$(PLAT_FreeBSD))"; \
 			[ "$$arch" = x86_64 ] && arch=x86-64; \
 			want="ELF 64-bit LSB .*$$arch.*FreeBSD";; \
 		esac; \
 		echo "zig cc -target $$t: runlimit-$$t tests/unit/run-unit-$$t"; \
 		$$zig cc -target $$t -std=c11 $$feat $(WARN) -O2 -o runlimit-$$t $$srcs -lm || exit 1; \
 		$$zig cc -target $$t -std=c11 $$feat $(WARN) -O2 -Isrc -o tests/unit/run-unit-$$t \
-			$(UNIT_TESTS) $(UNIT_SRCS) $$clk -lm || exit 1; \
+			$(UNIT_TESTS) $(UNIT_SRCS) $$plat -lm || exit 1; \
 		for f in runlimit-$$t tests/unit/run-unit-$$t; do \
 			file -b $$f | grep -Eq "^$$want" || \
 				{ echo "$$f is not what $$t wants: $$(file -b $$f)"; exit 1; }; \
@@ -223,7 +208,7 @@ distcheck: dist
 # formula and SHA256SUMS (scripts/release.sh), then checked, suites included
 # (scripts/release-check.sh; RELEASE_TESTS=0 skips the suites).
 release:
-	@LINUX_SRCS="src/main.c $(CORE) $(LINUX_SRCS)" FREEBSD_SRCS="$(FREEBSD_SRCS)" \
+	@LINUX_SRCS="src/main.c $(CORE) $(PLAT_Linux)" FREEBSD_SRCS="$(FREEBSD_SRCS)" \
 		DARWIN_SRCS="$(DARWIN_SRCS)" FEATURES="$(FEATURES)" FEATURES_FreeBSD="$(FEATURES_FreeBSD)" \
 		WARN="$(WARN)" scripts/release.sh
 	@scripts/release-check.sh $(or $(RELEASE_DIR),release)

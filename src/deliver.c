@@ -27,7 +27,8 @@ static void signal_group(const struct recipient *to, int sig)
 
 struct tree_target deliver_target(const struct recipient *to)
 {
-	struct tree_target t = {.command = to->pid, .group = to->pgid, .reaped = to->reaped};
+	struct tree_target t = {.command = to->pid, .group = to->pgid, .guard = guard_pid(),
+	                        .reaped = to->reaped};
 	return t;
 }
 

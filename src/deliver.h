@@ -8,8 +8,8 @@
 #include <sys/types.h>
 
 #include "cli.h"
+#include "os/os.h"
 #include "report.h"
-#include "tree.h"
 
 /* Whom the signals are for. */
 struct recipient {
@@ -31,7 +31,7 @@ enum reach {
  * SIGCONT.  why is the report's reason (report.h), which -v says for a silence and a cancel. */
 void deliver(const struct recipient *to, int sig, enum reach reach, bool cont, enum reason why);
 
-/* The tree, as tree.h names it. */
+/* The tree, as os/os.h names it. */
 struct tree_target deliver_target(const struct recipient *to);
 
 /* Once the command has been reaped: is anything of its tree still alive?  Without a process

@@ -9,7 +9,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "os/os.h"
 #include "signals.h"
 #include "tty.h"
 

@@ -9,7 +9,7 @@
 #include "named_control.h"
 #include "dispositions.h"
 #include "msg.h"
-#include "os.h"
+#include "os/os.h"
 #include "quote.h"
 #include "relay.h"
 #include "report.h"

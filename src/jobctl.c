@@ -7,8 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "dispositions.h"
+#include "os/os.h"
 #include "spawn.h"
 #include "tty.h"
 

@@ -8,10 +8,9 @@
 #include "dispositions.h"
 #include "guard.h"
 #include "msg.h"
-#include "os.h"
+#include "os/os.h"
 #include "relay.h"
 #include "spawn.h"
-#include "tree.h"
 #include "tty.h"
 
 static pid_t child_group; /* for child_setup: the group the command joins (0: none;

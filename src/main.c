@@ -4,9 +4,9 @@
 
 #include "named_cancel.h"
 #include "cli.h"
-#include "clock.h"
 #include "msg.h"
 #include "nproc.h"
+#include "os/os.h"
 #include "report.h"
 #include "stdfds.h"
 #include "supervise.h"

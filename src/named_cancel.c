@@ -14,10 +14,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "msg.h"
 #include "named.h"
-#include "peer.h"
+#include "os/os.h"
 #include "quote.h"
 #include "stdfds.h"
 

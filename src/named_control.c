@@ -10,11 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "dispositions.h"
 #include "msg.h"
 #include "named.h"
-#include "peer.h"
+#include "os/os.h"
 #include "quote.h"
 #include "signals.h"
 

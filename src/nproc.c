@@ -8,8 +8,8 @@
 #include "cli.h"
 #include "longopt.h"
 #include "msg.h"
+#include "os/os.h"
 #include "quote.h"
-#include "ncpu.h"
 
 static bool is_space(char c)
 {

@@ -6,10 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "relay_lines.h"
 #include "msg.h"
-#include "pipemove.h"
+#include "os/os.h"
+#include "relay_lines.h"
 #include "relay_stream.h"
 #include "relay_watch.h"
 #include "relay_tail.h"

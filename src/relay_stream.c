@@ -7,14 +7,14 @@
 #include <unistd.h>
 
 #include "msg.h"
-#include "pipemove.h"
+#include "os/os.h"
 
 /* What is written to the caller at a time: a write of at most PIPE_BUF bytes to a pipe poll
  * calls writable never blocks, and the caller's descriptor is not runlimit's to make
  * non-blocking (the caller shares it); while it stays writable, the next piece follows at
  * once.  Such a write is also atomic: another process writing to the caller's pipe (make -j,
  * several runs into one log) never cuts into it.  Between two pipes, where the system can,
- * the bytes are moved in the kernel instead (pipemove.h), up to MOVE at a time. */
+ * the bytes are moved in the kernel instead (os/os.h: pipe_move), up to MOVE at a time. */
 #define CHUNK PIPE_BUF
 #define MOVE (1 << 20)
 

@@ -1,7 +1,7 @@
 /* One stream of the output relay (relay.h): the command's stdout or stderr (or both, 2>&1),
  * read from runlimit's pipe and written to the caller's descriptor, without ever
  * waiting on either.  Where both ends are pipes the bytes are moved in the kernel
- * (pipemove.h); elsewhere they go through the stream's fixed buffer.  The stream that
+ * (os/os.h: pipe_move); elsewhere they go through the stream's fixed buffer.  The stream that
  * carries stderr also takes runlimit's own lines (relay_lines.h) and writes each in its place.
  *
  * A write of at most PIPE_BUF bytes by the command reaches the caller whole, even when
@@ -30,7 +30,7 @@ struct stream {
 	int out;         /* where it goes: the caller's (std) */
 	bool both;       /* stdout and stderr are the same file (2>&1): one pipe for both */
 	bool broken;     /* the caller's end is gone */
-	bool moved;      /* pipe to pipe: moved in the kernel (pipemove.h), never copied */
+	bool moved;      /* pipe to pipe: moved in the kernel (pipe_move), never copied */
 	bool stalled;    /* moved, and the caller's pipe had no room: wait until it has */
 	uint64_t owed;   /* written before the command's exit and not yet relayed */
 	uint64_t bytes;  /* written by the command (read, moved, or dropped from the pipe) */

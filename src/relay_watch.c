@@ -1,10 +1,9 @@
+#include "os/os.h"
 #include "relay_watch.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "reopen.h"
 
 struct watched {
 	int fd;         /* 1 or 2 */

@@ -13,10 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "json.h"
 #include "msg.h"
-#include "os.h"
+#include "os/os.h"
 #include "quote.h"
 #include "signals.h"
 #include "stdfds.h"

@@ -10,8 +10,8 @@
 #include <sys/types.h>
 
 #include "cli.h"
+#include "os/os.h"
 #include "relay.h"
-#include "tree.h"
 
 /* Begin collecting for cfg (cfg->report is the path; NULL: no report).  cfg may be only
  * partly filled in (bad usage), and its command NULL. */

@@ -3,6 +3,7 @@
  * for the same view of <signal.h>, so that both agree on what 7 is: EMT, not POLL.) */
 #define _DARWIN_C_SOURCE
 #include "signals.h"
+#include "os/os.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -134,10 +135,9 @@ bool sig_ignored_by_default(int sig)
 	if (sig == SIGINFO)
 		return true;
 #endif
-#if defined(SIGIO) && (defined(__APPLE__) || defined(__FreeBSD__) || defined(__NetBSD__) || \
-                       defined(__OpenBSD__) || defined(__DragonFly__))
+#if defined(SIGIO) && OS_SIGIO_IGNORED
 	if (sig == SIGIO)
-		return true; /* 4.4BSD's default for it; Linux's is to end the process */
+		return true; /* 4.4BSD's default for it; Linux's is to end the process (os.h) */
 #endif
 	return false;
 }

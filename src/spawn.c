@@ -14,9 +14,9 @@
 
 #include "cli.h"
 #include "msg.h"
+#include "os/os.h"
 #include "quote.h"
 #include "status.h"
-#include "os.h"
 
 void spawn_helper_detach(int keep)
 {

@@ -15,7 +15,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
 #include "deliver.h"
 #include "dispositions.h"
 #include "finish.h"
@@ -23,12 +22,11 @@
 #include "jobctl.h"
 #include "launch.h"
 #include "named_control.h"
-#include "os.h"
+#include "os/os.h"
 #include "relay.h"
 #include "report.h"
 #include "spawn.h"
 #include "status.h"
-#include "tree.h"
 #include "tty.h"
 
 enum phase {

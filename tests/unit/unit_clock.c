@@ -1,12 +1,12 @@
-/* The event wait (clock.h) of the platform built: the deadline, and descriptors ready or
- * not, as the supervisor's loop will watch its output pipes and its control socket. */
+/* The event wait (the clock of os/os.h) of the platform built: the deadline, and descriptors
+ * ready or not, as the supervisor's loop will watch its output pipes and its control socket. */
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "os/os.h"
 #include "unit.h"
 
 #define MS INT64_C(1000000)

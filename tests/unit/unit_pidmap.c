@@ -1,8 +1,8 @@
-/* The pid map (pidmap.h) of the tree walks: look-ups, replacement, growth, and pids that
+/* The pid map (os/pidmap.h) of the tree walks: look-ups, replacement, growth, and pids that
  * collide in the table. */
 #include <stdio.h>
 
-#include "pidmap.h"
+#include "os/pidmap.h"
 #include "unit.h"
 
 void test_pidmap(void)

@@ -1,3 +1,4 @@
+/* The walks' pid index (pidmap.h): open addressing, at most half full. */
 #include "pidmap.h"
 
 #include <stdint.h>

@@ -1,8 +1,9 @@
-#include "tree.h"
-#include "tree_walk.h"
+/* The walk over a process table that Linux (linux_tree.c) and macOS (darwin.c) share: the
+ * freeze-rescan-kill loop, the "is anything left" test and the list for the report (walk.h). */
+#include "os.h"
+#include "walk.h"
 #include "pidmap.h"
 #include "grow.h"
-#include "clock.h"
 
 #include <errno.h>
 #include <signal.h>

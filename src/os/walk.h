@@ -1,14 +1,14 @@
-/* What a platform with a process table but no in-kernel tree kill (Linux /proc, macOS
- * libproc) provides to tree_walk.c, which holds the portable part: the freeze-rescan-kill
- * loop and the "is anything left" test. */
-#ifndef RUNLIMIT_TREE_WALK_H
-#define RUNLIMIT_TREE_WALK_H
+/* What a platform with a process table but no in-kernel tree kill (Linux /proc in
+ * linux_tree.c, macOS libproc in darwin.c) provides to walk.c, which holds the portable
+ * part: the freeze-rescan-kill loop and the "is anything left" test. */
+#ifndef RUNLIMIT_OS_WALK_H
+#define RUNLIMIT_OS_WALK_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "tree.h"
+#include "os.h"
 
 struct tree_proc {
 	pid_t pid;
@@ -42,7 +42,7 @@ long tree_scan_each(const struct tree_target *t, struct tree_proc **out, tree_pi
 long tree_scan_then_send(const struct tree_target *t, struct tree_proc **out, tree_pick pick,
                          void *ctx);
 
-/* How many settled scans in a row end a freeze (see tree_walk.c): 1 where a process seen
+/* How many settled scans in a row end a freeze (see walk.c): 1 where a process seen
  * stopped cannot be inside fork() (Linux: a pending signal makes fork start over), 2 where
  * it can (macOS). */
 extern const int tree_settle_scans;

@@ -1,5 +1,5 @@
 /* The self-pipe of the clocks whose wait cannot swap the signal mask atomically
- * (clock_posix.c, clock_darwin.c): the handlers write a byte, the wait watches the read end. */
+ * (posix.c, darwin.c): the handlers write a byte, the wait watches the read end. */
 #ifndef RUNLIMIT_SELFPIPE_H
 #define RUNLIMIT_SELFPIPE_H
 

@@ -1,3 +1,4 @@
+/* The self-pipe of the waits that cannot swap the signal mask (selfpipe.h). */
 #include "selfpipe.h"
 
 #include <errno.h>

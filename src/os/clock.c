@@ -1,5 +1,6 @@
-/* The time left to a deadline, in the forms the waits take it; for every clock file. */
-#include "clock.h"
+/* The time left to a deadline, in the forms the waits take it, and deadline arithmetic:
+ * for every clock (ppoll.c, darwin.c, posix.c) and the core. */
+#include "os.h"
 
 #include <limits.h>
 

@@ -3,12 +3,10 @@
  * children runlimit adopted, and their descendants.  /proc is used only when it is runlimit's
  * own: one mounted for another pid namespace names other processes by the same numbers. */
 #define _GNU_SOURCE
-#include "tree.h"
-#include "tree_walk.h"
-#include "guard.h"
+#include "os.h"
+#include "walk.h"
 #include "pidmap.h"
 #include "grow.h"
-#include "clock.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -671,7 +669,7 @@ static long scan_children(const struct tree_target *t, struct tree_proc **out, t
 {
 	struct walk w = {.t = t, .pick = pick, .ctx = ctx, .seen = {NULL, 0, 0}};
 	size_t i = 0;
-	pid_t guard = guard_pid();
+	pid_t guard = t->guard;
 	scan_begins();
 	for (int pass = 0; pass < SCAN_PASSES; pass++) {
 		w.nlist = 0;
@@ -710,7 +708,7 @@ long tree_scan(const struct tree_target *t, struct tree_proc **out)
 	struct tree_proc *procs = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *e;
-	pid_t guard = guard_pid();
+	pid_t guard = t->guard;
 	while ((e = readdir(dir))) {
 		char *end;
 		long pid = strtol(e->d_name, &end, 10);
@@ -858,7 +856,7 @@ static void kill_grandchild(pid_t pid, void *ctx)
 static void own_child(pid_t pid, void *ctx)
 {
 	struct short_kill *k = ctx;
-	if (pid == self || pid == guard_pid() || child_is_dead(pid))
+	if (pid == self || pid == k->t->guard || child_is_dead(pid))
 		return;
 	struct tree_proc p = {.in_tree = true};
 	long threads = 1;

@@ -3,7 +3,7 @@
  * signal that arrives before the wait stays pending until ppoll unblocks it, and its handler
  * then ends the wait at once.  (runlimit then needs no descriptor at all to supervise.) */
 #define _GNU_SOURCE /* ppoll on glibc */
-#include "clock.h"
+#include "os.h"
 
 #include <poll.h>
 #include <signal.h>

@@ -1,0 +1,493 @@
+/* macOS: no subreaper and no parent-death signal: containment is the command's process group,
+ * and a child learns of runlimit's death only by asking (the core's guard pipe).  The tree is
+ * walked with libproc from the command, its process group, and every descendant seen by an
+ * earlier walk: a process that left the group is found while its parent chain leads back to
+ * the command, or once it has been seen.  A daemon that was orphaned (re-parented to launchd)
+ * before any walk saw it, and that left the group, is out of reach; the manual says so.
+ * The wait is a kevent (with the self-pipe, selfpipe.c); the processor counts are sysctl's;
+ * a file is reopened by F_GETPATH; getpeereid names a socket's peer. */
+#define _DARWIN_C_SOURCE
+#include "os.h"
+#include "walk.h"
+#include "grow.h"
+#include "selfpipe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libproc.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/event.h>
+#include <sys/param.h>
+#include <sys/proc.h> /* SZOMB */
+#include <sys/proc_info.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysctl.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+void os_init(void)
+{
+	/* no subreaper: orphans go to launchd */
+}
+
+bool os_has_death_signal(void)
+{
+	return false;
+}
+
+int os_child_prepare(int sig, pid_t parent_pid)
+{
+	(void)sig;
+	return getppid() == parent_pid ? 0 : -1;
+}
+
+pid_t os_guard_start(int sig, pid_t parent)
+{
+	(void)sig;
+	(void)parent;
+	return 0; /* a plain fork */
+}
+
+void os_sharpen_waits(void)
+{
+	/* no timer slack to shrink */
+}
+
+bool os_dumped_core(int status)
+{
+	return WCOREDUMP(status) != 0;
+}
+
+/* ru_maxrss on macOS counts bytes. */
+long os_maxrss_kib(long ru_maxrss)
+{
+	return ru_maxrss / 1024;
+}
+
+/* No system call moves bytes between pipes: the relay copies them. */
+bool pipe_can_move(int in, int out)
+{
+	(void)in;
+	(void)out;
+	return false;
+}
+
+ssize_t pipe_move(int in, int out, size_t max)
+{
+	(void)in;
+	(void)out;
+	(void)max;
+	errno = ENOSYS;
+	return -1;
+}
+
+ssize_t pipe_tee(int in, int out, size_t max)
+{
+	return pipe_move(in, out, max);
+}
+
+/* getpeereid is a BSD call, hidden by a strict POSIX namespace. */
+int peer_uid(int fd, uid_t *uid)
+{
+	gid_t gid;
+	return getpeereid(fd, uid, &gid) == 0 ? 1 : -1;
+}
+
+/* The clock: CLOCK_MONOTONIC on macOS keeps counting through sleep, but kernel waits do not;
+ * CLOCK_UPTIME_RAW (mach_absolute_time) is the clock kevent's timeout runs on.  poll(2)
+ * cannot wait on every kind of descriptor on macOS, so the wait is a kevent on the
+ * self-pipe (kevent cannot swap the signal mask). */
+int64_t clock_now(void)
+{
+	return (int64_t)clock_gettime_nsec_np(CLOCK_UPTIME_RAW);
+}
+
+void clock_init(void)
+{
+	selfpipe_init();
+}
+
+void clock_wake(void)
+{
+	selfpipe_wake();
+}
+
+static int kq = -1;
+
+static int kq_open(void)
+{
+	if (kq < 0)
+		kq = kqueue();
+	return kq;
+}
+
+bool clock_watch_exit(pid_t pid)
+{
+	/* NOTE_EXIT without NOTE_EXITSTATUS: allowed for any process runlimit can see. */
+	struct kevent change;
+	EV_SET(&change, (uintptr_t)pid, EVFILT_PROC, EV_ADD | EV_ONESHOT, NOTE_EXIT, 0, NULL);
+	return kq_open() >= 0 && kevent(kq, &change, 1, NULL, 0, NULL) == 0;
+}
+
+/* The filters for fds[k] into changes (flags: EV_ADD | EV_ONESHOT, or EV_DELETE), each
+ * with k + 1 as its mark; returns how many. */
+static int filters(struct kevent *changes, const struct pollfd *fds, size_t m, int flags)
+{
+	int nc = 0;
+	for (size_t k = 0; k < m; k++) {
+		void *mark = (void *)(uintptr_t)(k + 1);
+		if (fds[k].fd >= 0 && (fds[k].events & POLLIN))
+			EV_SET(&changes[nc++], (uintptr_t)fds[k].fd, EVFILT_READ, flags, 0, 0, mark);
+		if (fds[k].fd >= 0 && (fds[k].events & POLLOUT))
+			EV_SET(&changes[nc++], (uintptr_t)fds[k].fd, EVFILT_WRITE, flags, 0, 0, mark);
+	}
+	return nc;
+}
+
+/* What kevent said of fds, as poll would have: the events that name one by its mark. */
+static void readiness(const struct kevent *events, int got, struct pollfd *fds, size_t m)
+{
+	for (int i = 0; i < got; i++) {
+		uintptr_t k = (uintptr_t)events[i].udata;
+		if (k == 0 || k > m)
+			continue; /* the self-pipe, or a watched exit */
+		short *rev = &fds[k - 1].revents;
+		if (events[i].flags & EV_ERROR)
+			*rev |= POLLNVAL;
+		else
+			*rev |= events[i].filter == EVFILT_WRITE ? POLLOUT : POLLIN;
+		if (events[i].flags & EV_EOF)
+			*rev |= POLLHUP;
+	}
+}
+
+/* Wait with kevent for the self-pipe (pipe, or -1), fds or a watched process's exit; the
+ * descriptors' filters go once the wait is over, so that none outlives its wait. */
+static bool wait_kevent(int pipe, struct pollfd *fds, size_t m, struct timespec *tsp)
+{
+	struct kevent changes[1 + 2 * CLOCK_MAX_FDS], events[1 + 2 * CLOCK_MAX_FDS];
+	int nc = 0;
+	if (pipe >= 0)
+		EV_SET(&changes[nc++], (uintptr_t)pipe, EVFILT_READ, EV_ADD, 0, 0, NULL);
+	int nfilters = filters(changes + nc, fds, m, EV_ADD | EV_ONESHOT);
+	nc += nfilters;
+	int got = kevent(kq, changes, nc, events, nc > 0 ? nc : 1, tsp);
+	if (got < 0 && errno != EINTR)
+		return false;
+	readiness(events, got, fds, m);
+	if (nfilters > 0) {
+		struct timespec now = {0, 0};
+		nc = filters(changes, fds, m, EV_DELETE);
+		kevent(kq, changes, nc, events, nc, &now); /* the fired ones are gone: ENOENT */
+	}
+	return true;
+}
+
+/* Wait for the self-pipe (pipe, or -1), fds, or a watched process's exit, with kevent; or
+ * with poll where no kqueue can be had (descriptor limit, or a forked child: kqueues are
+ * not inherited), which handles the pipe and the sockets runlimit watches. */
+static void wait_on(int pipe, struct pollfd *fds, size_t n, int64_t deadline)
+{
+	size_t m = n < CLOCK_MAX_FDS ? n : CLOCK_MAX_FDS;
+	for (size_t k = 0; k < n; k++)
+		fds[k].revents = 0;
+	struct timespec ts, *tsp = clock_left(deadline, &ts);
+	kq_open();
+	if (kq >= 0 && (pipe >= 0 || m > 0)) {
+		if (wait_kevent(pipe, fds, m, tsp))
+			return;
+		kq = -1;
+	}
+	/* Without a pipe at all, a signal still interrupts the poll. */
+	struct pollfd all[1 + CLOCK_MAX_FDS];
+	all[0] = (struct pollfd){.fd = pipe, .events = POLLIN};
+	for (size_t k = 0; k < m; k++)
+		all[1 + k] = (struct pollfd){.fd = fds[k].fd, .events = fds[k].events};
+	poll(all, (nfds_t)(1 + m), clock_left_ms(deadline));
+	for (size_t k = 0; k < m; k++)
+		fds[k].revents = all[1 + k].revents;
+}
+
+void clock_wait(int64_t deadline, const sigset_t *waitmask, struct pollfd *fds, size_t n)
+{
+	int pipe = selfpipe_drain();
+	sigset_t saved;
+	selfpipe_unblock(waitmask, &saved);
+	wait_on(pipe, fds, n, deadline);
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+}
+
+void clock_wait_fd(int fd, int64_t deadline)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	wait_on(-1, &p, 1, deadline);
+}
+
+/* The tree: the libproc walk (walk.c holds the loop). */
+
+/* xnu marks a process stopped (p_stat = SSTOP) when the stop is posted, before its threads
+ * park, so one inside fork() may still create a child: two settled scans, a pause apart. */
+const int tree_settle_scans = 2;
+/* Not known to be otherwise on macOS: freeze first. */
+const bool tree_fork_survives_kill = true;
+bool tree_scan_short;
+
+static struct tree_proc *seen;
+static size_t nseen;
+
+void tree_init(pid_t runlimit)
+{
+	(void)runlimit;
+}
+
+void tree_started(void)
+{
+	/* libproc needs no descriptor */
+}
+
+/* pid's parent and start time (microseconds); false if it is gone or a zombie. */
+static bool info(pid_t pid, struct tree_proc *p)
+{
+	struct proc_bsdinfo bi;
+	if (proc_pidinfo(pid, PROC_PIDTBSDINFO, 0, &bi, (int)sizeof bi) != (int)sizeof bi)
+		return false;
+	if (bi.pbi_status == SZOMB)
+		return false;
+	p->pid = pid;
+	p->ppid = (pid_t)bi.pbi_ppid;
+	p->pgid = (pid_t)bi.pbi_pgid;
+	p->sid = getsid(pid); /* -1 where another session's is not to be known: not ours */
+	p->start = bi.pbi_start_tvsec * 1000000 + bi.pbi_start_tvusec;
+	p->in_tree = true;
+	p->stopped = bi.pbi_status == SSTOP;
+	return true;
+}
+
+static bool has(const struct tree_proc *set, size_t n, pid_t pid, uint64_t start)
+{
+	for (size_t k = 0; k < n; k++)
+		if (set[k].pid == pid && set[k].start == start)
+			return true;
+	return false;
+}
+
+/* pids to expand (children listed) during a scan: those in the set, and those that could
+ * not be read (another user's, such as sudo's), whose children may still be ours to see. */
+struct queue {
+	pid_t *pids;
+	size_t n, cap;
+};
+
+static bool queued(const struct queue *q, pid_t pid)
+{
+	for (size_t k = 0; k < q->n; k++)
+		if (q->pids[k] == pid)
+			return true;
+	return false;
+}
+
+static void enqueue(struct queue *q, pid_t pid)
+{
+	if (queued(q, pid))
+		return;
+	if (!grow(&q->pids, q->n, &q->cap, sizeof *q->pids)) {
+		tree_scan_short = true;
+		return;
+	}
+	q->pids[q->n++] = pid;
+}
+
+/* Take pid into the set if it can be read (and queue it to be expanded either way); never
+ * runlimit or the guard (t->guard). */
+static bool add(const struct tree_target *t, struct tree_proc **set, size_t *n, struct queue *q,
+                pid_t pid)
+{
+	struct tree_proc p;
+	if (pid <= 0 || pid == getpid() || pid == t->guard)
+		return true;
+	if (!info(pid, &p)) {
+		/* Gone, a zombie, or another user's (PROC_PIDTBSDINFO shows only one's own):
+		 * it is not signalled (nothing can say it is still the one listed), but its
+		 * children are looked for. */
+		enqueue(q, pid);
+		return true;
+	}
+	if (has(*set, *n, p.pid, p.start))
+		return true;
+	struct tree_proc *grown = realloc(*set, (*n + 1) * sizeof *grown);
+	if (!grown) {
+		tree_scan_short = true;
+		return false;
+	}
+	*set = grown;
+	(*set)[(*n)++] = p;
+	enqueue(q, pid);
+	return true;
+}
+
+/* Fill pids with what list(id, ...) returns; the count, or 0. */
+static int list_pids(int (*list)(pid_t, void *, int), pid_t id, pid_t **pids)
+{
+	int cap = 64, n;
+	for (;;) {
+		pid_t *buf = realloc(*pids, (size_t)cap * sizeof *buf);
+		if (!buf) {
+			tree_scan_short = true;
+			return 0;
+		}
+		*pids = buf;
+		/* Zeroed: should a libproc version count bytes instead of pids, the extra
+		 * entries read as pid 0 and are skipped. */
+		memset(buf, 0, (size_t)cap * sizeof *buf);
+		n = list(id, buf, cap * (int)sizeof *buf);
+		if (n < cap || cap >= 1 << 20)
+			break;
+		cap *= 4; /* the buffer may have been too small: retry with room to spare */
+	}
+	return n < 0 ? 0 : n > cap ? cap : n;
+}
+
+long tree_scan(const struct tree_target *t, struct tree_proc **out)
+{
+	struct tree_proc *set = NULL;
+	size_t n = 0;
+	pid_t *pids = NULL;
+	struct queue q = {NULL, 0, 0};
+	tree_scan_short = false;
+	if (!t->reaped)
+		add(t, &set, &n, &q, t->command);
+	int ng = t->group > 0 ? list_pids(proc_listpgrppids, t->group, &pids) : 0;
+	for (int k = 0; k < ng; k++)
+		add(t, &set, &n, &q, pids[k]);
+	for (size_t k = 0; k < nseen; k++) {
+		struct tree_proc p;
+		if (info(seen[k].pid, &p) && p.start == seen[k].start)
+			add(t, &set, &n, &q, p.pid);
+	}
+	/* Breadth first: children of everything queued, which grows as it is walked.  A child
+	 * of another user's process (below sudo) is listed but, being that user's, usually
+	 * unreadable too: it is queued, not signalled.  What stays out of reach is said in the
+	 * manual. */
+	for (size_t i = 0; i < q.n; i++) {
+		int nc = list_pids(proc_listchildpids, q.pids[i], &pids);
+		for (int k = 0; k < nc; k++)
+			add(t, &set, &n, &q, pids[k]);
+	}
+	free(pids);
+	free(q.pids);
+	for (size_t i = 0; i < n; i++)
+		if (!has(seen, nseen, set[i].pid, set[i].start)) {
+			struct tree_proc *grown = realloc(seen, (nseen + 1) * sizeof *grown);
+			if (!grown)
+				break;
+			seen = grown;
+			seen[nseen++] = set[i];
+		}
+	*out = set;
+	return (long)n;
+}
+
+void tree_send(const struct tree_proc *p, int sig)
+{
+	struct tree_proc now;
+	if (info(p->pid, &now) && now.start == p->start)
+		kill(p->pid, sig);
+}
+
+long tree_kill_short(const struct tree_target *t)
+{
+	(void)t;
+	return -1; /* the final KILL here is a freeze, which never takes this way */
+}
+
+void tree_prepare(const struct tree_target *t)
+{
+	(void)t; /* no reaper: runlimit adopts no orphan to tell apart */
+}
+
+long tree_count_short(const struct tree_target *t)
+{
+	(void)t;
+	return -1; /* no reaper: nothing but a walk can tell */
+}
+
+long tree_scan_each(const struct tree_target *t, struct tree_proc **out, tree_pick pick,
+                    void *ctx)
+{
+	return tree_scan_then_send(t, out, pick, ctx);
+}
+
+bool tree_watch_exits(const struct tree_target *t)
+{
+	/* Orphans go to launchd, so no SIGCHLD tells runlimit of their exits: watch each one
+	 * left with EVFILT_PROC in the wait's own kqueue. */
+	struct tree_proc *procs;
+	long n = tree_scan(t, &procs);
+	if (n < 0)
+		return false;
+	bool all = true;
+	for (long i = 0; i < n; i++)
+		if (procs[i].in_tree && !clock_watch_exit(procs[i].pid))
+			all = false; /* gone already, or not to be watched: look again soon */
+	free(procs);
+	return all;
+}
+
+/* Processor counts: the kernel's.  No affinity masks and no CPU quotas here. */
+static unsigned long sysctl_count(const char *name)
+{
+	int n = 0;
+	size_t len = sizeof n;
+	if (sysctlbyname(name, &n, &len, NULL, 0) != 0 || len != sizeof n || n <= 0)
+		return 0;
+	return (unsigned long)n;
+}
+
+unsigned long ncpu_available(void)
+{
+	/* hw.activecpu leaves out processors the system has disabled; hw.ncpu does not. */
+	unsigned long n = sysctl_count("hw.activecpu");
+	if (n == 0)
+		n = sysctl_count("hw.logicalcpu");
+	if (n == 0)
+		n = sysctl_count("hw.ncpu");
+	return n;
+}
+
+unsigned long ncpu_installed(void)
+{
+	unsigned long n = sysctl_count("hw.ncpu"), available = ncpu_available();
+	return n > available ? n : available;
+}
+
+unsigned long ncpu_quota(void)
+{
+	return ULONG_MAX;
+}
+
+/* Reopening: fcntl(F_GETPATH) gives the file's path, which another process could have
+ * replaced since: what is opened must be the same file (device and inode) as fd's. */
+int reopen_for_reading(int fd)
+{
+	char path[MAXPATHLEN];
+	struct stat was, is;
+	if (fcntl(fd, F_GETPATH, path) < 0 || fstat(fd, &was) < 0)
+		return -1;
+	int again = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+	if (again >= 0 && (fstat(again, &is) < 0 || is.st_dev != was.st_dev ||
+	                   is.st_ino != was.st_ino)) {
+		close(again);
+		return -1;
+	}
+	return again;
+}

@@ -1,0 +1,213 @@
+/* FreeBSD: runlimit becomes the reaper of its subtree (procctl(2) PROC_REAP_ACQUIRE), so
+ * orphans of the command's tree are re-parented to it, and the kernel itself signals the
+ * whole subtree of the command (PROC_REAP_KILL with REAPER_KILL_SUBTREE), looping until no
+ * new process appears: no user-space walk and no fork race.  PROC_PDEATHSIG_CTL is the
+ * parent-death signal; getpeereid names a socket's peer; the cpuset counts the processors.
+ * The clock and the wait are ppoll.c's.  Nothing is asked of the feature macros: FreeBSD's
+ * default namespace has everything (Makefile). */
+#include "os.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/param.h>
+#include <sys/cpuset.h>
+#include <sys/procctl.h>
+#include <sys/socket.h>
+#include <sys/sysctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+void os_init(void)
+{
+	procctl(P_PID, getpid(), PROC_REAP_ACQUIRE, NULL);
+}
+
+bool os_has_death_signal(void)
+{
+	return true;
+}
+
+int os_child_prepare(int sig, pid_t parent_pid)
+{
+	if (sig > 0)
+		procctl(P_PID, 0, PROC_PDEATHSIG_CTL, &sig);
+	if (getppid() != parent_pid)
+		return -1;
+	return sig > 0;
+}
+
+pid_t os_guard_start(int sig, pid_t parent)
+{
+	(void)sig;
+	(void)parent;
+	return 0; /* a plain fork */
+}
+
+void os_sharpen_waits(void)
+{
+	/* no timer slack to shrink */
+}
+
+bool os_dumped_core(int status)
+{
+	return WCOREDUMP(status) != 0;
+}
+
+/* ru_maxrss counts KiB here. */
+long os_maxrss_kib(long ru_maxrss)
+{
+	return ru_maxrss;
+}
+
+/* No way from a descriptor to its file. */
+int reopen_for_reading(int fd)
+{
+	(void)fd;
+	return -1;
+}
+
+/* No system call moves bytes between pipes: the relay copies them. */
+bool pipe_can_move(int in, int out)
+{
+	(void)in;
+	(void)out;
+	return false;
+}
+
+ssize_t pipe_move(int in, int out, size_t max)
+{
+	(void)in;
+	(void)out;
+	(void)max;
+	errno = ENOSYS;
+	return -1;
+}
+
+ssize_t pipe_tee(int in, int out, size_t max)
+{
+	return pipe_move(in, out, max);
+}
+
+int peer_uid(int fd, uid_t *uid)
+{
+	gid_t gid;
+	return getpeereid(fd, uid, &gid) == 0 ? 1 : -1;
+}
+
+/* The tree: the reaper's kill. */
+void tree_init(pid_t runlimit)
+{
+	(void)runlimit;
+}
+
+void tree_started(void)
+{
+	/* the kernel holds the subtree */
+}
+
+static void reap_kill(pid_t command, int sig)
+{
+	struct procctl_reaper_kill rk;
+	memset(&rk, 0, sizeof rk);
+	rk.rk_sig = sig;
+	rk.rk_flags = REAPER_KILL_SUBTREE;
+	rk.rk_subtree = command; /* the subtree keeps its id after the command is gone */
+	procctl(P_PID, getpid(), PROC_REAP_KILL, &rk);
+}
+
+void tree_prepare(const struct tree_target *t)
+{
+	(void)t; /* the kernel tells the command's orphans from others' */
+}
+
+/* TREE_SOFT is not honoured here: the kernel signals the whole subtree, nested groups too. */
+long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_seen *seen)
+{
+	reap_kill(t->command, sig); /* already safe against forks: TREE_FREEZE is not needed */
+	if (flags & TREE_CONTINUE)
+		reap_kill(t->command, SIGCONT);
+	if (seen)
+		seen->unknown = true; /* the kernel signals the subtree without naming it */
+	return -1;
+}
+
+int tree_alive(const struct tree_target *t)
+{
+	pid_t command = t->command;
+	struct procctl_reaper_status rs;
+	memset(&rs, 0, sizeof rs);
+	if (procctl(P_PID, getpid(), PROC_REAP_STATUS, &rs) < 0)
+		return -1;
+	if (rs.rs_descendants == 0)
+		return 0;
+	struct procctl_reaper_pids rp;
+	memset(&rp, 0, sizeof rp);
+	rp.rp_count = rs.rs_descendants;
+	rp.rp_pids = calloc(rp.rp_count, sizeof *rp.rp_pids);
+	if (!rp.rp_pids || procctl(P_PID, getpid(), PROC_REAP_GETPIDS, &rp) < 0) {
+		free(rp.rp_pids);
+		return -1;
+	}
+	bool alive = false;
+	for (unsigned k = 0; k < rp.rp_count && !alive; k++) {
+		const struct procctl_reaper_pidinfo *pi = &rp.rp_pids[k];
+		alive = (pi->pi_flags & REAPER_PIDINFO_VALID) && pi->pi_subtree == command
+#ifdef REAPER_PIDINFO_ZOMBIE
+		        && !(pi->pi_flags & REAPER_PIDINFO_ZOMBIE)
+#endif
+		        ;
+	}
+	free(rp.rp_pids);
+	return alive;
+}
+
+bool tree_watch_exits(const struct tree_target *t)
+{
+	(void)t;
+	return true; /* the reaper is told of every exit in its subtree (SIGCHLD) */
+}
+
+long tree_list(const struct tree_target *t, struct tree_id **out)
+{
+	(void)t;
+	*out = NULL;
+	return -1; /* the kernel walks the tree (PROC_REAP_KILL); nothing lists it here yet */
+}
+
+/* Processor counts: the process's cpuset, then hw.ncpu.  No CPU quotas counted here (rctl's
+ * pcpu limit is a percentage of one CPU, not a share of the machine). */
+static unsigned long hw_ncpu(void)
+{
+	int n = 0;
+	size_t len = sizeof n;
+	if (sysctlbyname("hw.ncpu", &n, &len, NULL, 0) != 0 || len != sizeof n || n <= 0)
+		return 0;
+	return (unsigned long)n;
+}
+
+unsigned long ncpu_available(void)
+{
+	cpuset_t mask;
+	CPU_ZERO(&mask);
+	if (cpuset_getaffinity(CPU_LEVEL_WHICH, CPU_WHICH_PID, -1, sizeof mask, &mask) == 0) {
+		int n = CPU_COUNT(&mask);
+		if (n > 0)
+			return (unsigned long)n;
+	}
+	return hw_ncpu();
+}
+
+unsigned long ncpu_installed(void)
+{
+	unsigned long n = hw_ncpu(), available = ncpu_available();
+	return n > available ? n : available;
+}
+
+unsigned long ncpu_quota(void)
+{
+	return ULONG_MAX;
+}

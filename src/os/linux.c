@@ -1,0 +1,287 @@
+/* Linux: runlimit is a child subreaper (prctl PR_SET_CHILD_SUBREAPER), children are tied to it
+ * with PR_SET_PDEATHSIG, and the guard is cloned sharing runlimit's memory; the relay moves
+ * bytes with splice(2); /proc/self/fd reopens a file; SO_PEERCRED names a socket's peer; the
+ * processor counts come from the affinity mask, /sys and the cgroup quota.  The tree walk is
+ * linux_tree.c. */
+#define _GNU_SOURCE
+#include "os.h"
+#include "cpufiles.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+void os_init(void)
+{
+#ifdef RUNLIMIT_TEST_HOOKS
+	/* Test builds only: no subreaper, as under qemu-user, which does not pass it on. */
+	if (getenv("RUNLIMIT_TEST_NO_SUBREAPER"))
+		return;
+#endif
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+bool os_has_death_signal(void)
+{
+	return true;
+}
+
+int os_child_prepare(int sig, pid_t parent_pid)
+{
+	if (sig > 0)
+		prctl(PR_SET_PDEATHSIG, sig);
+	/* Compare with runlimit's own pid, not with 1: runlimit may itself be PID 1 of a
+	 * container, or live under another subreaper. */
+	if (getppid() != parent_pid)
+		return -1;
+	return sig > 0;
+}
+
+void os_sharpen_waits(void)
+{
+	prctl(PR_SET_TIMERSLACK, 1UL);
+}
+
+/* The guard, cloned with CLONE_VM: it runs on a stack of its own but shares runlimit's
+ * memory and even its thread data (errno), so it makes raw system calls only, none of which
+ * fails while runlimit lives, and touches nothing of runlimit's but its own arguments.  It
+ * does what the core's forked guard does (guard.c), on Linux's own terms.  The sanitizers
+ * cannot follow such a child, and without close_range the guard could not give up the
+ * standard descriptors without libc: those builds fork it. */
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && defined(SYS_close_range)
+#define GUARD_CLONE 1
+#endif
+#ifdef GUARD_CLONE
+#define KERNEL_SIGSET_SIZE (_NSIG / 8)
+static _Alignas(16) char guard_stack[16384];
+static struct {
+	int sig;
+	pid_t parent;
+} guard_args;
+
+static int guard_body(void *arg)
+{
+	(void)arg;
+	int sig = guard_args.sig;
+	pid_t parent = guard_args.parent;
+	sigset_t all, wake;
+	sigfillset(&all);
+	sigemptyset(&wake);
+	sigaddset(&wake, SIGUSR1);
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, NULL, KERNEL_SIGSET_SIZE);
+	/* No setpgid here: runlimit makes the group (guard.c says why). */
+	syscall(SYS_close_range, 0U, 2U, 0U); /* never hold the caller's terminal or pipes */
+	syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGUSR1, 0, 0, 0);
+	/* SIGUSR1 forwarded to the group reaches the guard too: only a new parent counts. */
+	while (syscall(SYS_getppid) == parent)
+		syscall(SYS_rt_sigtimedwait, &wake, NULL, NULL, KERNEL_SIGSET_SIZE);
+	long group = syscall(SYS_getpid);
+	if (sig > 0)
+		syscall(SYS_kill, -group, sig);
+	syscall(SYS_kill, -group, SIGCONT);
+	syscall(SYS_exit, 0);
+	return 0;
+}
+#endif
+
+pid_t os_guard_start(int sig, pid_t parent)
+{
+#ifdef GUARD_CLONE
+	guard_args.sig = sig;
+	guard_args.parent = parent;
+#ifdef RUNLIMIT_TEST_HOOKS
+	/* Test builds only: the clone refused, as qemu-user refuses it. */
+	if (getenv("RUNLIMIT_TEST_GUARD_CLONE_EINVAL")) {
+		errno = EINVAL;
+		return -1;
+	}
+#endif
+	return clone(guard_body, guard_stack + sizeof guard_stack, CLONE_VM | SIGCHLD, NULL);
+#else
+	(void)sig;
+	(void)parent;
+	return 0;
+#endif
+}
+
+bool os_dumped_core(int status)
+{
+	return WCOREDUMP(status) != 0;
+}
+
+/* ru_maxrss counts KiB here. */
+long os_maxrss_kib(long ru_maxrss)
+{
+	return ru_maxrss;
+}
+
+/* The peer of a socket: SO_PEERCRED. */
+int peer_uid(int fd, uid_t *uid)
+{
+	struct ucred cred;
+	socklen_t len = sizeof cred;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || len != sizeof cred)
+		return -1;
+	*uid = cred.uid;
+	return 1;
+}
+
+/* splice(2) between two pipes moves page references, not bytes, and with SPLICE_F_NONBLOCK
+ * waits on neither pipe, even when the caller's description of out is blocking (which
+ * runlimit may not change: the caller shares it); tee(2) does the same without taking them
+ * out of the first.  Both move whole buffers of the pipe (a buffer is cut only where max
+ * ends), and a write of at most PIPE_BUF bytes lies whole in one buffer. */
+bool pipe_can_move(int in, int out)
+{
+	struct stat a, b;
+	return fstat(in, &a) == 0 && S_ISFIFO(a.st_mode) && fstat(out, &b) == 0 &&
+	       S_ISFIFO(b.st_mode);
+}
+
+ssize_t pipe_move(int in, int out, size_t max)
+{
+	return splice(in, NULL, out, NULL, max, SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+}
+
+/* tee(2) returns 0 at end-of-file, but also when out filled up between its look and its
+ * move (another process writes to out: the kernel's link_pipe, unlike splice's move, does
+ * not retry): bytes still in `in` tell the two apart, and a full out is EAGAIN. */
+ssize_t pipe_tee(int in, int out, size_t max)
+{
+	ssize_t got = tee(in, out, max, SPLICE_F_NONBLOCK);
+	int unread = 0;
+	if (got == 0 && ioctl(in, FIONREAD, &unread) == 0 && unread > 0) {
+		errno = EAGAIN;
+		return -1;
+	}
+	return got;
+}
+
+/* Reopening: /proc/self/fd/N names the open file itself, not a path that could have been
+ * replaced since. */
+int reopen_for_reading(int fd)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	return open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+}
+
+/* Processor counts: the affinity mask, /sys for the processors online and installed, and
+ * the cgroup CPU quota.  /sys is read directly rather than through sysconf because musl's
+ * sysconf answers with the affinity count for both, and 1 when the mask has more than 1024
+ * CPUs. */
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE 6
+#endif
+#ifndef SCHED_RESET_ON_FORK
+#define SCHED_RESET_ON_FORK 0x40000000
+#endif
+
+/* sched_getaffinity with a set that grows until the kernel's CPU count fits. */
+static unsigned long affinity_count(void)
+{
+	for (int ncpus = 1024; ncpus <= (1 << 22); ncpus *= 2) {
+		cpu_set_t *set = CPU_ALLOC((size_t)ncpus);
+		if (!set)
+			return 0;
+		size_t size = CPU_ALLOC_SIZE((size_t)ncpus);
+		CPU_ZERO_S(size, set);
+		if (sched_getaffinity(0, size, set) == 0) {
+			int n = CPU_COUNT_S(size, set);
+			CPU_FREE(set);
+			return n > 0 ? (unsigned long)n : 0;
+		}
+		int err = errno;
+		CPU_FREE(set);
+		if (err != EINVAL)
+			return 0;
+	}
+	return 0;
+}
+
+static unsigned long sysconf_count(int name)
+{
+	long n = sysconf(name);
+	return n > 0 ? (unsigned long)n : 0;
+}
+
+static unsigned long online_count(void)
+{
+	/* Only a whole list: a cut-off one ("0,2,4,...,40") would still parse, as fewer CPUs. */
+	static char buf[65536];
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	if (f) {
+		size_t n = fread(buf, 1, sizeof buf - 1, f);
+		fclose(f);
+		buf[n] = '\0';
+		unsigned long count = n > 0 && n < sizeof buf - 1 && buf[n - 1] == '\n'
+			? cpulist_count(buf) : 0;
+		if (count)
+			return count;
+	}
+	return sysconf_count(_SC_NPROCESSORS_ONLN);
+}
+
+unsigned long ncpu_available(void)
+{
+	unsigned long online = online_count(), mask = affinity_count();
+	if (online && mask)
+		return mask < online ? mask : online;
+	return online ? online : mask;
+}
+
+/* The cpuN directories of /sys/devices/system/cpu: one per processor installed. */
+static unsigned long sysfs_cpu_dirs(void)
+{
+	DIR *d = opendir("/sys/devices/system/cpu");
+	if (!d)
+		return 0;
+	unsigned long n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		const char *s = e->d_name;
+		if (strncmp(s, "cpu", 3) != 0 || s[3] == '\0')
+			continue;
+		s += 3;
+		while (*s >= '0' && *s <= '9')
+			s++;
+		if (*s == '\0')
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+unsigned long ncpu_installed(void)
+{
+	unsigned long n = sysfs_cpu_dirs();
+	if (n == 0)
+		n = sysconf_count(_SC_NPROCESSORS_CONF);
+	unsigned long available = ncpu_available();
+	return n > available ? n : available;
+}
+
+unsigned long ncpu_quota(void)
+{
+	/* A real-time task is not throttled by the CFS quota (GNU nproc agrees).  The system
+	 * call, because musl's sched_getscheduler() always fails with ENOSYS. */
+	int policy = (int)syscall(SYS_sched_getscheduler, 0);
+	if (policy != -1)
+		policy &= ~SCHED_RESET_ON_FORK; /* a flag that sched_getscheduler may add */
+	if (policy == -1 || policy == SCHED_FIFO || policy == SCHED_RR || policy == SCHED_DEADLINE)
+		return ULONG_MAX;
+	return cgroup_cpu_quota("/proc/self/cgroup", "/proc/self/mountinfo", "/sys/fs/cgroup");
+}

@@ -1,0 +1,267 @@
+/* The platform seam: everything runlimit asks of the operating system beyond POSIX.1-2008,
+ * and the one header of src/os/.  The core includes this and nothing else of src/os/; the
+ * platform includes no header of the core.
+ *
+ * One file per system, chosen by the Makefile (PLAT_<system>, one line each):
+ *   linux.c, linux_tree.c  Linux: subreaper, parent-death signal, the cloned guard, splice,
+ *                          /proc (the tree walk, big enough for a file of its own), cgroups
+ *   darwin.c               macOS: libproc walk, kqueue wait, F_GETPATH
+ *   freebsd.c              FreeBSD: procctl reaper and its in-kernel subtree kill, cpusets
+ *   posix.c                any other system, and PLATFORM=portable: POSIX alone (poll, the
+ *                          process group only, sysconf)
+ * What two systems share is in a file named for its mechanism, never for a system:
+ *   walk.c (walk.h)        the freeze-rescan-kill loop over a process table (Linux, macOS)
+ *   pidmap.c (pidmap.h)    the walks' pid index; grow.c (grow.h) their growable arrays
+ *   ppoll.c                the clock and wait where ppoll swaps the mask (Linux, FreeBSD)
+ *   selfpipe.c             the self-pipe of the waits that cannot (macOS, portable)
+ *   clock.c                deadline arithmetic, for every clock
+ *   cpufiles.c             Linux's cgroup and sysfs CPU files, parsed in plain C so that
+ *                          the unit tests run them on any system
+ * Where a system lacks a thing, its own file says so in a line or two (none here: the core
+ * then does without).  Feature macros: a file asks for its system's names at its top
+ * (Makefile, FEATURES). */
+#ifndef RUNLIMIT_OS_H
+#define RUNLIMIT_OS_H
+
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+/* ---- The process: what runlimit asks of the OS that is not about the command's tree:
+ * becoming the reaper of orphans, tying a child's fate to runlimit's, the guard's cheap
+ * start, and the parts of a finished process's story that POSIX leaves to each system.
+ * Linux has it all; FreeBSD has the reaper and the parent-death signal; macOS and the
+ * portable build have neither (containment is the command's process group).  The unit of
+ * ru_maxrss is the one thing macOS does its own way. */
+
+/* In runlimit, before the fork: have orphans of the command's descendants re-parented to
+ * runlimit where the OS allows it (a subreaper, a reaper), so that they stay reachable. */
+void os_init(void);
+
+/* Whether the OS can send a child a signal when its parent dies. */
+bool os_has_death_signal(void);
+
+/* In a child of runlimit (parent_pid), before exec: have the kernel send sig to it if
+ * runlimit dies (sig 0: nothing).  Returns 1 if that is armed, 0 if the OS has no such
+ * thing (or sig is 0), -1 if runlimit is already gone. */
+int os_child_prepare(int sig, pid_t parent_pid);
+
+/* Start the guard (the core's guard.h says what it does), runlimit being parent, in the
+ * cheapest way the OS allows where that is not a plain fork: Linux clones it sharing
+ * runlimit's memory (no page tables copied, a third of a fork's cost).  Returns its pid, 0
+ * where there is no such way, or -1 with errno where the system refused it: the core's
+ * guard_start (guard.c), the one place the guard is started, then forks it.  All signals
+ * must be blocked. */
+pid_t os_guard_start(int sig, pid_t parent);
+
+/* Ask the kernel to end runlimit's waits at their deadline itself, not within its usual
+ * slack (Linux's timer slack: 50 us).  Called after the command is forked, which must not
+ * inherit it. */
+void os_sharpen_waits(void);
+
+/* Did the wait status of a process killed by a signal come with a core dump?  (WCOREDUMP is
+ * not POSIX.) */
+bool os_dumped_core(int status);
+
+/* ru_maxrss of getrusage() in KiB: Linux and FreeBSD count in KiB, macOS in bytes. */
+long os_maxrss_kib(long ru_maxrss);
+
+/* ---- The tree: the command's process tree, finding and signalling every descendant,
+ * not only its process group.  Linux: a /proc walk with pidfds (linux_tree.c); FreeBSD: the
+ * procctl reaper's kill (freebsd.c); macOS: a libproc walk (darwin.c); Linux and macOS share
+ * the loop (walk.c); posix.c: the group only. */
+
+/* In runlimit (pid runlimit), before the fork: note what the tree must never include (on
+ * Linux, the children runlimit had before it started). */
+void tree_init(pid_t runlimit);
+
+/* In runlimit, right after the command is forked: what can be made ready off the command's
+ * way to its exec (Linux: runlimit's children list held open, see linux_tree.c). */
+void tree_started(void);
+
+/* Who the tree belongs to.  group is the command's process group (led by the guard, the
+ * core's guard.h), or 0 if the command shares runlimit's group (--foreground); guard is the
+ * guard's pid while runlimit has not reaped it (0: none), a child of runlimit's that is never
+ * of the tree. */
+struct tree_target {
+	pid_t command;
+	pid_t group;
+	pid_t guard;
+	bool reaped; /* the command is gone: its pid may belong to someone else */
+};
+
+#define TREE_CONTINUE 1 /* follow sig with SIGCONT, so stopped processes act on it */
+#define TREE_FREEZE   2 /* stop everything found, rescan until nothing new, then signal */
+#define TREE_SOFT     4 /* a request to end, not the final KILL: a process group made
+                           inside the tree by a live process of the tree (a nested runlimit
+                           or timeout) is left to that process, which gets the signal */
+
+/* For the run report: a process of the tree, by pid and start time. */
+struct tree_id {
+	pid_t pid;
+	uint64_t start;
+};
+
+/* What a walk that signals found, for the run report: every process of the tree it reached,
+ * signalled itself or through the leader of a nested group.  Noted by the walk that sends,
+ * so that asking for a report never delays a signal by a walk of its own. */
+struct tree_seen {
+	struct tree_id *ids; /* to be freed */
+	size_t n, cap;
+	bool unknown;        /* some may be missing: no walk here, or it ran out of memory */
+};
+
+/* Send sig to every descendant of the command that can be found, including those that left
+ * its process group (the caller signals the group itself).  With seen (not NULL), note
+ * there what was found.  Returns -1, except where the walk could not read the whole tree
+ * for want of memory or a file descriptor (errno then says which: ENOMEM, EMFILE, ENFILE):
+ * after a final KILL (TREE_FREEZE with SIGKILL), which then finishes without allocating
+ * or opening anything new, how many processes of the tree were still alive when it gave up
+ * (0: none, everything is dead), or TREE_UNVERIFIED if not even that could be looked at;
+ * after any other signal, TREE_UNVERIFIED: processes may have been missed. */
+long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_seen *seen);
+#define TREE_UNVERIFIED (-2)
+
+/* Just before runlimit signals the command, its group and its tree (deliver.h): where an
+ * orphan runlimit adopts may be another's (Linux, when runlimit inherited children or is
+ * PID 1 of a pid namespace), walk the tree now, before the signal to the command orphans
+ * its children, so that they are known as the command's after.  Nothing elsewhere. */
+void tree_prepare(const struct tree_target *t);
+
+/* Once the command has been reaped: is any process of its tree still alive?  1 yes, 0 no,
+ * TREE_MAYBE if it cannot be told for want of memory or a file descriptor (never taken as
+ * "gone": the caller waits for the grace to end), -1 if this system cannot tell (no process
+ * table to read): the caller then asks the group. */
+int tree_alive(const struct tree_target *t);
+#define TREE_MAYBE 2
+
+/* While runlimit waits for the leftovers of a finished command: arrange to be woken when
+ * they exit.  True where their exits wake runlimit's wait (Linux and FreeBSD, where it
+ * reaps every orphan of the tree; macOS, by watching each pid); false where nothing will,
+ * and runlimit must look again now and then. */
+bool tree_watch_exits(const struct tree_target *t);
+
+/* The processes of the command's tree alive now (the command too while it is not reaped),
+ * into *out (to be freed).  Returns how many, or -1 where this system cannot list them
+ * (no process table, or no memory to list them all: the report then says it does not
+ * know). */
+long tree_list(const struct tree_target *t, struct tree_id **out);
+
+/* ---- The clock: the deadline clock and the one blocking wait of the supervisor.  Both
+ * count the time the machine is awake, and they agree with each other, so a wait that ends
+ * "at the deadline" ends when clock_now() reaches it.  ppoll.c (Linux, FreeBSD), darwin.c
+ * (kqueue), posix.c (poll).  The wait is the one place the supervisor sleeps: the deadline,
+ * signals and descriptors are its events.
+ *
+ * Signals: the supervisor keeps the signals it catches blocked, except inside clock_wait,
+ * which unblocks them (waitmask) for the wait alone.  Where the wait can do that atomically
+ * (ppoll) a signal can never slip in between the supervisor's last look and the sleep, and no
+ * descriptor is needed; elsewhere the handlers call clock_wake(), which writes to a self-pipe
+ * (selfpipe.c) that the wait watches. */
+
+#define CLOCK_NEVER INT64_MAX
+
+/* Nanoseconds on the monotonic, awake-time clock. */
+int64_t clock_now(void);
+
+/* For the waits (clock.c): the time left to deadline as a timeout for ppoll or
+ * kevent (NULL for CLOCK_NEVER: none), or in whole milliseconds for poll, rounded up so
+ * that a wait never ends early (-1: none). */
+struct timespec *clock_left(int64_t deadline, struct timespec *ts);
+int clock_left_ms(int64_t deadline);
+
+/* t + d for d >= 0, saturating one short of CLOCK_NEVER (a time that is due, however far). */
+int64_t clock_after(int64_t t, int64_t d);
+
+/* Before any handler is installed: set up what clock_wake needs (a self-pipe where the wait
+ * is not atomic with the signal mask).  Never fails: without descriptors the wait still
+ * works, it may only notice a signal late, at the next event. */
+void clock_init(void);
+
+/* From a signal handler: make a clock_wait in progress (or the next one) return. */
+void clock_wake(void);
+
+/* The most descriptors one wait watches besides its own (the output pipes and the control
+ * socket's connections of a run). */
+#define CLOCK_MAX_FDS 16
+
+/* Sleep in the kernel with waitmask as the signal mask until a signal handler runs, one of
+ * fds[0..n) is ready as poll(2) tells it (events asked, revents set: 0 for those that are
+ * not), or clock_now() reaches deadline (CLOCK_NEVER: no deadline).  No periodic wake-ups.
+ * n is at most CLOCK_MAX_FDS; fds may be NULL when n is 0. */
+void clock_wait(int64_t deadline, const sigset_t *waitmask, struct pollfd *fds, size_t n);
+
+/* With every signal blocked (a helper child): sleep until fd is readable (or at EOF), or
+ * clock_now() reaches deadline. */
+void clock_wait_fd(int fd, int64_t deadline);
+
+/* Make the waits end when process pid exits (once), where the wait can watch processes
+ * (macOS's kevent); false where it cannot, or pid is gone already. */
+bool clock_watch_exit(pid_t pid);
+
+/* ---- Processor counts from the operating system (the policy that combines them, with
+ * the OpenMP variables, is the core's nproc.c).  Linux: the affinity mask, /sys and the
+ * cgroup quota (cpufiles.c); FreeBSD: the cpuset; macOS: sysctl; posix.c: sysconf. */
+
+/* Processors this process may run on now: those online, narrowed by its affinity mask.
+ * 0 if unknown. */
+unsigned long ncpu_available(void);
+
+/* Processors installed, online or not, and never fewer than ncpu_available().  0 if unknown. */
+unsigned long ncpu_installed(void);
+
+/* The CPU time quota this process runs under, as a processor count (at least 1);
+ * ULONG_MAX when none applies. */
+unsigned long ncpu_quota(void);
+
+/* ---- Reading back a file the command writes to (--report-tail with stderr a regular
+ * file): a description of its own for reading, of the very file a descriptor of runlimit's is
+ * open on (which may be open for writing only).  Linux: /proc/self/fd; macOS: fcntl
+ * F_GETPATH, checked against the file's identity; FreeBSD and posix.c: none. */
+
+/* A read-only, close-on-exec descriptor of the file fd is open on, with the permissions of
+ * runlimit's user; -1 if there is none to be had. */
+int reopen_for_reading(int fd);
+
+/* ---- The peer: who is at the other end of a connected UNIX socket (the control socket
+ * of a named run).  Linux: SO_PEERCRED; macOS, FreeBSD: getpeereid; posix.c: POSIX has no way,
+ * and the portable build then relies on the directory of named runs alone, which only its
+ * user and root can enter. */
+
+/* 1 with the peer's effective uid in *uid; 0 where the system cannot tell; -1 on error. */
+int peer_uid(int fd, uid_t *uid);
+
+/* ---- Moving bytes from one pipe to another inside the kernel, never copied through
+ * runlimit (the output relay).  Linux: splice(2), tee(2); elsewhere none: the relay then
+ * copies through its buffer.  Both keep the pipe's own buffers, so a write of at most
+ * PIPE_BUF bytes, which the kernel puts whole in one of them, stays whole in the caller's
+ * pipe. */
+
+/* Can pipe_move move bytes from the pipe `in` to out (a pipe too)? */
+bool pipe_can_move(int in, int out);
+
+/* Move up to max bytes from in to out, waiting on neither (whatever out's own flags are).
+ * As read(2): how many were moved, 0 at end-of-file, -1 with errno: EAGAIN when in has
+ * nothing or out has no room, EPIPE when out has no reader (SIGPIPE is raised as by a
+ * write), another error when these bytes cannot be moved and must be copied. */
+ssize_t pipe_move(int in, int out, size_t max);
+
+/* The same, but the bytes stay in `in` too (to be read from it after: --report-tail keeps
+ * them), and as pipe_move otherwise. */
+ssize_t pipe_tee(int in, int out, size_t max);
+
+/* ---- Signals whose default action POSIX leaves to the system: SIGIO ends a process on
+ * Linux (as POSIX's SIGPOLL does), and is ignored by default on macOS and the BSDs (4.4BSD's
+ * default).  A constant, so that the core's signal table stays plain C for the unit tests. */
+#if defined(__APPLE__) || defined(__FreeBSD__) || defined(__NetBSD__) || \
+    defined(__OpenBSD__) || defined(__DragonFly__)
+#define OS_SIGIO_IGNORED 1
+#else
+#define OS_SIGIO_IGNORED 0
+#endif
+
+#endif

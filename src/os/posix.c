@@ -1,0 +1,215 @@
+/* Any other system, and the portable build (PLATFORM=portable, which is how the paths of
+ * systems without a reaper or a process table are tested on Linux): POSIX alone.
+ * Containment is the command's process group, which the core signals and asks; a child
+ * learns of runlimit's death only by asking (the core's guard pipe); the wait is poll(2)
+ * with the self-pipe (selfpipe.c); the processor counts are sysconf's.  What POSIX has no
+ * way for is said here to be missing, and the core does without. */
+#define _DARWIN_C_SOURCE /* WCOREDUMP and _SC_NPROCESSORS_* are not POSIX: macOS hides them, */
+#define _DEFAULT_SOURCE  /* and glibc and musl hide WCOREDUMP */
+#include "os.h"
+#include "selfpipe.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stddef.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+void os_init(void)
+{
+	/* no reaper: orphans go to init */
+}
+
+bool os_has_death_signal(void)
+{
+	return false;
+}
+
+int os_child_prepare(int sig, pid_t parent_pid)
+{
+	(void)sig;
+	return getppid() == parent_pid ? 0 : -1;
+}
+
+pid_t os_guard_start(int sig, pid_t parent)
+{
+	(void)sig;
+	(void)parent;
+	return 0; /* a plain fork */
+}
+
+void os_sharpen_waits(void)
+{
+	/* no timer slack to shrink */
+}
+
+/* Core dumps are told by WCOREDUMP where the system has it. */
+bool os_dumped_core(int status)
+{
+#ifdef WCOREDUMP
+	return WCOREDUMP(status) != 0;
+#else
+	(void)status;
+	return false;
+#endif
+}
+
+/* ru_maxrss where it counts KiB: the systems not known otherwise. */
+long os_maxrss_kib(long ru_maxrss)
+{
+	return ru_maxrss;
+}
+
+/* No way from a descriptor to its file. */
+int reopen_for_reading(int fd)
+{
+	(void)fd;
+	return -1;
+}
+
+/* No system call moves bytes between pipes: the relay copies them. */
+bool pipe_can_move(int in, int out)
+{
+	(void)in;
+	(void)out;
+	return false;
+}
+
+ssize_t pipe_move(int in, int out, size_t max)
+{
+	(void)in;
+	(void)out;
+	(void)max;
+	errno = ENOSYS;
+	return -1;
+}
+
+ssize_t pipe_tee(int in, int out, size_t max)
+{
+	return pipe_move(in, out, max);
+}
+
+/* No way to know a socket's peer: the directory of named runs, which only its user and root
+ * can enter, is all. */
+int peer_uid(int fd, uid_t *uid)
+{
+	(void)fd;
+	(void)uid;
+	return 0;
+}
+
+/* The clock: poll(2) takes whole milliseconds, so round up, never wake early.  poll cannot
+ * swap the signal mask itself, so the handlers wake it through the self-pipe. */
+int64_t clock_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void clock_init(void)
+{
+	selfpipe_init();
+}
+
+void clock_wake(void)
+{
+	selfpipe_wake();
+}
+
+void clock_wait(int64_t deadline, const sigset_t *waitmask, struct pollfd *fds, size_t n)
+{
+	struct pollfd all[1 + CLOCK_MAX_FDS];
+	size_t m = n < CLOCK_MAX_FDS ? n : CLOCK_MAX_FDS;
+	all[0] = (struct pollfd){.fd = selfpipe_drain(), .events = POLLIN};
+	for (size_t k = 0; k < m; k++)
+		all[1 + k] = (struct pollfd){.fd = fds[k].fd, .events = fds[k].events};
+	sigset_t saved;
+	selfpipe_unblock(waitmask, &saved);
+	poll(all, (nfds_t)(1 + m), clock_left_ms(deadline));
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+	for (size_t k = 0; k < n; k++)
+		fds[k].revents = k < m ? all[1 + k].revents : 0;
+}
+
+void clock_wait_fd(int fd, int64_t deadline)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	poll(&p, 1, clock_left_ms(deadline));
+}
+
+bool clock_watch_exit(pid_t pid)
+{
+	(void)pid;
+	return false;
+}
+
+/* The tree: no process table to read; the group is all. */
+void tree_init(pid_t runlimit)
+{
+	(void)runlimit;
+}
+
+void tree_started(void)
+{
+	/* nothing to hold */
+}
+
+void tree_prepare(const struct tree_target *t)
+{
+	(void)t; /* no walk: nothing to note */
+}
+
+long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_seen *seen)
+{
+	(void)t;
+	(void)sig;
+	(void)flags;
+	if (seen)
+		seen->unknown = true;
+	return -1;
+}
+
+int tree_alive(const struct tree_target *t)
+{
+	(void)t;
+	return -1;
+}
+
+bool tree_watch_exits(const struct tree_target *t)
+{
+	(void)t;
+	return false; /* orphans go to init: nothing tells runlimit they exited */
+}
+
+long tree_list(const struct tree_target *t, struct tree_id **out)
+{
+	(void)t;
+	*out = NULL;
+	return -1; /* no process table read here */
+}
+
+/* Processor counts: what sysconf reports. */
+static unsigned long count(int name)
+{
+	long n = sysconf(name);
+	return n > 0 ? (unsigned long)n : 0;
+}
+
+unsigned long ncpu_available(void)
+{
+	return count(_SC_NPROCESSORS_ONLN);
+}
+
+unsigned long ncpu_installed(void)
+{
+	unsigned long n = count(_SC_NPROCESSORS_CONF), available = ncpu_available();
+	return n > available ? n : available;
+}
+
+unsigned long ncpu_quota(void)
+{
+	return ULONG_MAX;
+}
