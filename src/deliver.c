@@ -14,44 +14,37 @@
 /* The command's process group may be signalled while its id cannot have been reused: the
  * process that leads it is still runlimit's, unreaped (the guard, or without one the
  * command itself). */
-static bool group_held(const struct recipient *to)
+static bool group_held(const struct target *t)
 {
-	return to->pgid > 0 && (to->leads_group ? !to->reaped : guard_holds_group());
+	return t->group > 0 && (t->leads_group ? !t->reaped : t->guard > 0);
 }
 
-static void signal_group(const struct recipient *to, int sig)
+static void signal_group(const struct target *t, int sig)
 {
-	if (group_held(to))
-		kill(-to->pgid, sig);
-}
-
-struct tree_target deliver_target(const struct recipient *to)
-{
-	struct tree_target t = {.command = to->pid, .group = to->pgid, .guard = guard_pid(),
-	                        .reaped = to->reaped};
-	return t;
+	if (group_held(t))
+		kill(-t->group, sig);
 }
 
 /* Who a send reaches, for the run report. */
-static const char *reach_name(const struct recipient *to, enum reach reach)
+static const char *reach_name(const struct config *cfg, const struct target *t,
+                              enum reach reach)
 {
 	if (reach == REACH_GROUP)
 		return "group";
-	if (to->cfg->foreground)
+	if (cfg->foreground)
 		return "command";
-	if (to->reaped)
+	if (t->reaped)
 		return "leftovers";
 	return reach == REACH_TREE ? "tree" : "group";
 }
 
 /* The tree beyond the group, from a walk that notes what it reaches for the report (so
  * that asking for a report delays no signal by a walk of its own). */
-static void signal_tree(const struct recipient *to, int sig, bool cont)
+static void signal_tree(const struct target *t, int sig, bool cont)
 {
-	struct tree_target t = deliver_target(to);
 	struct tree_seen seen = {NULL, 0, 0, false};
 	int flags = (cont ? TREE_CONTINUE : 0) | (sig == SIGKILL ? TREE_FREEZE : TREE_SOFT);
-	long left = tree_signal(&t, sig, flags, report_wanted() ? &seen : NULL);
+	long left = tree_signal(t, sig, flags, report_wanted() ? &seen : NULL);
 	const char *want = errno == EMFILE || errno == ENFILE ? "out of file descriptors"
 	                                                      : "out of memory";
 	if (report_wanted())
@@ -81,17 +74,17 @@ static bool unitless(const char *duration)
 	return len > 0 && strchr("0123456789.", duration[len - 1]);
 }
 
-void deliver(const struct recipient *to, int sig, enum reach reach, bool cont, enum reason why)
+void deliver(const struct config *cfg, const struct target *t, int sig, enum reach reach,
+             bool cont, enum reason why)
 {
-	const struct config *cfg = to->cfg;
 	cont = cont && sig != SIGKILL && sig != SIGCONT && reach != REACH_GROUP;
-	if (sig != 0 && !(cfg->foreground && to->reaped)) {
-		report_signal(sig, reach_name(to, reach), why);
+	if (sig != 0 && !(cfg->foreground && t->reaped)) {
+		report_signal(sig, reach_name(cfg, t, reach), why);
 		if (cont && !cfg->foreground)
-			report_signal(SIGCONT, reach_name(to, reach), why);
+			report_signal(SIGCONT, reach_name(cfg, t, reach), why);
 	}
 	if (reach == REACH_GROUP) {
-		signal_group(to, sig);
+		signal_group(t, sig);
 		return;
 	}
 	if (cfg->verbose) {
@@ -106,32 +99,29 @@ void deliver(const struct recipient *to, int sig, enum reach reach, bool cont, e
 		else
 			msg("sending signal %s to command %s", name, quote(cfg->command[0]));
 	}
-	if (reach == REACH_TREE && sig != 0 && !cfg->foreground) {
-		struct tree_target t = deliver_target(to);
-		tree_prepare(&t);
-	}
-	if (!to->reaped)
-		kill(to->pid, sig);
+	if (reach == REACH_TREE && sig != 0 && !cfg->foreground)
+		tree_prepare(t);
+	if (!t->reaped)
+		kill(t->command, sig);
 	if (cfg->foreground)
 		return;
-	signal_group(to, sig);
+	signal_group(t, sig);
 	if (reach == REACH_TREE && sig != 0)
-		signal_tree(to, sig, cont);
+		signal_tree(t, sig, cont);
 	if (cont) {
-		if (!to->reaped)
-			kill(to->pid, SIGCONT);
-		signal_group(to, SIGCONT);
+		if (!t->reaped)
+			kill(t->command, SIGCONT);
+		signal_group(t, SIGCONT);
 	}
 }
 
-bool deliver_leftovers_alive(const struct recipient *to)
+bool deliver_leftovers_alive(const struct target *t)
 {
-	struct tree_target t = deliver_target(to);
-	int alive = tree_alive(&t);
+	int alive = tree_alive(t);
 	if (alive == TREE_MAYBE)
 		return true; /* never taken for gone: the grace runs out, and the final KILL says */
 	if (alive >= 0)
 		return alive;
 	guard_leave_group();
-	return group_held(to) && !(kill(-to->pgid, 0) < 0 && errno == ESRCH);
+	return group_held(t) && !(kill(-t->group, 0) < 0 && errno == ESRCH);
 }

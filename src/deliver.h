@@ -11,15 +11,6 @@
 #include "os/os.h"
 #include "report.h"
 
-/* Whom the signals are for. */
-struct recipient {
-	const struct config *cfg;
-	pid_t pid;        /* the command */
-	pid_t pgid;       /* its process group, led by the guard (0: --foreground) */
-	bool leads_group; /* no guard could be made: the command leads its group */
-	bool reaped;      /* the command is gone: its pid may be someone else's */
-};
-
 /* How far a signal goes. */
 enum reach {
 	REACH_GROUP,   /* the command's group only, as the terminal would send it; no -v line */
@@ -27,16 +18,15 @@ enum reach {
 	REACH_TREE,    /* and every descendant found outside the group */
 };
 
-/* Send sig as far as reach (with --foreground: to the command alone); cont follows it with
- * SIGCONT.  why is the report's reason (report.h), which -v says for a silence and a cancel. */
-void deliver(const struct recipient *to, int sig, enum reach reach, bool cont, enum reason why);
-
-/* The tree, as os/os.h names it. */
-struct tree_target deliver_target(const struct recipient *to);
+/* Send sig to t (os/os.h: the command and its group) as far as reach (with --foreground: to
+ * the command alone); cont follows it with SIGCONT.  why is the report's reason (report.h),
+ * which -v says for a silence and a cancel. */
+void deliver(const struct config *cfg, const struct target *t, int sig, enum reach reach,
+             bool cont, enum reason why);
 
 /* Once the command has been reaped: is anything of its tree still alive?  Without a process
  * table, the group tells, once the guard has stepped out of it; without the guard, whose
  * group id may then be someone else's, nothing tells: taken as gone. */
-bool deliver_leftovers_alive(const struct recipient *to);
+bool deliver_leftovers_alive(const struct target *t);
 
 #endif

@@ -26,31 +26,31 @@ void finish_say(const struct config *cfg, const struct run_end *e)
 		msg("the monitored command dumped core");
 }
 
-void finish_report(const struct recipient *to, const struct run_end *end, struct verdict v)
+void finish_report(const struct config *cfg, const struct target *t, const struct run_end *end,
+                   struct verdict v)
 {
 	if (!report_wanted())
 		return;
-	struct tree_target t = deliver_target(to);
 	struct tree_id *alive = NULL;
 	long nalive = -1;
-	if (!to->cfg->foreground && report_wants_survivors())
-		nalive = tree_list(&t, &alive);
+	if (!cfg->foreground && report_wants_survivors())
+		nalive = tree_list(t, &alive);
 	struct report_end e = {
 		.outcome = run_outcome(end),
 		.exit_status = v.status,
 		.die_signal = v.die,
-		.pid = to->pid,
+		.pid = t->command,
 		.have_status = !end->exec_error,
 		.status = end->wait_status,
 		.timed_out = end->timed_out,
 		.kill_needed = end->kill_needed,
 		.error = end->exec_error ? strerror(end->exec_error) : NULL,
-		.has_tree = !to->cfg->foreground,
+		.has_tree = !cfg->foreground,
 		.survivors = alive,
 		.nsurvivors = nalive,
 	};
 	struct relay_stats output;
-	if (to->cfg->relay) {
+	if (cfg->relay) {
 		relay_get_stats(&output);
 		e.output = &output;
 	}

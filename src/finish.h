@@ -4,13 +4,14 @@
 #define RUNLIMIT_FINISH_H
 
 #include "cli.h"
-#include "deliver.h"
+#include "os/os.h"
 #include "status.h"
 
 void finish_say(const struct config *cfg, const struct run_end *e);
 
 /* The report's end (if one is wanted): how it went, and what of the tree is still alive. */
-void finish_report(const struct recipient *to, const struct run_end *e, struct verdict v);
+void finish_report(const struct config *cfg, const struct target *t, const struct run_end *e,
+                   struct verdict v);
 
 /* runlimit failed before the command could run (what, err): say it, report it, and return
  * 125. */

@@ -93,22 +93,12 @@ pid_t guard_start(int sig, pid_t parent)
 	return pid;
 }
 
-pid_t guard_pid(void)
-{
-	return guard;
-}
-
 void guard_reaped(pid_t pid)
 {
 	if (pid > 0 && pid == guard)
 		guard = 0;
 	if (pid > 0 && pid == lodge)
 		lodge = 0;
-}
-
-bool guard_holds_group(void)
-{
-	return guard > 0;
 }
 
 /* A child that only leads a process group of its own and dies with runlimit. */

@@ -11,19 +11,14 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-/* Fork the guard (runlimit being parent), which makes a new process group of its own; sig
- * is what it sends to the group if runlimit dies (0: only SIGCONT).  Returns the group's id
- * (the guard's pid), or -1 with errno if fork failed. */
+/* Start the guard (runlimit being parent: a clone where the platform has that cheaper way,
+ * os_guard_start, else a fork), which leads a new process group of its own; sig is what it
+ * sends to the group if runlimit dies (0: only SIGCONT).  Returns the group's id (the
+ * guard's pid), or -1 with errno if it could not be started. */
 pid_t guard_start(int sig, pid_t parent);
-
-/* The guard's pid, or 0 if there is none (not started, or reaped). */
-pid_t guard_pid(void);
 
 /* runlimit reaped pid: if it was the guard, forget it (its pid may now be reused). */
 void guard_reaped(pid_t pid);
-
-/* The group's id cannot have been reused: the guard is still runlimit's, unreaped. */
-bool guard_holds_group(void);
 
 /* Move the guard out of the group into runlimit's own, so that a liveness test of the group
  * (kill(-pgid, 0)) counts only the command's processes.  The guard still reserves the id. */

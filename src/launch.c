@@ -39,26 +39,28 @@ static void say_unseen(const struct config *cfg)
 		msg("--report-tail keeps no tail of a terminal (standard error)");
 }
 
-static struct launch start(const struct config *cfg, pid_t self)
+static struct target start(const struct config *cfg, pid_t self, bool *relay_failed)
 {
-	struct launch l = {0, 0, false, false};
+	struct target l = {0, 0, 0, false, false};
 	int guard_error = 0;
+	*relay_failed = false;
 	if (!cfg->foreground) {
 		/* the guard makes the group */
-		l.pgid = guard_start(cfg->signal, self);
-		guard_error = l.pgid < 0 ? errno : 0;
+		l.group = guard_start(cfg->signal, self);
+		guard_error = l.group < 0 ? errno : 0;
+		l.guard = l.group > 0 ? l.group : 0;
 	}
 	/* After the guard, which must not hold the pipes' write ends. */
 	if (cfg->relay && !relay_prepare(cfg->silence, cfg->report_tail)) {
-		l.pid = -1;
-		l.relay_failed = true;
+		l.command = -1;
+		*relay_failed = true;
 		return l;
 	}
 	if (cfg->relay)
 		say_unseen(cfg);
 	for (;;) {
-		l.leads_group = !cfg->foreground && l.pgid < 0;
-		child_group = l.leads_group ? SPAWN_OWN_GROUP : l.pgid;
+		l.leads_group = !cfg->foreground && l.group < 0;
+		child_group = l.leads_group ? SPAWN_OWN_GROUP : l.group;
 		struct spawn_req req = {
 			.argv = cfg->command,
 			.group = child_group,
@@ -66,19 +68,20 @@ static struct launch start(const struct config *cfg, pid_t self)
 			.mask = disp_command_mask(),
 			.child_setup = child_setup,
 		};
-		l.pid = spawn(&req);
-		if (l.pid < 0 && errno == EAGAIN && l.pgid > 0) {
+		l.command = spawn(&req);
+		if (l.command < 0 && errno == EAGAIN && l.group > 0) {
 			guard_error = errno;
 			guard_stop(); /* its process slot is the command's */
-			l.pgid = -1;
+			l.group = -1;
+			l.guard = 0;
 			continue;
 		}
 		break;
 	}
 	int err = errno;
 	if (l.leads_group) {
-		l.pgid = l.pid > 0 ? l.pid : 0;
-		if (l.pid > 0)
+		l.group = l.command > 0 ? l.command : 0;
+		if (l.command > 0)
 			msg("cannot start the guard (%s): the command leads its own process group, "
 			    "where setsid fails", strerror(guard_error));
 	}
@@ -86,20 +89,20 @@ static struct launch start(const struct config *cfg, pid_t self)
 	return l;
 }
 
-struct launch launch_command(const struct config *cfg, pid_t self)
+struct target launch_command(const struct config *cfg, pid_t self, bool *relay_failed)
 {
 	/* Every signal stays blocked across the forks: none can be lost, or reach a handler in
 	 * a child, before each side has set itself up. */
 	sigset_t all, working;
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &working);
-	struct launch l = start(cfg, self);
+	struct target l = start(cfg, self, relay_failed);
 	int err = errno;
 	relay_started();
 	tree_started();
 	os_sharpen_waits();
-	if (l.pid > 0 && l.pgid > 0 && tty_leading())
-		tty_give(l.pgid); /* the child takes it too: whichever runs first */
+	if (l.command > 0 && l.group > 0 && tty_leading())
+		tty_give(l.group); /* the child takes it too: whichever runs first */
 	sigprocmask(SIG_SETMASK, &working, NULL);
 	errno = err;
 	return l;

@@ -10,16 +10,12 @@
 #include <sys/types.h>
 
 #include "cli.h"
-
-struct launch {
-	pid_t pid;        /* the command, or -1 with errno if it could not be forked */
-	pid_t pgid;       /* its process group (0: --foreground, runlimit's own) */
-	bool leads_group; /* no guard: the command leads its group itself */
-	bool relay_failed; /* pid -1: the output relay's pipes could not be made */
-};
+#include "os/os.h"
 
 /* Start cfg's command, runlimit being pid self, with every signal blocked meanwhile, and
- * give its group the terminal if runlimit has it. */
-struct launch launch_command(const struct config *cfg, pid_t self);
+ * give its group the terminal if runlimit has it.  The target (os/os.h) it returns has
+ * command -1, with errno, if the command could not be forked; *relay_failed then says
+ * whether the output relay's pipes were what could not be made. */
+struct target launch_command(const struct config *cfg, pid_t self, bool *relay_failed);
 
 #endif

@@ -46,7 +46,7 @@ static const char *const reason_words[REASONS] = {
 };
 
 /* A process runlimit asked to end; killed: with SIGKILL (it cannot outlive that). */
-struct target {
+struct signalled {
 	struct tree_id id;
 	bool killed;
 };
@@ -56,7 +56,7 @@ static struct {
 	int64_t started;
 	struct sent sent[MAX_SENT];
 	size_t nsent, omitted;
-	struct target *targets; /* sorted by pid, then start */
+	struct signalled *targets; /* sorted by pid, then start */
 	size_t ntargets;
 	bool unknown;           /* a listing failed: the process counts are not known */
 	long alive_at_exit;     /* -1: not known */
@@ -132,7 +132,7 @@ void report_targets(struct tree_seen *seen, bool kill)
 		if (n == 0 || by_id(&ids[n - 1], &ids[k]) != 0)
 			ids[n++] = ids[k];
 	/* Merge the two sorted lists. */
-	struct target *merged = malloc((rep.ntargets + n + 1) * sizeof *merged);
+	struct signalled *merged = malloc((rep.ntargets + n + 1) * sizeof *merged);
 	if (!merged) {
 		rep.unknown = true;
 		return;
@@ -143,7 +143,7 @@ void report_targets(struct tree_seen *seen, bool kill)
 		if (c < 0) {
 			merged[m++] = rep.targets[i++];
 		} else if (c > 0) {
-			merged[m++] = (struct target){ids[k++], kill};
+			merged[m++] = (struct signalled){ids[k++], kill};
 		} else {
 			merged[m] = rep.targets[i++];
 			merged[m++].killed |= kill;

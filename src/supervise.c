@@ -56,7 +56,7 @@ enum event {
 struct run {
 	const struct config *cfg;
 	enum phase phase;
-	struct recipient to;       /* the command, its group (see to()) */
+	struct target target;      /* the command and its group (os/os.h) */
 	int64_t deadline;          /* the time limit (CLOCK_NEVER: none, or it has passed) */
 	int64_t grace_end;         /* the final KILL's time (CLOCK_NEVER: none due) */
 	int sig;                   /* the signal of the REQUEST or FORWARD being dispatched */
@@ -75,14 +75,7 @@ struct run {
 
 static bool reaped(const struct run *r)
 {
-	return r->phase >= DRAINING;
-}
-
-/* Whom runlimit's signals are for, as deliver.h needs to know it now. */
-static const struct recipient *to(struct run *r)
-{
-	r->to.reaped = reaped(r);
-	return &r->to;
+	return r->target.reaped;
 }
 
 /* The final KILL is due kill_after from now, or sooner if already due sooner: a grace
@@ -149,7 +142,7 @@ static void time_out(struct run *r, enum event ev)
 	r->deadline = CLOCK_NEVER;
 	relay_stop_timing(); /* one limit runs out, once */
 	report_timed_out_by(reason_of[ev]);
-	deliver(to(r), r->cfg->signal, REACH_TREE, true, reason_of[ev]);
+	deliver(r->cfg, &r->target, r->cfg->signal, REACH_TREE, true, reason_of[ev]);
 	if (r->cfg->signal == SIGKILL)
 		killed(r);
 	/* "-s 0" sends nothing: only an explicit -k makes it escalate (as in GNU), not the
@@ -163,7 +156,7 @@ static void time_out(struct run *r, enum event ev)
 static void request(struct run *r, enum event ev)
 {
 	(void)ev;
-	deliver(to(r), r->sig, REACH_TREE, true, r->sig_why);
+	deliver(r->cfg, &r->target, r->sig, REACH_TREE, true, r->sig_why);
 	r->end.interrupted = true;
 	if (r->phase != KILLED && r->phase != FLUSHING && r->phase != DONE)
 		start_grace(r);
@@ -180,7 +173,7 @@ static void cut_off(struct run *r, enum event ev)
 /* At the end of the grace; and while draining (--kill-leftovers), at the deadline too. */
 static void final_kill(struct run *r, enum event ev)
 {
-	deliver(to(r), SIGKILL, REACH_TREE, false, reason_of[ev]);
+	deliver(r->cfg, &r->target, SIGKILL, REACH_TREE, false, reason_of[ev]);
 	r->end.kill_needed = true;
 	killed(r);
 }
@@ -198,13 +191,13 @@ static void done(struct run *r, enum event ev)
 static void exited(struct run *r)
 {
 	r->phase = DRAINING;
+	r->target.reaped = true; /* the one place: its pid may be someone else's from now on */
 	relay_stop_timing(); /* the no-output limit is the command's: it runs while it lives */
 	if (!r->cfg->foreground)
-		tty_take_back(r->to.pgid, r->end.timed_out || WIFSIGNALED(r->end.wait_status));
+		tty_take_back(r->target.group, r->end.timed_out || WIFSIGNALED(r->end.wait_status));
 	if (report_wanted() && !r->cfg->foreground) {
-		struct tree_target t = deliver_target(to(r));
 		struct tree_id *ids;
-		report_command_ended(tree_list(&t, &ids));
+		report_command_ended(tree_list(&r->target, &ids));
 		free(ids);
 	}
 }
@@ -215,11 +208,11 @@ static void exit_running(struct run *r, enum event ev)
 {
 	const struct config *cfg = r->cfg;
 	exited(r);
-	if (!cfg->kill_leftovers || cfg->foreground || !deliver_leftovers_alive(to(r))) {
+	if (!cfg->kill_leftovers || cfg->foreground || !deliver_leftovers_alive(&r->target)) {
 		done(r, ev);
 		return;
 	}
-	deliver(to(r), SIGTERM, REACH_TREE, true, REASON_LEFTOVERS);
+	deliver(r->cfg, &r->target, SIGTERM, REACH_TREE, true, REASON_LEFTOVERS);
 	start_grace(r);
 	if (r->grace_end == CLOCK_NEVER)
 		done(r, ev);
@@ -248,8 +241,8 @@ static void stopped(struct run *r, enum event ev)
 	(void)ev;
 	int sig = r->stopped_by;
 	r->stopped_by = 0; /* seen; waitpid reports the next stop afresh */
-	if (job_command_stopped(r->to.pgid, sig, next_wake(r)))
-		deliver(to(r), SIGCONT, REACH_GROUP, false, REASON_RESUME);
+	if (job_command_stopped(r->target.group, sig, next_wake(r)))
+		deliver(r->cfg, &r->target, SIGCONT, REACH_GROUP, false, REASON_RESUME);
 	r->look_again = true;
 }
 
@@ -264,7 +257,7 @@ static void flushed(struct run *r, enum event ev)
 static void forward(struct run *r, enum event ev)
 {
 	(void)ev;
-	deliver(to(r), r->sig, r->reach, false, REASON_FORWARDED);
+	deliver(r->cfg, &r->target, r->sig, r->reach, false, REASON_FORWARDED);
 }
 
 typedef void (*action)(struct run *, enum event);
@@ -369,14 +362,14 @@ static void cancelled(struct run *r, const struct control_request *q)
 
 /* Collecting runlimit's children: the command's exit or stop, and (as a subreaper) the
  * orphans adopted from its tree, whose statuses do not matter.  Without waiting, whatever
- * has ended or stopped; with command_only, the command alone (after the final KILL, the dead
- * rest of the tree is left to init rather than reaped one by one before runlimit may
- * return).  A stop of the command sets *stopped_by.  True when the command's end was
+ * has ended or stopped; with command_only, the command alone (after the final KILL the dead
+ * rest of the tree waits for the last look before runlimit returns, which collects it all
+ * at once).  A stop of the command sets *stopped_by.  True when the command's end was
  * collected now, its wait status in *status. */
-static bool reap_children(pid_t command, bool command_only, int *status, int *stopped_by)
+static bool reap_children(struct target *t, bool command_only, int *status, int *stopped_by)
 {
 	int st;
-	pid_t pid;
+	pid_t pid, command = t->command;
 	bool ended = false;
 	while ((pid = waitpid(command_only ? command : -1, &st, WNOHANG | WUNTRACED)) > 0) {
 		if (pid != command) {
@@ -384,6 +377,8 @@ static bool reap_children(pid_t command, bool command_only, int *status, int *st
 			 * (kill -STOP -PGID) still holds the group's id. */
 			if (!WIFSTOPPED(st))
 				guard_reaped(pid);
+			if (!WIFSTOPPED(st) && pid == t->guard)
+				t->guard = 0;
 		} else if (WIFSTOPPED(st)) {
 			*stopped_by = WSTOPSIG(st);
 		} else {
@@ -399,12 +394,12 @@ static bool reap(struct run *r)
 {
 	r->child_news = false; /* reap_children collects every change there is */
 	int *st = &r->end.wait_status;
-	if (!reap_children(r->to.pid, r->kill_sent, st, &r->stopped_by))
+	if (!reap_children(&r->target, r->kill_sent, st, &r->stopped_by))
 		return false;
 	/* Killed by a key typed at the terminal runlimit gave its group: as far as the calling
 	 * shell can tell, runlimit was hit too (see status.c). */
 	r->end.keyboard_death = WIFSIGNALED(*st) && disp_is_keyboard(WTERMSIG(*st)) &&
-	                        r->to.pgid > 0 && tty_owned_by(r->to.pgid);
+	                        r->target.group > 0 && tty_owned_by(r->target.group);
 	return true;
 }
 
@@ -412,10 +407,9 @@ static bool reap(struct run *r)
  * wait where the OS tells of them, else it looks again every few milliseconds. */
 static bool leftovers_gone(struct run *r)
 {
-	if (!deliver_leftovers_alive(to(r)))
+	if (!deliver_leftovers_alive(&r->target))
 		return true;
-	struct tree_target t = deliver_target(to(r));
-	r->polling = !tree_watch_exits(&t);
+	r->polling = !tree_watch_exits(&r->target);
 	return false;
 }
 
@@ -504,7 +498,7 @@ static void loop(struct run *r)
 			 * final KILL too: one by one that costs some 5 us each, while thousands left
 			 * to init made runlimit's own exit reparent them (5,000: 330-540 ms from the
 			 * deadline to the return, against 220 ms collected; benchrun series). */
-			reap_children(r->to.pid, false, &r->end.wait_status, &r->stopped_by);
+			reap_children(&r->target, false, &r->end.wait_status, &r->stopped_by);
 			return;
 		}
 		cancel_came = false;
@@ -524,7 +518,7 @@ int supervise(const struct config *cfg)
 	tree_init(self);
 	os_init();
 	report_start(cfg);
-	struct run r = {.cfg = cfg, .to = {.cfg = cfg}, .phase = RUNNING, .grace_end = CLOCK_NEVER,
+	struct run r = {.cfg = cfg, .phase = RUNNING, .grace_end = CLOCK_NEVER,
 	                .child_news = true, .kill_after = cfg->kill_after,
 	                .end = {.preserve_status = cfg->preserve_status,
 	                        .kill_asked = cfg->kill_after_given || cfg->signal == SIGKILL}};
@@ -536,30 +530,29 @@ int supervise(const struct config *cfg)
 		return finish_refused("the run could not be registered under its name");
 	if (named == CONTROL_CANCELLED)
 		finish_cancelled_early(cfg); /* does not return */
-	struct launch l = launch_command(cfg, self);
-	if (l.pid < 0) {
+	bool relay_failed;
+	r.target = launch_command(cfg, self, &relay_failed);
+	if (r.target.command < 0) {
 		int err = errno;
 		guard_stop();
 		control_close();
-		return finish_failed(l.relay_failed ? "cannot make the output relay's pipes"
-		                                    : "fork system call failed", err);
+		return finish_failed(relay_failed ? "cannot make the output relay's pipes"
+		                                  : "fork system call failed", err);
 	}
-	r.to.pid = l.pid;
-	r.to.pgid = l.pgid;
-	r.to.leads_group = l.leads_group;
 	loop(&r);
 	if (cfg->verbose && cfg->relay)
 		relay_tell_dropped();
 	guard_stop();
+	r.target.guard = 0;
 	if (!cfg->foreground)
-		tty_take_back(r.to.pgid, r.end.timed_out || WIFSIGNALED(r.end.wait_status));
+		tty_take_back(r.target.group, r.end.timed_out || WIFSIGNALED(r.end.wait_status));
 	struct run_end *end = &r.end;
 	int sig = WIFSIGNALED(end->wait_status) ? WTERMSIG(end->wait_status) : 0;
 	end->forwarded = sig > 0 && sig < DISP_SLOTS && r.received[sig];
 	end->exec_error = spawn_exec_error();
 	finish_say(cfg, end);
 	struct verdict v = run_verdict(end);
-	finish_report(to(&r), end, v);
+	finish_report(cfg, &r.target, end, v);
 	control_close(); /* after the report: a --cancel returns once it is written */
 	if (v.die)
 		disp_die_of(v.die);

@@ -309,7 +309,7 @@ static void enqueue(struct queue *q, pid_t pid)
 
 /* Take pid into the set if it can be read (and queue it to be expanded either way); never
  * runlimit or the guard (t->guard). */
-static bool add(const struct tree_target *t, struct tree_proc **set, size_t *n, struct queue *q,
+static bool add(const struct target *t, struct tree_proc **set, size_t *n, struct queue *q,
                 pid_t pid)
 {
 	struct tree_proc p;
@@ -357,7 +357,7 @@ static int list_pids(int (*list)(pid_t, void *, int), pid_t id, pid_t **pids)
 	return n < 0 ? 0 : n > cap ? cap : n;
 }
 
-long tree_scan(const struct tree_target *t, struct tree_proc **out)
+long tree_scan(const struct target *t, struct tree_proc **out)
 {
 	struct tree_proc *set = NULL;
 	size_t n = 0;
@@ -404,30 +404,30 @@ void tree_send(const struct tree_proc *p, int sig)
 		kill(p->pid, sig);
 }
 
-long tree_kill_short(const struct tree_target *t)
+long tree_kill_short(const struct target *t)
 {
 	(void)t;
 	return -1; /* the final KILL here is a freeze, which never takes this way */
 }
 
-void tree_prepare(const struct tree_target *t)
+void tree_prepare(const struct target *t)
 {
 	(void)t; /* no reaper: runlimit adopts no orphan to tell apart */
 }
 
-long tree_count_short(const struct tree_target *t)
+long tree_count_short(const struct target *t)
 {
 	(void)t;
 	return -1; /* no reaper: nothing but a walk can tell */
 }
 
-long tree_scan_each(const struct tree_target *t, struct tree_proc **out, tree_pick pick,
+long tree_scan_each(const struct target *t, struct tree_proc **out, tree_pick pick,
                     void *ctx)
 {
 	return tree_scan_then_send(t, out, pick, ctx);
 }
 
-bool tree_watch_exits(const struct tree_target *t)
+bool tree_watch_exits(const struct target *t)
 {
 	/* Orphans go to launchd, so no SIGCHLD tells runlimit of their exits: watch each one
 	 * left with EVFILT_PROC in the wait's own kqueue. */

@@ -119,13 +119,13 @@ static void reap_kill(pid_t command, int sig)
 	procctl(P_PID, getpid(), PROC_REAP_KILL, &rk);
 }
 
-void tree_prepare(const struct tree_target *t)
+void tree_prepare(const struct target *t)
 {
 	(void)t; /* the kernel tells the command's orphans from others' */
 }
 
 /* TREE_SOFT is not honoured here: the kernel signals the whole subtree, nested groups too. */
-long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_seen *seen)
+long tree_signal(const struct target *t, int sig, int flags, struct tree_seen *seen)
 {
 	reap_kill(t->command, sig); /* already safe against forks: TREE_FREEZE is not needed */
 	if (flags & TREE_CONTINUE)
@@ -135,7 +135,7 @@ long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_se
 	return -1;
 }
 
-int tree_alive(const struct tree_target *t)
+int tree_alive(const struct target *t)
 {
 	pid_t command = t->command;
 	struct procctl_reaper_status rs;
@@ -165,13 +165,13 @@ int tree_alive(const struct tree_target *t)
 	return alive;
 }
 
-bool tree_watch_exits(const struct tree_target *t)
+bool tree_watch_exits(const struct target *t)
 {
 	(void)t;
 	return true; /* the reaper is told of every exit in its subtree (SIGCHLD) */
 }
 
-long tree_list(const struct tree_target *t, struct tree_id **out)
+long tree_list(const struct target *t, struct tree_id **out)
 {
 	(void)t;
 	*out = NULL;

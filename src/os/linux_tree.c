@@ -510,7 +510,7 @@ static size_t add_unseen(struct listed **queue, size_t *n, size_t *cap, struct p
  * two apart but the process group and what earlier walks saw: only an orphan still in the
  * command's group, or found as the command's before it was orphaned, counts.  When in
  * doubt, runlimit does not signal. */
-static bool adopted_is_commands(const struct tree_target *t, const struct tree_proc *p)
+static bool adopted_is_commands(const struct target *t, const struct tree_proc *p)
 {
 	if (is_preexisting(p->pid, p->start))
 		return false;
@@ -530,7 +530,7 @@ static bool child_is_dead(pid_t pid)
 
 /* While tree_scan_dead asks for them: note pid, listed under parent, if it is a dead
  * process of the tree (a zombie; its stat is still there to say which one). */
-static void note_dead(const struct tree_target *t, pid_t pid, pid_t parent)
+static void note_dead(const struct target *t, pid_t pid, pid_t parent)
 {
 	struct stat_fields f;
 	if (!tree_scan_dead || read_stat(pid, &f) != GOT || f.state != 'Z')
@@ -582,7 +582,7 @@ static void send_by_handle(int handle, const struct tree_proc *p, int sig)
 #define SCAN_PASSES 100
 
 struct walk {
-	const struct tree_target *t;
+	const struct target *t;
 	tree_pick pick;
 	void *ctx;
 	struct listed *queue; /* what is listed, in the order found */
@@ -597,7 +597,7 @@ struct walk {
 /* Is the process read (p, listed as pid under parent) still the one that was listed, not a
  * later one given its pid?  Its parent is the one it was listed under, or runlimit, which
  * adopts orphans, and then only if it is the command's (see adopted_is_commands). */
-static bool still_listed(const struct tree_target *t, pid_t pid, pid_t parent,
+static bool still_listed(const struct target *t, pid_t pid, pid_t parent,
                          const struct tree_proc *p)
 {
 	if (p->ppid != parent && p->ppid != self)
@@ -664,7 +664,7 @@ static void visit(struct walk *w, pid_t pid, pid_t parent)
 		close(handle);
 }
 
-static long scan_children(const struct tree_target *t, struct tree_proc **out, tree_pick pick,
+static long scan_children(const struct target *t, struct tree_proc **out, tree_pick pick,
                           void *ctx)
 {
 	struct walk w = {.t = t, .pick = pick, .ctx = ctx, .seen = {NULL, 0, 0}};
@@ -688,7 +688,7 @@ static long scan_children(const struct tree_target *t, struct tree_proc **out, t
 	return (long)w.nprocs;
 }
 
-long tree_scan(const struct tree_target *t, struct tree_proc **out)
+long tree_scan(const struct target *t, struct tree_proc **out)
 {
 	scan_begins();
 	int whole = walk_state();
@@ -773,7 +773,7 @@ void tree_send(const struct tree_proc *p, int sig)
 		short_of(errno);
 }
 
-void tree_prepare(const struct tree_target *t)
+void tree_prepare(const struct target *t)
 {
 	if (!orphans_mixed())
 		return;
@@ -783,7 +783,7 @@ void tree_prepare(const struct tree_target *t)
 		free(procs);
 }
 
-long tree_scan_each(const struct tree_target *t, struct tree_proc **out, tree_pick pick,
+long tree_scan_each(const struct target *t, struct tree_proc **out, tree_pick pick,
                     void *ctx)
 {
 	if (walk_is_whole() && has_children_files())
@@ -832,7 +832,7 @@ static bool each_child(const char *path, void (*fn)(pid_t, void *), void *ctx)
 }
 
 struct short_kill {
-	const struct tree_target *t;
+	const struct target *t;
 	pid_t parent;
 	int sig;    /* 0: only count */
 	long alive;
@@ -884,7 +884,7 @@ static void own_child(pid_t pid, void *ctx)
  * none is alive reaches every process, a level further each time a killed parent dies.
  * When none of runlimit's children is alive, nothing of the tree is.  Its own list is read
  * through own_list where that is held, so this needs no descriptor at all then. */
-long tree_kill_short(const struct tree_target *t)
+long tree_kill_short(const struct target *t)
 {
 	if (!walk_is_whole())
 		return -1;
@@ -901,7 +901,7 @@ long tree_kill_short(const struct tree_target *t)
 	}
 }
 
-long tree_count_short(const struct tree_target *t)
+long tree_count_short(const struct target *t)
 {
 	if (!walk_is_whole())
 		return -1;
@@ -909,7 +909,7 @@ long tree_count_short(const struct tree_target *t)
 	return each_child(own_path, own_child, &k) ? k.alive : -1;
 }
 
-bool tree_watch_exits(const struct tree_target *t)
+bool tree_watch_exits(const struct target *t)
 {
 	/* As a subreaper runlimit is the parent, or becomes it, of whatever of the tree dies
 	 * last: SIGCHLD tells it, with or without /proc.  Not being one, nothing tells it. */

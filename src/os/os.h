@@ -83,15 +83,16 @@ void tree_init(pid_t runlimit);
  * way to its exec (Linux: runlimit's children list held open, see linux_tree.c). */
 void tree_started(void);
 
-/* Who the tree belongs to.  group is the command's process group (led by the guard, the
- * core's guard.h), or 0 if the command shares runlimit's group (--foreground); guard is the
- * guard's pid while runlimit has not reaped it (0: none), a child of runlimit's that is never
- * of the tree. */
-struct tree_target {
-	pid_t command;
-	pid_t group;
-	pid_t guard;
-	bool reaped; /* the command is gone: its pid may belong to someone else */
+/* The command and its process group: the one description of whom runlimit's signals are
+ * for, made by the launch, marked reaped by the supervisor alone, and passed as it is to
+ * delivery, the report and the tree functions here. */
+struct target {
+	pid_t command;    /* the command */
+	pid_t group;      /* its process group, led by the guard (0: --foreground, runlimit's) */
+	pid_t guard;      /* the guard while runlimit has not reaped it (0: none); a child of
+	                     runlimit's that is never of the tree */
+	bool leads_group; /* no guard could be made: the command leads its group itself */
+	bool reaped;      /* the command is gone: its pid may belong to someone else */
 };
 
 #define TREE_CONTINUE 1 /* follow sig with SIGCONT, so stopped processes act on it */
@@ -123,33 +124,33 @@ struct tree_seen {
  * or opening anything new, how many processes of the tree were still alive when it gave up
  * (0: none, everything is dead), or TREE_UNVERIFIED if not even that could be looked at;
  * after any other signal, TREE_UNVERIFIED: processes may have been missed. */
-long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_seen *seen);
+long tree_signal(const struct target *t, int sig, int flags, struct tree_seen *seen);
 #define TREE_UNVERIFIED (-2)
 
 /* Just before runlimit signals the command, its group and its tree (deliver.h): where an
  * orphan runlimit adopts may be another's (Linux, when runlimit inherited children or is
  * PID 1 of a pid namespace), walk the tree now, before the signal to the command orphans
  * its children, so that they are known as the command's after.  Nothing elsewhere. */
-void tree_prepare(const struct tree_target *t);
+void tree_prepare(const struct target *t);
 
 /* Once the command has been reaped: is any process of its tree still alive?  1 yes, 0 no,
  * TREE_MAYBE if it cannot be told for want of memory or a file descriptor (never taken as
  * "gone": the caller waits for the grace to end), -1 if this system cannot tell (no process
  * table to read): the caller then asks the group. */
-int tree_alive(const struct tree_target *t);
+int tree_alive(const struct target *t);
 #define TREE_MAYBE 2
 
 /* While runlimit waits for the leftovers of a finished command: arrange to be woken when
  * they exit.  True where their exits wake runlimit's wait (Linux and FreeBSD, where it
  * reaps every orphan of the tree; macOS, by watching each pid); false where nothing will,
  * and runlimit must look again now and then. */
-bool tree_watch_exits(const struct tree_target *t);
+bool tree_watch_exits(const struct target *t);
 
 /* The processes of the command's tree alive now (the command too while it is not reaped),
  * into *out (to be freed).  Returns how many, or -1 where this system cannot list them
  * (no process table, or no memory to list them all: the report then says it does not
  * know). */
-long tree_list(const struct tree_target *t, struct tree_id **out);
+long tree_list(const struct target *t, struct tree_id **out);
 
 /* ---- The clock: the deadline clock and the one blocking wait of the supervisor.  Both
  * count the time the machine is awake, and they agree with each other, so a wait that ends

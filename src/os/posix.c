@@ -157,12 +157,12 @@ void tree_started(void)
 	/* nothing to hold */
 }
 
-void tree_prepare(const struct tree_target *t)
+void tree_prepare(const struct target *t)
 {
 	(void)t; /* no walk: nothing to note */
 }
 
-long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_seen *seen)
+long tree_signal(const struct target *t, int sig, int flags, struct tree_seen *seen)
 {
 	(void)t;
 	(void)sig;
@@ -172,19 +172,19 @@ long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_se
 	return -1;
 }
 
-int tree_alive(const struct tree_target *t)
+int tree_alive(const struct target *t)
 {
 	(void)t;
 	return -1;
 }
 
-bool tree_watch_exits(const struct tree_target *t)
+bool tree_watch_exits(const struct target *t)
 {
 	(void)t;
 	return false; /* orphans go to init: nothing tells runlimit they exited */
 }
 
-long tree_list(const struct tree_target *t, struct tree_id **out)
+long tree_list(const struct target *t, struct tree_id **out)
 {
 	(void)t;
 	*out = NULL;

@@ -100,7 +100,7 @@ static void pause_briefly(void)
  * stopped when the stop is posted, so a fork in progress may still complete), the freeze
  * needs tree_settle_scans settled scans in a row, a pause apart, that find nothing new.
  * Returns the stopped set. */
-static size_t freeze(const struct tree_target *t, struct tree_proc **out)
+static size_t freeze(const struct target *t, struct tree_proc **out)
 {
 	struct seen frozen = {NULL, 0, 0, {NULL, 0, 0}};
 	int waits = 0, settled_scans = 0;
@@ -154,7 +154,7 @@ static int by_pid(const void *a, const void *b)
  * gets the signal and turns it into its own (GNU's timeout-group test); its command does not
  * get the outer one directly.  Processes that left the session (setsid) and groups whose
  * leader is gone (orphans) are still signalled directly. */
-static void leave_inner_groups(const struct tree_target *t, struct tree_proc *procs, size_t n)
+static void leave_inner_groups(const struct target *t, struct tree_proc *procs, size_t n)
 {
 	pid_t *tree = malloc((n ? n : 1) * sizeof *tree);
 	if (!tree)
@@ -176,7 +176,7 @@ static void leave_inner_groups(const struct tree_target *t, struct tree_proc *pr
 	free(tree);
 }
 
-long tree_scan_then_send(const struct tree_target *t, struct tree_proc **out, tree_pick pick,
+long tree_scan_then_send(const struct target *t, struct tree_proc **out, tree_pick pick,
                          void *ctx)
 {
 	long n = tree_scan(t, out);
@@ -212,7 +212,7 @@ static int pick_unkilled(const struct tree_proc *p, void *ctx)
  * not three.  Bounded like the freeze.  A round that ran out of memory or descriptors may
  * have missed processes: then the platform finishes without them (tree_kill_short), and
  * what it returns is returned (TREE_UNVERIFIED if it could not look), errno saying why. */
-static long kill_rounds(const struct tree_target *t, struct tree_seen *seen)
+static long kill_rounds(const struct target *t, struct tree_seen *seen)
 {
 	struct kill_round k = {{NULL, 0, 0, {NULL, 0, 0}}, 0};
 	bool ran_short = false;
@@ -244,7 +244,7 @@ static long kill_rounds(const struct tree_target *t, struct tree_seen *seen)
 	return left < 0 ? TREE_UNVERIFIED : left;
 }
 
-long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_seen *seen)
+long tree_signal(const struct target *t, int sig, int flags, struct tree_seen *seen)
 {
 	struct tree_proc *procs;
 	long n;
@@ -287,7 +287,7 @@ long tree_signal(const struct tree_target *t, int sig, int flags, struct tree_se
 	return TREE_UNVERIFIED;
 }
 
-int tree_alive(const struct tree_target *t)
+int tree_alive(const struct target *t)
 {
 	struct tree_proc *procs;
 	long n = tree_scan(t, &procs);
@@ -305,7 +305,7 @@ int tree_alive(const struct tree_target *t)
 	return left < 0 ? TREE_MAYBE : left > 0;
 }
 
-long tree_list(const struct tree_target *t, struct tree_id **out)
+long tree_list(const struct target *t, struct tree_id **out)
 {
 	struct tree_proc *procs;
 	*out = NULL;

@@ -23,7 +23,7 @@ struct tree_proc {
 /* Live processes, those of the command's tree marked in_tree: the command itself while it
  * is not reaped, the members of its process group, the descendants found, and the closure.
  * Returns the count (*out to be freed), or -1 if there is no process table to read. */
-long tree_scan(const struct tree_target *t, struct tree_proc **out);
+long tree_scan(const struct target *t, struct tree_proc **out);
 
 /* Send sig to p, if the pid still belongs to the process that was scanned. */
 void tree_send(const struct tree_proc *p, int sig);
@@ -35,11 +35,11 @@ typedef int (*tree_pick)(const struct tree_proc *p, void *ctx);
  * is found.  Where the OS has process handles (Linux pidfds), the handle is taken before
  * the process is read, so the signal needs no second read to know the pid was not reused
  * (as tree_send does).  Returns as tree_scan. */
-long tree_scan_each(const struct tree_target *t, struct tree_proc **out, tree_pick pick,
+long tree_scan_each(const struct target *t, struct tree_proc **out, tree_pick pick,
                     void *ctx);
 
 /* tree_scan_each for systems without such handles: scan, then tree_send. */
-long tree_scan_then_send(const struct tree_target *t, struct tree_proc **out, tree_pick pick,
+long tree_scan_then_send(const struct target *t, struct tree_proc **out, tree_pick pick,
                          void *ctx);
 
 /* How many settled scans in a row end a freeze (see walk.c): 1 where a process seen
@@ -75,11 +75,11 @@ void tree_seen_add(struct tree_seen *s, pid_t pid, uint64_t start);
  * until nothing of the tree is alive or about 10 s have passed.  Returns how many processes
  * were still alive then (0: none), or -1 where this system has no such way or it could not
  * look at all. */
-long tree_kill_short(const struct tree_target *t);
+long tree_kill_short(const struct target *t);
 
 /* After a scan that ran short: the same look as tree_kill_short's, without the kill: how
  * many processes of the tree are alive (0: none), or -1 if that cannot be told. */
-long tree_count_short(const struct tree_target *t);
+long tree_count_short(const struct target *t);
 
 /* Mark every process whose parent is marked, until nothing changes. */
 void tree_close_over_parents(struct tree_proc *procs, size_t n);
