@@ -182,6 +182,7 @@ lint:
 		--inline-suppr -D__linux__ src/
 	$(CC) -O2 -Wall -Wextra -Werror -o /dev/null bench/benchrun.c
 	ruby -c scripts/homebrew/runlimit.rb
+	scripts/check-includes.py src
 
 # Fuzz the duration and signal parsers with libFuzzer (clang; Debian libclang-rt-14-dev).
 FUZZ_SECONDS ?= 60
