@@ -100,9 +100,10 @@ $(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -DRUNLIMIT_TEST_HOOKS $(LDFLAGS) -o $@ $(SRCS) \
 		$(LDLIBS)
 
-# The unit tests take the pure parts: parsers, the nproc policy (with made-up probes), the
-# cgroup files (against made-up trees) and the pid map, on any OS; and they link the platform
-# built, whose event wait (the clock) unit_clock.c runs.
+# The unit tests take the pure parts, on any OS: parsers, the nproc policy (with made-up
+# probes), the cgroup files (against made-up trees), quoting, the pid map, the JSON writer,
+# the exit-status rules, the report tail's ring and runlimit's own lines; and they link the
+# platform built, whose event wait (the clock) unit_clock.c runs.
 UNIT_SRCS = src/duration.c src/signals.c src/nproc.c src/longopt.c src/msg.c \
 	src/quote.c src/json.c src/status.c src/relay_tail.c src/relay_lines.c
 UNIT_OS = src/os/cpufiles.c src/os/pidmap.c src/os/grow.c

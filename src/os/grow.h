@@ -1,4 +1,4 @@
-/* The one growable array: room for one more element, doubling from 64. */
+/* Room for one more element in a growable array, doubling from 64 (the platform's lists). */
 #ifndef RUNLIMIT_GROW_H
 #define RUNLIMIT_GROW_H
 

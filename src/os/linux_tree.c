@@ -1,7 +1,9 @@
 /* Linux: runlimit is a child subreaper, so every orphan of the command's tree is re-parented
- * to it instead of init, and the tree can always be rebuilt from /proc: the command, the
- * children runlimit adopted, and their descendants.  /proc is used only when it is runlimit's
- * own: one mounted for another pid namespace names other processes by the same numbers. */
+ * to it instead of init, and while it is one the tree can always be rebuilt from /proc: the
+ * command, the children runlimit adopted, and their descendants.  Without the subreaper
+ * (qemu-user refuses the prctl) the group is all there is.  /proc is used only when it is
+ * runlimit's own: one mounted for another pid namespace names other processes by the same
+ * numbers. */
 #define _GNU_SOURCE
 #include "os.h"
 #include "walk.h"
