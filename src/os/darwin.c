@@ -74,28 +74,6 @@ long os_maxrss_kib(long ru_maxrss)
 	return ru_maxrss / 1024;
 }
 
-/* No system call moves bytes between pipes: the relay copies them. */
-bool pipe_can_move(int in, int out)
-{
-	(void)in;
-	(void)out;
-	return false;
-}
-
-ssize_t pipe_move(int in, int out, size_t max)
-{
-	(void)in;
-	(void)out;
-	(void)max;
-	errno = ENOSYS;
-	return -1;
-}
-
-ssize_t pipe_tee(int in, int out, size_t max)
-{
-	return pipe_move(in, out, max);
-}
-
 /* getpeereid is a BSD call, hidden by a strict POSIX namespace. */
 int peer_uid(int fd, uid_t *uid)
 {

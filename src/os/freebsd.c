@@ -70,28 +70,6 @@ int reopen_for_reading(int fd)
 	return -1;
 }
 
-/* No system call moves bytes between pipes: the relay copies them. */
-bool pipe_can_move(int in, int out)
-{
-	(void)in;
-	(void)out;
-	return false;
-}
-
-ssize_t pipe_move(int in, int out, size_t max)
-{
-	(void)in;
-	(void)out;
-	(void)max;
-	errno = ENOSYS;
-	return -1;
-}
-
-ssize_t pipe_tee(int in, int out, size_t max)
-{
-	return pipe_move(in, out, max);
-}
-
 int peer_uid(int fd, uid_t *uid)
 {
 	gid_t gid;

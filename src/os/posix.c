@@ -69,28 +69,6 @@ int reopen_for_reading(int fd)
 	return -1;
 }
 
-/* No system call moves bytes between pipes: the relay copies them. */
-bool pipe_can_move(int in, int out)
-{
-	(void)in;
-	(void)out;
-	return false;
-}
-
-ssize_t pipe_move(int in, int out, size_t max)
-{
-	(void)in;
-	(void)out;
-	(void)max;
-	errno = ENOSYS;
-	return -1;
-}
-
-ssize_t pipe_tee(int in, int out, size_t max)
-{
-	return pipe_move(in, out, max);
-}
-
 /* No way to know a socket's peer: the directory of named runs, which only its user and root
  * can enter, is all. */
 int peer_uid(int fd, uid_t *uid)
