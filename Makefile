@@ -1,9 +1,22 @@
 # runlimit: GNU make (on the BSDs: gmake).  `make`, `make check`, `make install`.
 
-PREFIX  ?= /usr/local
-BINDIR  ?= $(PREFIX)/bin
-MANDIR  ?= $(PREFIX)/share/man/man1
-DESTDIR ?=
+# Where `make install` puts things: the GNU directory variables (prefix, exec_prefix, bindir,
+# datarootdir, mandir, man1dir, DESTDIR), each also under its old upper-case name (PREFIX,
+# BINDIR, MANDIR).  mandir is the parent of man1, as for GNU and the BSDs; a MANDIR that
+# names a man1 directory itself (runlimit's old meaning) is taken as man1dir.
+PREFIX      ?= /usr/local
+prefix      ?= $(PREFIX)
+exec_prefix ?= $(prefix)
+BINDIR      ?= $(exec_prefix)/bin
+bindir      ?= $(BINDIR)
+datarootdir ?= $(prefix)/share
+MANDIR      ?= $(datarootdir)/man
+mandir      ?= $(MANDIR)
+man1dir     ?= $(if $(filter %/man1 %/man1/,$(mandir)),$(mandir),$(mandir)/man1)
+DESTDIR     ?=
+INSTALL     ?= install
+INSTALL_PROGRAM ?= $(INSTALL) -m 755
+INSTALL_DATA    ?= $(INSTALL) -m 644
 
 CC      ?= cc
 WARN     = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
@@ -215,21 +228,27 @@ release:
 		WARN="$(WARN)" scripts/release.sh
 	@scripts/release-check.sh $(or $(RELEASE_DIR),release)
 
+# What is at a destination is removed first: a link there (an old install's, a stow link) is
+# replaced, never written through.  uninstall removes a timeout or nproc link only if it
+# points at runlimit.
 install: $(BIN)
-	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
-	cp $(BIN) $(DESTDIR)$(BINDIR)/runlimit
-	chmod 755 $(DESTDIR)$(BINDIR)/runlimit
-	cp man/runlimit.1 $(DESTDIR)$(MANDIR)/runlimit.1
-	chmod 644 $(DESTDIR)$(MANDIR)/runlimit.1
+	mkdir -p "$(DESTDIR)$(bindir)" "$(DESTDIR)$(man1dir)"
+	rm -f "$(DESTDIR)$(bindir)/runlimit" "$(DESTDIR)$(man1dir)/runlimit.1"
+	$(INSTALL_PROGRAM) $(BIN) "$(DESTDIR)$(bindir)/runlimit"
+	$(INSTALL_DATA) man/runlimit.1 "$(DESTDIR)$(man1dir)/runlimit.1"
 
 install-links:
-	ln -sf runlimit $(DESTDIR)$(BINDIR)/timeout
-	ln -sf runlimit $(DESTDIR)$(BINDIR)/nproc
+	for l in timeout nproc; do \
+		rm -f "$(DESTDIR)$(bindir)/$$l" && ln -s runlimit "$(DESTDIR)$(bindir)/$$l" || exit 1; \
+	done
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/runlimit $(DESTDIR)$(MANDIR)/runlimit.1
+	rm -f "$(DESTDIR)$(bindir)/runlimit" "$(DESTDIR)$(man1dir)/runlimit.1"
 	for l in timeout nproc; do \
-		if [ -L $(DESTDIR)$(BINDIR)/$$l ]; then rm -f $(DESTDIR)$(BINDIR)/$$l; fi; \
+		if [ -L "$(DESTDIR)$(bindir)/$$l" ] && \
+		   [ "$$(readlink "$(DESTDIR)$(bindir)/$$l")" = runlimit ]; then \
+			rm -f "$(DESTDIR)$(bindir)/$$l"; \
+		fi; \
 	done
 
 clean:

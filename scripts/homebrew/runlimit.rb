@@ -9,8 +9,8 @@ class Runlimit < Formula
   license "BSD-2-Clause"
 
   def install
-    # The Makefile is GNU make's, which is macOS's make; PREFIX and MANDIR place both files.
-    system "make", "install", "PREFIX=#{prefix}", "MANDIR=#{man1}"
+    # The Makefile is GNU make's, which is macOS's make; prefix and mandir (the parent of man1) place both files.
+    system "make", "install", "prefix=#{prefix}", "mandir=#{man}"
   end
 
   def caveats
