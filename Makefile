@@ -19,7 +19,12 @@ INSTALL_PROGRAM ?= $(INSTALL) -m 755
 INSTALL_DATA    ?= $(INSTALL) -m 644
 
 CC      ?= cc
-WARN     = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
+# Warnings are errors only when asked (WERROR=1, as .ci/run and the workflow do): a newer
+# compiler's new warning, or a distribution's flags (-flto), must not break a user's build.
+WARN     = -Wall -Wextra -Wpedantic -Wshadow -Wconversion
+ifeq ($(WERROR),1)
+WARN    += -Werror
+endif
 CFLAGS  ?= -O2 -g
 # Feature macros, one policy: every file sees POSIX.1-2008 with its XSI option, and a file
 # that needs a system's own names asks for them at its top (_GNU_SOURCE or _DEFAULT_SOURCE
@@ -131,12 +136,17 @@ tests/unit/run-unit: $(UNIT_TESTS) tests/unit/unit.h $(UNIT_SRCS) $(UNIT_PLAT) $
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -Isrc $(LDFLAGS) -o $@ $(UNIT_TESTS) \
 		$(UNIT_SRCS) $(UNIT_PLAT) $(LDLIBS)
 
+# What the tests need (bats, and tmux for the terminal tests), installed; `make check` itself
+# never installs anything, it says what is missing.
+test-deps:
+	@scripts/test-deps.sh --install
+
 # Tests run against $(RUNLIMIT) (default: the binary just built).  JOBS: bats files in parallel.
 RUNLIMIT ?= $(CURDIR)/$(BIN)
 JOBS ?= 4
 check: $(BIN) $(HOOKS_BIN) tests/unit/run-unit
 	./tests/unit/run-unit
-	@scripts/ensure-bats.sh
+	@scripts/test-deps.sh
 	RUNLIMIT=$(RUNLIMIT) RUNLIMIT_HOOKS=$(CURDIR)/$(HOOKS_BIN) RUNLIMIT_EXPECT="$(EXPECT)" \
 		scripts/run-bats.sh $(JOBS)
 
@@ -173,7 +183,7 @@ musl:
 	$(MAKE) BIN=runlimit-musl CC=musl-gcc STATIC=1 HOOKS_BIN=runlimit-musl-hooks \
 		runlimit-musl runlimit-musl-hooks
 	file runlimit-musl | grep -q 'statically linked'
-	@scripts/ensure-bats.sh
+	@scripts/test-deps.sh
 	RUNLIMIT=$(CURDIR)/runlimit-musl RUNLIMIT_HOOKS=$(CURDIR)/runlimit-musl-hooks \
 		RUNLIMIT_LIBC=musl RUNLIMIT_EXPECT="$(EXPECT)" scripts/run-bats.sh $(JOBS)
 
@@ -183,7 +193,7 @@ musl:
 check-portable:
 	$(MAKE) BIN=runlimit-portable PLATFORM=portable HOOKS_BIN=runlimit-portable-hooks \
 		runlimit-portable runlimit-portable-hooks
-	@scripts/ensure-bats.sh
+	@scripts/test-deps.sh
 	RUNLIMIT=$(CURDIR)/runlimit-portable RUNLIMIT_HOOKS=$(CURDIR)/runlimit-portable-hooks \
 		RUNLIMIT_EXPECT= scripts/run-bats.sh $(JOBS)
 
@@ -256,4 +266,4 @@ clean:
 	rm -f $(BIN) runlimit-* tests/unit/run-unit tests/unit/run-unit-* tests/unit/fuzz-* .build-flags-*
 
 FORCE:
-.PHONY: all check check-portable cross musl lint fuzz dist distcheck release install install-links uninstall clean FORCE
+.PHONY: all check test-deps check-portable cross musl lint fuzz dist distcheck release install install-links uninstall clean FORCE

@@ -26,6 +26,7 @@ load helpers
 WAIT_POLL=0.05
 
 setup() {
+	command -v tmux >/dev/null 2>&1 || skip "no tmux (make test-deps installs it): the terminal tests drive a real terminal in it"
 	D=$BATS_TEST_TMPDIR
 	SOCK=rl-tty-$$-$BATS_TEST_NUMBER
 	SL=tty$BATS_TEST_NUMBER-$(($$ % 100000)) # unique even if another run is going on

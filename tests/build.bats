@@ -1,0 +1,57 @@
+#!/usr/bin/env bats
+# The build system as a packager meets it: `make check` installs nothing (an offline package
+# build runs it), and says what is missing; `make test-deps` is what installs.
+
+load helpers
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	REPO=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+	D=$BATS_TEST_TMPDIR
+	MK=$(command -v gmake || command -v make) # GNU make: on the BSDs, gmake
+	# Installers that only note that they ran: none may run for a check.
+	mkdir -p "$D/fake"
+	local tool
+	for tool in apt-get brew pkg npm sudo; do
+		printf '#!/bin/sh\necho "%s $*" >>"%s/installed"\nexit 1\n' "$tool" "$D" >"$D/fake/$tool"
+		chmod +x "$D/fake/$tool"
+	done
+}
+
+@test "make check installs nothing: a missing bats is said, with how to install it, and stops the check" {
+	run -1 --separate-stderr env PATH="$D/fake:$PATH" TEST_DEPS_BATS=rl-no-such-bats \
+		"$REPO/scripts/test-deps.sh"
+	echo "$stderr"
+	[[ "$stderr" == *"missing: rl-no-such-bats (apt-get install bats"*"make test-deps"* ]]
+	[ ! -e "$D/installed" ]
+	# and make check runs it so, never with --install (make -n: what it would run, run nothing)
+	run -0 "$MK" -n -s -C "$REPO" check
+	[[ "$output" == *"scripts/test-deps.sh"* ]]
+	[[ "$output" != *"test-deps.sh --install"* ]]
+	run -0 "$MK" -n -s -C "$REPO" test-deps
+	[[ "$output" == *"scripts/test-deps.sh --install"* ]]
+}
+
+@test "a missing tmux is said, the terminal tests skip, and the check goes on" {
+	run -0 --separate-stderr env PATH="$D/fake:$PATH" TEST_DEPS_TMUX=rl-no-such-tmux \
+		"$REPO/scripts/test-deps.sh"
+	[[ "$stderr" == *"missing: rl-no-such-tmux"*"tests/tty.bats skips"* ]]
+	[ ! -e "$D/installed" ]
+}
+
+@test "make test-deps is what installs: it calls an installer for what is missing" {
+	run --separate-stderr env PATH="$D/fake:$PATH" TEST_DEPS_BATS=rl-no-such-bats \
+		"$REPO/scripts/test-deps.sh" --install
+	[ "$status" -ne 0 ] # the fake installers fail
+	[ -s "$D/installed" ]
+	grep -q bats "$D/installed"
+}
+
+@test "warnings are errors only when asked: WERROR=1 adds -Werror, the default build has none" {
+	run -0 env -u WERROR "$MK" -n -s -C "$REPO" BIN=rl-flagcheck rl-flagcheck
+	[[ "$output" == *"-Wall"* ]]
+	[[ "$output" != *"-Werror"* ]]
+	run -0 env -u WERROR "$MK" -n -s -C "$REPO" WERROR=1 BIN=rl-flagcheck rl-flagcheck
+	[[ "$output" == *"-Wall"*"-Werror"* ]]
+}
