@@ -117,6 +117,10 @@ forwarded() {
 # back each time; a real fault inside runlimit still ends it at once (see the next tests).
 faults_forwarded() {
 	local sig=$1 d=$BATS_TEST_TMPDIR
+	# qemu-user takes the fault signals in its own handler before the guest's; under load it
+	# once lost a SIGBUS sent by kill (the release gate).  What runlimit does with them is
+	# tested on the native builds.
+	[ -z "${RUNLIMIT_EMULATED:-}" ] || skip "runlimit runs under $RUNLIMIT_EMULATED, which handles fault signals itself"
 	start_rl 30 sh -c "trap 'echo $sig >> \"$d/marker\"' $sig
 		echo \$\$ > '$d/ready'; while :; do sleep 0.05; done"
 	ready "$d/ready"
