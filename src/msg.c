@@ -83,8 +83,8 @@ static long ms_since(const struct timespec *t0)
 ssize_t msg_write_within(int fd, const void *buf, size_t len, int ms)
 {
 	/* Each piece is at most PIPE_BUF, written only once poll says there is room: a pipe or
-	 * a terminal that has room for one takes it whole without blocking.  The wait starts
-	 * again after each piece: a reader that keeps taking is waited for. */
+	 * a terminal that has room for one takes it whole without blocking.  The ms are for
+	 * the whole: a reader that takes a piece now and then is not waited for longer. */
 	const char *p = buf;
 	size_t done = 0;
 	struct timespec t0;
@@ -105,7 +105,6 @@ ssize_t msg_write_within(int fd, const void *buf, size_t len, int ms)
 		if (n <= 0)
 			break;
 		done += (size_t)n;
-		clock_gettime(CLOCK_MONOTONIC, &t0);
 	}
 	return done > 0 ? (ssize_t)done : -1;
 }

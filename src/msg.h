@@ -37,8 +37,8 @@ ssize_t msg_write(int fd, const void *buf, size_t len);
 /* How long one line of runlimit's own may wait for room in stderr, in milliseconds. */
 #define MSG_WAIT_MS 100
 
-/* msg_write, but never waiting more than ms for room: pieces of at most PIPE_BUF bytes,
- * each written once poll(2) finds room within ms of the last.  Returns the bytes written
+/* msg_write, but never waiting more than ms in all: pieces of at most PIPE_BUF bytes, each
+ * written once poll(2) finds room, until ms have passed since the call.  Returns the bytes written
  * (fewer than len when the time ran out: errno EAGAIN), or -1 if none were. */
 ssize_t msg_write_within(int fd, const void *buf, size_t len, int ms);
 

@@ -453,9 +453,10 @@ struct dest {
 	mode_t mode;     /* the temporary file's, once written */
 	int err;         /* the first error */
 	bool waits;      /* a pipe, FIFO, socket or terminal: its reader may never read */
+	int64_t until;   /* where it waits: by when it is written whole, or given up */
 };
 
-/* How long the report waits for a reader that takes nothing, in milliseconds. */
+/* How long the report waits, in all, for a reader that does not take it: milliseconds. */
 #define REPORT_STALL_MS 2000
 
 /* The report's text, a piece at a time (json.h's sink). */
@@ -463,9 +464,15 @@ static bool dest_write(void *ctx, const char *text, size_t len)
 {
 	struct dest *d = ctx;
 	while (len > 0) {
-		/* A pipe, FIFO, socket or terminal whose reader takes nothing for REPORT_STALL_MS
-		 * is given up (a warning): the report never holds runlimit past the bound. */
-		ssize_t n = d->waits ? msg_write_within(d->fd, text, len, REPORT_STALL_MS)
+		/* A pipe, FIFO, socket or terminal whose reader has not taken the whole report
+		 * within REPORT_STALL_MS is given up (a warning): the report never holds runlimit
+		 * past the bound, not even for a reader that takes a little now and then. */
+		int64_t left = d->until - clock_now();
+		if (d->waits && left <= 0) {
+			d->err = EAGAIN;
+			return false;
+		}
+		ssize_t n = d->waits ? msg_write_within(d->fd, text, len, (int)(left / 1000000 + 1))
 		                     : msg_write(d->fd, text, len);
 		if (n <= 0 || (d->waits && (size_t)n < len)) {
 			d->err = n == 0 ? EIO : errno;
@@ -661,6 +668,7 @@ void report_finish(const struct report_end *e)
 	struct stat st;
 	if (d.fd >= 0 && !d.atomic && fstat(d.fd, &st) == 0)
 		d.waits = S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || isatty(d.fd);
+	d.until = clock_now() + (int64_t)REPORT_STALL_MS * 1000000;
 	if (d.fd >= 0) {
 		/* Written as it is made: a buffer's worth at a time into a temporary file; into a
 		 * descriptor, pipe or device, in one write when it fits ONE_WRITE (memory
@@ -676,7 +684,7 @@ void report_finish(const struct report_end *e)
 		close_dest(&d);
 	}
 	if (d.err == EAGAIN && d.waits)
-		msg("cannot write the report to %s: its reader took nothing for %d seconds",
+		msg("cannot write the report to %s: its reader did not take it within %d seconds",
 		    quote(rep.cfg->report), REPORT_STALL_MS / 1000);
 	else if (d.err)
 		msg("cannot write the report to %s: %s", quote(rep.cfg->report), strerror(d.err));
