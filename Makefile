@@ -91,7 +91,7 @@ EXPECT_Darwin  = sessions counts readback peercred
 EXPECT = $(EXPECT_$(PLAT))
 
 CORE = src/cli.c src/deliver.c src/dispositions.c src/duration.c src/finish.c \
-	src/guard.c src/jobctl.c src/json.c src/launch.c src/longopt.c src/msg.c src/nproc.c \
+	src/guard.c src/jobctl.c src/json.c src/launch.c src/longopt.c src/msg.c src/nowait.c src/nproc.c \
 	src/quote.c src/relay.c src/relay_lines.c src/relay_stream.c src/relay_tail.c \
 	src/relay_watch.c src/named.c src/named_cancel.c src/named_control.c src/report.c \
 	src/signals.c src/spawn.c src/status.c src/stdfds.c src/supervise.c src/tty.c
@@ -122,7 +122,7 @@ $(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 # probes), the cgroup files (against made-up trees), quoting, the pid map, the JSON writer,
 # the exit-status rules, the report tail's ring and runlimit's own lines; and they link the
 # platform built, whose event wait (the clock) unit_clock.c runs.
-UNIT_SRCS = src/duration.c src/signals.c src/nproc.c src/longopt.c src/msg.c \
+UNIT_SRCS = src/duration.c src/signals.c src/nproc.c src/longopt.c src/msg.c src/nowait.c \
 	src/quote.c src/json.c src/status.c src/relay_tail.c src/relay_lines.c
 UNIT_OS = src/os/cpufiles.c src/os/pidmap.c src/os/grow.c
 UNIT_TESTS = tests/unit/unit.c tests/unit/unit_nproc.c tests/unit/unit_cpufiles.c \

@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "nowait.h"
+
 const char *progname = "runlimit";
 const char *program_name = "runlimit";
 const char *help_mode = "";
@@ -27,7 +29,8 @@ static void swallow_own(int sig, bool was_pending)
 	sigwait(&only, &got);
 }
 
-ssize_t msg_write(int fd, const void *buf, size_t len)
+/* write(2), or with nowait nowait_write, with SIGPIPE and SIGXFSZ as msg_write says. */
+static ssize_t own_write(int fd, const void *buf, size_t len, bool nowait)
 {
 	/* A write to a closed pipe raises SIGPIPE in this process, and one past RLIMIT_FSIZE
 	 * SIGXFSZ; runlimit forwards both when others send them, so its own must be swallowed
@@ -46,7 +49,7 @@ ssize_t msg_write(int fd, const void *buf, size_t len)
 	}
 	ssize_t n;
 	do {
-		n = write(fd, buf, len);
+		n = nowait ? nowait_write(fd, buf, len) : write(fd, buf, len);
 	} while (n < 0 && errno == EINTR);
 	int err = errno;
 	if (n < 0 && err == EPIPE)
@@ -56,6 +59,11 @@ ssize_t msg_write(int fd, const void *buf, size_t len)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	errno = err;
 	return n;
+}
+
+ssize_t msg_write(int fd, const void *buf, size_t len)
+{
+	return own_write(fd, buf, len, false);
 }
 
 void msg_drop_sigpipe(void)
@@ -101,7 +109,9 @@ ssize_t msg_write_within(int fd, const void *buf, size_t len, int ms)
 			break;
 		}
 		size_t piece = len - done < PIPE_BUF ? len - done : PIPE_BUF;
-		ssize_t n = msg_write(fd, p + done, piece);
+		ssize_t n = own_write(fd, p + done, piece, true);
+		if (n < 0 && errno == EAGAIN)
+			continue; /* another writer took the room poll saw: wait again */
 		if (n <= 0)
 			break;
 		done += (size_t)n;

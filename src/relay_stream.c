@@ -7,10 +7,11 @@
 #include <unistd.h>
 
 #include "msg.h"
+#include "nowait.h"
 #include "os/os.h"
 
-/* What is written to the caller at a time: a write of at most PIPE_BUF bytes to a pipe poll
- * calls writable never blocks, and the caller's descriptor is not runlimit's to make
+/* What is written to the caller at a time: a write of at most PIPE_BUF bytes, through
+ * nowait_write, which never blocks though the caller's descriptor is not runlimit's to make
  * non-blocking (the caller shares it); while it stays writable, the next piece follows at
  * once.  Such a write is also atomic: another process writing to the caller's pipe (make -j,
  * several runs into one log) never cuts into it.  Between two pipes, where the system can,
@@ -200,7 +201,7 @@ static ssize_t put_out(struct stream *s, const char *bytes, size_t len)
 {
 	ssize_t put;
 	do {
-		put = write(s->out, bytes, len < CHUNK ? len : CHUNK);
+		put = nowait_write(s->out, bytes, len < CHUNK ? len : CHUNK);
 	} while (put < 0 && errno == EINTR);
 	if (put < 0 && errno == EAGAIN)
 		return 0;

@@ -1,6 +1,7 @@
 #include "os/os.h"
 #include "relay_watch.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -97,7 +98,7 @@ bool watch_read_tail(struct tail *t)
 	if (!w || !t->buf)
 		return false; /* not watched, or no memory for the ring (t->error says so) */
 	long long grew = grown(w);
-	int fd = reopen_for_reading(w->fd);
+	int fd = reopen_fd(w->fd, O_RDONLY);
 	if (fd < 0)
 		return false;
 	struct stat st;

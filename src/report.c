@@ -456,8 +456,11 @@ struct dest {
 	int64_t until;   /* where it waits: by when it is written whole, or given up */
 };
 
-/* How long the report waits, in all, for a reader that does not take it: milliseconds. */
+/* How long the report waits, in all, for a reader that does not take it: milliseconds,
+ * and 1 s more for each MiB the reader took (a 16 MiB tail may take a slow machine more
+ * than 2 s to pass on, even to a reader that keeps up). */
 #define REPORT_STALL_MS 2000
+#define REPORT_NS_PER_BYTE (1000000000 / (1 << 20))
 
 /* The report's text, a piece at a time (json.h's sink). */
 static bool dest_write(void *ctx, const char *text, size_t len)
@@ -465,8 +468,9 @@ static bool dest_write(void *ctx, const char *text, size_t len)
 	struct dest *d = ctx;
 	while (len > 0) {
 		/* A pipe, FIFO, socket or terminal whose reader has not taken the whole report
-		 * within REPORT_STALL_MS is given up (a warning): the report never holds runlimit
-		 * past the bound, not even for a reader that takes a little now and then. */
+		 * within REPORT_STALL_MS (and its due for what it took) is given up, with a
+		 * warning: a reader that takes a little now and then does not hold runlimit for
+		 * longer than the report's size allows. */
 		int64_t left = d->until - clock_now();
 		if (d->waits && left <= 0) {
 			d->err = EAGAIN;
@@ -480,6 +484,7 @@ static bool dest_write(void *ctx, const char *text, size_t len)
 		}
 		text += n;
 		len -= (size_t)n;
+		d->until += (int64_t)n * REPORT_NS_PER_BYTE;
 	}
 	return true;
 }
@@ -684,8 +689,8 @@ void report_finish(const struct report_end *e)
 		close_dest(&d);
 	}
 	if (d.err == EAGAIN && d.waits)
-		msg("cannot write the report to %s: its reader did not take it within %d seconds",
-		    quote(rep.cfg->report), REPORT_STALL_MS / 1000);
+		msg("cannot write the report to %s: its reader did not take it in time (%d seconds, "
+		    "and 1 more for each MiB)", quote(rep.cfg->report), REPORT_STALL_MS / 1000);
 	else if (d.err)
 		msg("cannot write the report to %s: %s", quote(rep.cfg->report), strerror(d.err));
 	free(rep.targets);

@@ -352,3 +352,43 @@ ctrl_c_in_grace() {
 	type_line 'for i in 3 4; do runlimit --output-grace=30 60 sh -c '\''echo $$ >cmd-$0; "$S" 60 & echo started-$0; echo err >&2'\'' $i 2> >(cat >/dev/null); echo "iter $i rc=$?"; done; echo after-loop'
 	ctrl_c_in_grace 3 4
 }
+
+# ---- Another writer between poll and write ---------------------------------------------------
+# poll(2) finding room in the caller's pipe or socket is not enough: another writer of it (make
+# -j, several runs into one log) may fill it before runlimit's write, which would then block
+# for as long as the reader takes nothing.  The hooks build fills it in that gap
+# (RUNLIMIT_TEST_FILL_BEFORE_WRITE); runlimit's writes go through a description of its own
+# that does not wait (review of issue 31).
+
+@test "the caller's pipe filled between poll and write: runlimit's own lines never hold it past the bound" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	[ -e /proc/self/fd ] && expected readback || skip "this build cannot reopen a pipe of the caller's"
+	# -v writes a line as it sends TERM at 1 s; before, that write blocked until the test gave
+	# up at 60 s.
+	line=$(RUNLIMIT_TEST_FILL_BEFORE_WRITE=1 "$PY" "$TOOLS/noread.py" 60 "$RUNLIMIT_HOOKS" -v \
+		-k 1 1 "$S" 30)
+	echo "$line" >&2
+	read -r rc secs _ <<<"$line"
+	[ "$rc" = 124 ]
+	lt "$secs" 10
+}
+
+@test "the caller's socket filled between poll and write: the relay never holds runlimit past the bound" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	# stdout a stream socket nobody reads, which the relay copies to (no splice to a socket).
+	run -0 env RUNLIMIT_TEST_FILL_BEFORE_WRITE=1 "$PY" -c 'import socket, subprocess, sys, time
+a, b = socket.socketpair()
+t = time.time()
+p = subprocess.Popen(sys.argv[1:], stdout=b, stderr=subprocess.DEVNULL)
+b.close()
+try:
+    rc = p.wait(timeout=60)
+except subprocess.TimeoutExpired:
+    p.kill()
+    rc = "hung"
+took = time.time() - t
+print(rc, round(took, 2))
+sys.exit(0 if rc == 124 and took < 10 else 1)' "$RUNLIMIT_HOOKS" --output-grace=0.5 -k 1 1 \
+		sh -c 'echo one; "$0" 30' "$S"
+	echo "$output"
+}

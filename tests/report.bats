@@ -285,10 +285,10 @@ except subprocess.TimeoutExpired:
 took = time.time() - t
 err = p.stderr.read().decode()
 print(rc, round(took, 2), err)
-sys.exit(0 if rc == 0 and took < 10 and "its reader did not take it within 2 seconds" in err else 1)' "$RUNLIMIT"
+sys.exit(0 if rc == 0 and took < 10 and "its reader did not take it in time" in err else 1)' "$RUNLIMIT"
 }
 
-@test "to a reader that takes a little now and then: the report is given up after 2 s in all" {
+@test "to a reader that takes a little now and then: the report is given up after 2 s and 1 s a MiB" {
 	# 600 KB of command line; the reader takes 4 KiB every 0.5 s, so each piece finds room
 	# within the 2 s.  Before, each piece waited afresh: the report held runlimit for
 	# about a minute (the bound; review of issue 31).
@@ -307,7 +307,7 @@ if rc is None:
 took = time.time() - t
 err = p.stderr.read().decode()
 print(rc, round(took, 2), err)
-sys.exit(0 if rc == 0 and took < 12 and "its reader did not take it within 2 seconds" in err else 1)' "$RUNLIMIT"
+sys.exit(0 if rc == 0 and took < 12 and "its reader did not take it in time" in err else 1)' "$RUNLIMIT"
 }
 
 @test "to a descriptor: a report of up to 1 MiB in one write, a larger one in writes of 1 MiB" {

@@ -455,13 +455,13 @@ unsigned long ncpu_quota(void)
 
 /* Reopening: fcntl(F_GETPATH) gives the file's path, which another process could have
  * replaced since: what is opened must be the same file (device and inode) as fd's. */
-int reopen_for_reading(int fd)
+int reopen_fd(int fd, int access)
 {
 	char path[MAXPATHLEN];
 	struct stat was, is;
 	if (fcntl(fd, F_GETPATH, path) < 0 || fstat(fd, &was) < 0)
 		return -1;
-	int again = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+	int again = open(path, access | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
 	if (again >= 0 && (fstat(again, &is) < 0 || is.st_dev != was.st_dev ||
 	                   is.st_ino != was.st_ino)) {
 		close(again);

@@ -172,11 +172,11 @@ ssize_t pipe_tee(int in, int out, size_t max)
 
 /* Reopening: /proc/self/fd/N names the open file itself, not a path that could have been
  * replaced since. */
-int reopen_for_reading(int fd)
+int reopen_fd(int fd, int access)
 {
 	char path[64];
 	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-	return open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+	return open(path, access | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
 }
 
 /* Processor counts: the affinity mask, /sys for the processors online and installed, and

@@ -219,14 +219,18 @@ unsigned long ncpu_installed(void);
  * ULONG_MAX when none applies. */
 unsigned long ncpu_quota(void);
 
-/* ---- Reading back a file the command writes to (--report-tail with stderr a regular
- * file): a description of its own for reading, of the very file a descriptor of runlimit's is
- * open on (which may be open for writing only).  Linux: /proc/self/fd; macOS: fcntl
- * F_GETPATH, checked against the file's identity; FreeBSD and posix.c: none. */
+/* ---- Reopening: an open file description of runlimit's own, of the very file a
+ * descriptor of runlimit's is open on.  For reading back a file the command writes to
+ * (--report-tail with stderr a regular file, which may be open for writing only); for
+ * writing without waiting to a pipe, FIFO or terminal the caller shares, whose description
+ * runlimit may not make non-blocking (nowait.h).  Linux: /proc/self/fd (an anonymous pipe
+ * too); macOS: fcntl F_GETPATH, checked against the file's identity (files, FIFOs and
+ * terminals with a path); FreeBSD and posix.c: none. */
 
-/* A read-only, close-on-exec descriptor of the file fd is open on, with the permissions of
- * runlimit's user; -1 if there is none to be had. */
-int reopen_for_reading(int fd);
+/* A close-on-exec, non-blocking descriptor of the file fd is open on, opened with access
+ * (O_RDONLY or O_WRONLY) and the permissions of runlimit's user, never as a controlling
+ * terminal; -1 if there is none to be had. */
+int reopen_fd(int fd, int access);
 
 /* ---- The peer: who is at the other end of a connected UNIX socket (the control socket
  * of a named run).  Linux: SO_PEERCRED; macOS, FreeBSD: getpeereid; posix.c: POSIX has no way,

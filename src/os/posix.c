@@ -63,9 +63,10 @@ long os_maxrss_kib(long ru_maxrss)
 }
 
 /* No way from a descriptor to its file. */
-int reopen_for_reading(int fd)
+int reopen_fd(int fd, int access)
 {
 	(void)fd;
+	(void)access;
 	return -1;
 }
 

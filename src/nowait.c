@@ -1,0 +1,61 @@
+#include "nowait.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "os/os.h"
+
+#ifdef RUNLIMIT_TEST_HOOKS
+/* Test builds only: another writer fills fd's pipe or socket after runlimit found room in
+ * it and before it writes, the gap this file closes (RUNLIMIT_TEST_FILL_BEFORE_WRITE). */
+static void fill(int fd, const struct stat *st)
+{
+	static char junk[4096];
+	if (!getenv("RUNLIMIT_TEST_FILL_BEFORE_WRITE"))
+		return;
+	if (S_ISSOCK(st->st_mode)) {
+		while (send(fd, junk, sizeof junk, MSG_DONTWAIT) > 0)
+			;
+		return;
+	}
+	int other = reopen_fd(fd, O_WRONLY);
+	if (other < 0)
+		return;
+	while (write(other, junk, sizeof junk) > 0)
+		;
+	close(other);
+}
+#else
+#define fill(fd, st) ((void)0)
+#endif
+
+ssize_t nowait_write(int fd, const void *buf, size_t len)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0 || S_ISREG(st.st_mode))
+		return write(fd, buf, len); /* a file never waits for a reader (fstat's error: its) */
+	fill(fd, &st);
+	if (S_ISSOCK(st.st_mode))
+		return send(fd, buf, len, MSG_DONTWAIT);
+	if (S_ISFIFO(st.st_mode) || isatty(fd)) {
+		int own = reopen_fd(fd, O_WRONLY);
+		if (own >= 0) {
+			ssize_t n = write(own, buf, len);
+			int err = errno;
+			close(own);
+			errno = err;
+			return n;
+		}
+	}
+	struct pollfd p = {.fd = fd, .events = POLLOUT};
+	if (poll(&p, 1, 0) == 0) {
+		errno = EAGAIN;
+		return -1;
+	}
+	return write(fd, buf, len);
+}
