@@ -71,9 +71,9 @@ endif
 # any system, which is how the paths of systems without a reaper or a process table are
 # tested here (make check-portable).
 PLAT_Linux    = src/os/linux.c src/os/linux_tree.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/cpufiles.c src/os/ppoll.c src/os/clock.c
-PLAT_FreeBSD  = src/os/freebsd.c src/os/ppoll.c src/os/clock.c src/os/pipecopy.c
-PLAT_Darwin   = src/os/darwin.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/selfpipe.c src/os/clock.c src/os/pipecopy.c
-PLAT_portable = src/os/posix.c src/os/selfpipe.c src/os/clock.c src/os/pipecopy.c
+PLAT_FreeBSD  = src/os/freebsd.c src/os/searchdir.c src/os/ppoll.c src/os/clock.c src/os/pipecopy.c
+PLAT_Darwin   = src/os/darwin.c src/os/searchdir.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/selfpipe.c src/os/clock.c src/os/pipecopy.c
+PLAT_portable = src/os/posix.c src/os/searchdir.c src/os/selfpipe.c src/os/clock.c src/os/pipecopy.c
 PLAT = $(if $(filter portable,$(PLATFORM)),portable,$(if $(PLAT_$(OS)),$(OS),portable))
 PLATFORM_SRCS = $(PLAT_$(PLAT))
 
@@ -85,7 +85,7 @@ PLATFORM_SRCS = $(PLAT_$(PLAT))
 # tail is read back from a regular file (reopen_for_reading); splice: the relay moves bytes
 # between pipes in the kernel (pipe_move); peercred: a control socket knows its peer's uid
 # (peer_uid).  The portable build takes nothing for granted.
-EXPECT_Linux   = sessions orphans counts readback splice peercred
+EXPECT_Linux   = sessions orphans counts readback splice peercred searchcwd
 EXPECT_FreeBSD = sessions orphans peercred
 EXPECT_Darwin  = sessions counts readback peercred
 EXPECT = $(EXPECT_$(PLAT))

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "msg.h"
+#include "os/os.h"
 #include "quote.h"
 
 #define NS ((int64_t)1000000000)
@@ -574,8 +575,9 @@ void names_sweep(const struct names_dir *d, const char *keep)
 
 /* bind or connect sock to NAME.sock in d.  The name is relative, made from inside the
  * directory (fchdir there and back): so the path of the directory, however long, never has
- * to fit a socket's address.  Where the working directory cannot be opened to come back to,
- * the directory's own path is used, if it fits. */
+ * to fit a socket's address.  Where the working directory cannot be opened to come back to
+ * (os_open_here: on Linux, it may be searched, not read; elsewhere, read), the directory's
+ * own path is used, if it fits. */
 static int at_dir(const struct names_dir *d, const char *name, int sock, bool bind_it)
 {
 	struct sockaddr_un sa;
@@ -585,7 +587,7 @@ static int at_dir(const struct names_dir *d, const char *name, int sock, bool bi
 		errno = ENOENT;
 		return -1;
 	}
-	int here = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int here = os_open_here();
 	int len = here >= 0 ? snprintf(sa.sun_path, sizeof sa.sun_path, "%s.sock", name)
 	                    : snprintf(sa.sun_path, sizeof sa.sun_path, "%s/%s.sock", d->path, name);
 	if (len < 0 || (size_t)len >= sizeof sa.sun_path) {

@@ -325,6 +325,33 @@ start_named() {
 	grep -q '^where\.sock$' "$D/own.ls"
 }
 
+@test "a directory of any length from a working directory that may be searched, not read" {
+	needs_other_users
+	expected searchcwd || skip "this build needs to read the working directory to come back to it (no O_PATH or O_SEARCH)"
+	local pub far
+	pub=$(public_dir)
+	# A user's own long directory for named runs, and a working directory (mode 0311) that
+	# user may enter but not list: before, runlimit then bound the socket by the directory's
+	# whole path, too long for a socket's address, and refused the run (125).
+	far=$pub/$(printf 'd%.0s' $(seq 100))/$(printf 'e%.0s' $(seq 100))
+	as_user 65534 mkdir -p "$far" "$pub/cwd"
+	chmod 0311 "$pub/cwd"
+	run -0 as_user 65534 sh -c 'cd "$1" && RUNLIMIT_DIR=$2 "$3" --name=far 10 pwd' sh \
+		"$pub/cwd" "$far" "$USER_RL"
+	[ "$output" = "$pub/cwd" ]
+	# --list and --cancel from there reach a live run
+	as_user 65534 sh -c 'cd "$1" && RUNLIMIT_DIR=$2 exec "$3" --name=far 60 sleep 100' sh \
+		"$pub/cwd" "$far" "$USER_RL" &
+	RUN=$!
+	wait_until 10 test -S "$far/far.sock"
+	run -0 as_user 65534 sh -c 'cd "$1" && RUNLIMIT_DIR=$2 "$3" --list' sh "$pub/cwd" "$far" "$USER_RL"
+	[[ "$output" == "far	"* ]]
+	run -0 as_user 65534 sh -c 'cd "$1" && RUNLIMIT_DIR=$2 "$3" --cancel=far' sh "$pub/cwd" "$far" "$USER_RL"
+	wait_bg "$RUN"
+	[ "$BG_STATUS" -eq 143 ]
+	rm -rf "$pub"
+}
+
 @test "another user: its cancel is refused, its directory is its own, ours is not for it" {
 	needs_other_users
 	local pub

@@ -170,6 +170,11 @@ ssize_t pipe_tee(int in, int out, size_t max)
 	return got;
 }
 
+int os_open_here(void)
+{
+	return open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
 /* Reopening: /proc/self/fd/N names the open file itself, not a path that could have been
  * replaced since. */
 int reopen_fd(int fd, int access)

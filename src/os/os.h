@@ -219,6 +219,15 @@ unsigned long ncpu_installed(void);
  * ULONG_MAX when none applies. */
 unsigned long ncpu_quota(void);
 
+/* ---- The working directory, to come back to (named runs bind their socket from inside
+ * their directory, so that its path never has to fit a socket's address): a descriptor
+ * fchdir(2) takes, for which searching the directory is enough, not reading it.  Linux:
+ * O_PATH; elsewhere (searchdir.c) POSIX's O_SEARCH where the system has it, else O_RDONLY,
+ * which needs read permission. */
+
+/* A close-on-exec descriptor of the working directory for fchdir; -1 if none. */
+int os_open_here(void);
+
 /* ---- Reopening: an open file description of runlimit's own, of the very file a
  * descriptor of runlimit's is open on.  For reading back a file the command writes to
  * (--report-tail with stderr a regular file, which may be open for writing only); for
