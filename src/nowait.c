@@ -1,3 +1,6 @@
+/* MSG_DONTWAIT: not POSIX, though every system runlimit is built for has it; macOS shows it
+ * only outside strict POSIX. */
+#define _DARWIN_C_SOURCE
 #include "nowait.h"
 
 #include <errno.h>
