@@ -10,7 +10,7 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 # The lines completed, the cursor at the end of each; a test names a line by its text.
-LINES=(
+CASES=(
 	'runlimit --'
 	'runlimit -'
 	'runlimit -s '
@@ -42,7 +42,7 @@ setup_file() {
 	printf '#!/bin/sh\n' >"$C/bin/rlfakecmd"
 	chmod +x "$C/bin/rlfakecmd"
 	: >"$C/work/rlfile.txt"
-	printf '%s\n' "${LINES[@]}" >"$C/lines"
+	printf '%s\n' "${CASES[@]}" >"$C/lines"
 	# Each shell as a user's would be, with nothing of the user's: PATH with the fake
 	# command and runlimit first, a home of its own, the named runs in $C/names.
 	export RUNLIMIT_DIR=$C/names
@@ -68,7 +68,7 @@ setup_file() {
 	wait $pids
 }
 
-# complete_in SHELL [BASH_COMPLETION]: SHELL completes LINES into $C/SHELL.out, or says in
+# complete_in SHELL [BASH_COMPLETION]: SHELL completes CASES into $C/SHELL.out, or says in
 # $C/SHELL.skip why it cannot (not installed; for bash, no bash-completion 2) or in
 # $C/SHELL.failed how it failed.
 complete_in() {
@@ -107,7 +107,7 @@ shell_ran() {
 }
 
 # expect: each line of stdin, "offers|LINE|WORD..." or "none|LINE|WORD...", holds of what
-# $SH completed for LINE (one of LINES).  offers: each WORD is offered, as it is, with "="
+# $SH completed for LINE (one of CASES).  offers: each WORD is offered, as it is, with "="
 # after it (bash's --report=), or after an option's "=" (fish's --cancel=NAME); none: no
 # WORD is offered, as it is or with "=" after it.  One awk for all: a test stays quick.
 expect() {
@@ -124,7 +124,7 @@ expect() {
 			for (s = 1; s <= nspec; s++) {
 				split(spec[s], f, "|")
 				n = num[f[2]]
-				if (!n) { printf "no line \"%s\" in LINES\n", f[2]; bad = 1; continue }
+				if (!n) { printf "no line \"%s\" in CASES\n", f[2]; bad = 1; continue }
 				k = split(f[3], w, " ")
 				for (i = 1; i <= k; i++) {
 					has = ((n, w[i]) in got) || ((n, w[i] "=") in got)
