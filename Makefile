@@ -13,6 +13,10 @@ datarootdir ?= $(prefix)/share
 MANDIR      ?= $(datarootdir)/man
 mandir      ?= $(MANDIR)
 man1dir     ?= $(if $(filter %/man1 %/man1/,$(mandir)),$(mandir),$(mandir)/man1)
+# The shell completions (completions/), each where its shell looks by default.
+bashcompdir ?= $(datarootdir)/bash-completion/completions
+zshcompdir  ?= $(datarootdir)/zsh/site-functions
+fishcompdir ?= $(datarootdir)/fish/vendor_completions.d
 DESTDIR     ?=
 INSTALL     ?= install
 INSTALL_PROGRAM ?= $(INSTALL) -m 755
@@ -197,7 +201,8 @@ check-portable:
 	RUNLIMIT=$(CURDIR)/runlimit-portable RUNLIMIT_HOOKS=$(CURDIR)/runlimit-portable-hooks \
 		RUNLIMIT_EXPECT= scripts/run-bats.sh $(JOBS)
 
-SHELL_SCRIPTS = scripts/*.sh bench/*.sh .ci/run tests/helpers.bash tests/tools/*.sh tests/tools/block_signals
+SHELL_SCRIPTS = scripts/*.sh bench/*.sh .ci/run tests/helpers.bash tests/tools/*.sh tests/tools/block_signals \
+	tests/tools/complete-in-bash completions/runlimit.bash
 lint:
 	mandoc -Tlint -Wwarning man/runlimit.1
 	shellcheck $(SHELL_SCRIPTS)
@@ -238,14 +243,21 @@ release:
 		WARN="$(WARN)" scripts/release.sh
 	@scripts/release-check.sh $(or $(RELEASE_DIR),release)
 
-# What is at a destination is removed first: a link there (an old install's, a stow link) is
+# The completions go where each shell looks (bashcompdir, zshcompdir, fishcompdir).  What is
+# at a destination is removed first: a link there (an old install's, a stow link) is
 # replaced, never written through.  uninstall removes a timeout or nproc link only if it
 # points at runlimit.
 install: $(BIN)
-	mkdir -p "$(DESTDIR)$(bindir)" "$(DESTDIR)$(man1dir)"
-	rm -f "$(DESTDIR)$(bindir)/runlimit" "$(DESTDIR)$(man1dir)/runlimit.1"
+	mkdir -p "$(DESTDIR)$(bindir)" "$(DESTDIR)$(man1dir)" "$(DESTDIR)$(bashcompdir)" \
+		"$(DESTDIR)$(zshcompdir)" "$(DESTDIR)$(fishcompdir)"
+	rm -f "$(DESTDIR)$(bindir)/runlimit" "$(DESTDIR)$(man1dir)/runlimit.1" \
+		"$(DESTDIR)$(bashcompdir)/runlimit" "$(DESTDIR)$(zshcompdir)/_runlimit" \
+		"$(DESTDIR)$(fishcompdir)/runlimit.fish"
 	$(INSTALL_PROGRAM) $(BIN) "$(DESTDIR)$(bindir)/runlimit"
 	$(INSTALL_DATA) man/runlimit.1 "$(DESTDIR)$(man1dir)/runlimit.1"
+	$(INSTALL_DATA) completions/runlimit.bash "$(DESTDIR)$(bashcompdir)/runlimit"
+	$(INSTALL_DATA) completions/_runlimit "$(DESTDIR)$(zshcompdir)/_runlimit"
+	$(INSTALL_DATA) completions/runlimit.fish "$(DESTDIR)$(fishcompdir)/runlimit.fish"
 
 install-links:
 	for l in timeout nproc; do \
@@ -253,7 +265,9 @@ install-links:
 	done
 
 uninstall:
-	rm -f "$(DESTDIR)$(bindir)/runlimit" "$(DESTDIR)$(man1dir)/runlimit.1"
+	rm -f "$(DESTDIR)$(bindir)/runlimit" "$(DESTDIR)$(man1dir)/runlimit.1" \
+		"$(DESTDIR)$(bashcompdir)/runlimit" "$(DESTDIR)$(zshcompdir)/_runlimit" \
+		"$(DESTDIR)$(fishcompdir)/runlimit.fish"
 	for l in timeout nproc; do \
 		if [ -L "$(DESTDIR)$(bindir)/$$l" ] && \
 		   [ "$$(readlink "$(DESTDIR)$(bindir)/$$l")" = runlimit ]; then \

@@ -48,7 +48,9 @@ echo "distcheck: install and uninstall into a DESTDIR"
 dest=$work/dest
 "$make" -s install DESTDIR="$dest" PREFIX=/usr/local
 "$make" -s install-links DESTDIR="$dest" PREFIX=/usr/local
-for f in bin/runlimit bin/timeout bin/nproc share/man/man1/runlimit.1; do
+for f in bin/runlimit bin/timeout bin/nproc share/man/man1/runlimit.1 \
+	share/bash-completion/completions/runlimit share/zsh/site-functions/_runlimit \
+	share/fish/vendor_completions.d/runlimit.fish; do
 	[ -e "$dest/usr/local/$f" ] || fail "make install did not install $f"
 done
 "$dest/usr/local/bin/runlimit" 5 true || fail "the installed runlimit does not run"

@@ -9,8 +9,12 @@ class Runlimit < Formula
   license "BSD-2-Clause"
 
   def install
-    # The Makefile is GNU make's, which is macOS's make; prefix and mandir (the parent of man1) place both files.
-    system "make", "install", "prefix=#{prefix}", "mandir=#{man}"
+    # The Makefile is GNU make's, which is macOS's make; prefix and mandir (the parent of
+    # man1) place the binary and the manual, and the completions go where Homebrew's shells
+    # look for them.
+    system "make", "install", "prefix=#{prefix}", "mandir=#{man}",
+           "bashcompdir=#{bash_completion}", "zshcompdir=#{zsh_completion}",
+           "fishcompdir=#{fish_completion}"
   end
 
   def caveats
@@ -32,5 +36,9 @@ class Runlimit < Formula
     assert_match(/^timeout: invalid time interval .x.$/,
                  shell_output("cd #{testpath} && PATH=#{testpath}:$PATH timeout x true 2>&1", 125))
     assert_equal "ok\n", shell_output("#{bin}/runlimit 10 echo ok")
+    # The completions are where bash-completion, zsh and fish look under Homebrew.
+    assert_predicate bash_completion/"runlimit", :exist?
+    assert_predicate zsh_completion/"_runlimit", :exist?
+    assert_predicate fish_completion/"runlimit.fish", :exist?
   end
 end
