@@ -61,6 +61,8 @@ struct probe {
 	bool connecting;               /* connect is in progress (EINPROGRESS) */
 	bool greeted;
 	bool live, busy;               /* seen so far: a lock held; a "busy" */
+	pid_t peer;                    /* the listener's pid, as the system tells it (0: it
+	                                * cannot) */
 	int err;
 	int64_t deadline;              /* 0: not started */
 	int64_t retry_at;
@@ -100,8 +102,10 @@ static bool right_peer(struct probe *p)
 {
 	uid_t uid;
 	int known = peer_uid(p->fd, &uid);
-	if (known == 1 ? uid == p->d->owner : known == 0 && p->d->owner == geteuid())
+	if (known == 1 ? uid == p->d->owner : known == 0 && p->d->owner == geteuid()) {
+		p->peer = peer_pid(p->fd);
 		return true;
+	}
 	hang_up(p);
 	p->end = R_GONE; /* not a run of the directory's user: not one to talk to */
 	return false;
@@ -586,6 +590,10 @@ static bool list_one(struct probe *p)
 	int used = 0;
 	if (p->end == R_ANSWERED && sscanf(p->line, "%ld %lld %n", &pid, &ns, &used) == 2 &&
 	    used > 0) {
+		/* The pid is the system's word where it has one, not the peer's: a tool may
+		 * signal what --list shows, and root lists other users' sockets. */
+		if (p->peer > 0)
+			pid = (long)p->peer;
 		tame(p->line + used);
 		len = snprintf(out, sizeof out, "%s\t%ld\t%.1fs\t%s\n", p->shown, pid, (double)ns / 1e9,
 		               p->line + used);

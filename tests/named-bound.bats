@@ -489,6 +489,28 @@ time.sleep(30)
 	[ ! -e "$theirs/liar.cancel" ]
 }
 
+@test "root's --list shows the pid the system says listens, not the one a run announces" {
+	# A tool may signal the pid --list shows; another user's socket could announce pid 1.
+	needs_other_users
+	expected peercred || skip "this build cannot tell who listens on a socket"
+	make_pub
+	unset RUNLIMIT_DIR XDG_RUNTIME_DIR
+	export TMPDIR=$PUB
+	local theirs
+	if [ -d /run/user/65534 ]; then theirs=/run/user/65534/runlimit; else theirs=$PUB/runlimit-65534; fi
+	cp "$TOOLS/fakerun.py" "$PUB/fakerun.py"
+	# setpriv itself, not as_user's subshell: DAEMON is then the fake's own pid
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$PY" "$PUB/fakerun.py" "$theirs" liar \
+		'1 0 fake' </dev/null >/dev/null 2>&1 3>&- &
+	DAEMON=$!
+	wait_until 10 test -S "$theirs/liar.sock"
+	run bounded 30 "$RUNLIMIT" --list
+	echo "status $status: $output" >&2
+	[ "$status" -eq 0 ]
+	# before: "65534:liar	1	0.0s	fake"
+	[[ "$output" == *"65534:liar	$DAEMON	0.0s	fake"* ]]
+}
+
 @test "root with another user's XDG_RUNTIME_DIR (su without -): that user's runs never pass for root's" {
 	needs_other_users
 	make_pub

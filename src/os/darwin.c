@@ -27,6 +27,7 @@
 #include <sys/proc.h> /* SZOMB */
 #include <sys/proc_info.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/sysctl.h>
 #include <sys/time.h>
@@ -79,6 +80,15 @@ int peer_uid(int fd, uid_t *uid)
 {
 	gid_t gid;
 	return getpeereid(fd, uid, &gid) == 0 ? 1 : -1;
+}
+
+pid_t peer_pid(int fd)
+{
+	pid_t pid = 0;
+	socklen_t len = sizeof pid;
+	if (getsockopt(fd, SOL_LOCAL, LOCAL_PEERPID, &pid, &len) != 0 || len != sizeof pid)
+		return 0;
+	return pid > 0 ? pid : 0;
 }
 
 /* The clock: CLOCK_MONOTONIC on macOS keeps counting through sleep, but kernel waits do not;

@@ -139,6 +139,15 @@ int peer_uid(int fd, uid_t *uid)
 	return 1;
 }
 
+pid_t peer_pid(int fd)
+{
+	struct ucred cred;
+	socklen_t len = sizeof cred;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || len != sizeof cred)
+		return 0;
+	return cred.pid > 0 ? cred.pid : 0;
+}
+
 /* splice(2) between two pipes moves page references, not bytes, and with SPLICE_F_NONBLOCK
  * waits on neither pipe, even when the caller's description of out is blocking (which
  * runlimit may not change: the caller shares it); tee(2) does the same without taking them

@@ -249,6 +249,11 @@ int reopen_fd(int fd, int access);
 /* 1 with the peer's effective uid in *uid; 0 where the system cannot tell; -1 on error. */
 int peer_uid(int fd, uid_t *uid);
 
+/* The pid of the process that listens at the other end of a connection (SO_PEERCRED on
+ * Linux, LOCAL_PEERPID on macOS): the kernel's word, not the peer's; 0 where the system
+ * cannot tell (FreeBSD, posix.c). */
+pid_t peer_pid(int fd);
+
 /* ---- Moving bytes from one pipe to another inside the kernel, never copied through
  * runlimit (the output relay).  Linux: splice(2), tee(2); elsewhere none: the relay then
  * copies through its buffer.  Both keep the pipe's own buffers, so a write of at most

@@ -79,6 +79,13 @@ int peer_uid(int fd, uid_t *uid)
 	return 0;
 }
 
+/* No pid of the peer here. */
+pid_t peer_pid(int fd)
+{
+	(void)fd;
+	return 0;
+}
+
 /* The clock: poll(2) takes whole milliseconds, so round up, never wake early.  poll cannot
  * swap the signal mask itself, so the handlers wake it through the self-pipe. */
 int64_t clock_now(void)
