@@ -439,7 +439,7 @@ time.sleep(30)
 	[[ "$output" == *"$N-where.sock"* ]]
 }
 
-@test "a working directory that cannot be opened: the directory's own path, where it fits" {
+@test "a working directory that cannot be opened (or read, where that is needed): the directory's own path, where it fits" {
 	needs_other_users
 	make_pub
 	mkdir -m 311 "$PUB/closed"
@@ -454,8 +454,14 @@ time.sleep(30)
 	run as_user 65534 sh -c 'cd "$1" && RUNLIMIT_DIR=$2 exec "$3" --name=x 10 pwd' sh \
 		"$PUB/closed" "$far" "$USER_RL"
 	echo "$output" >&2
-	[ "$status" -eq 125 ]
-	[[ "$output" == *"cannot listen on"*"ame too long"* ]] # musl: "Filename"
+	if [ "$status" -eq 0 ]; then
+		# held with O_PATH (Linux), it is not read: any length works (named.bats)
+		[ "$output" = "$PUB/closed" ]
+	else
+		! expected searchcwd
+		[ "$status" -eq 125 ]
+		[[ "$output" == *"cannot listen on"*"ame too long"* ]] # musl: "Filename"
+	fi
 	# from a working directory it can open, the same directory works
 	run as_user 65534 sh -c 'cd / && RUNLIMIT_DIR=$1 exec "$2" --name=x 10 pwd' sh "$far" "$USER_RL"
 	[ "$status" -eq 0 ]
