@@ -247,6 +247,12 @@ install: $(BIN)
 	$(INSTALL_PROGRAM) $(BIN) "$(DESTDIR)$(bindir)/runlimit"
 	$(INSTALL_DATA) man/runlimit.1 "$(DESTDIR)$(man1dir)/runlimit.1"
 
+# A smoke test of the installed binary (the GNU name; scripts/installcheck.sh, plain sh): a
+# time-out, a TERM-ignoring command KILLed, --version, the timeout name, the manual there.
+installcheck:
+	sh scripts/installcheck.sh "$(DESTDIR)$(bindir)/runlimit" "$(VERSION)" \
+		"$(DESTDIR)$(man1dir)/runlimit.1"
+
 install-links:
 	for l in timeout nproc; do \
 		rm -f "$(DESTDIR)$(bindir)/$$l" && ln -s runlimit "$(DESTDIR)$(bindir)/$$l" || exit 1; \
@@ -266,4 +272,4 @@ clean:
 	rm -f $(BIN) runlimit-* tests/unit/run-unit tests/unit/run-unit-* tests/unit/fuzz-* .build-flags-*
 
 FORCE:
-.PHONY: all check test-deps check-portable cross musl lint fuzz dist distcheck release install install-links uninstall clean FORCE
+.PHONY: all check test-deps check-portable cross musl lint fuzz dist distcheck release install installcheck install-links uninstall clean FORCE
