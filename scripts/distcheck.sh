@@ -28,7 +28,7 @@ listing >"$work/packed"
 
 # Nothing that is built or belongs to the repository only.
 bad=$(awk '{ print $NF }' "$work/packed" |
-	grep -E '^\./(\.git(/|$)|\.ci(/|$)|\.github(/|$)|runlimit$|runlimit-|\.build-flags)|\.o$|/run-unit' || true)
+	grep -E '^\./(\.git(/|$)|\.ci(/|$)|\.github(/|$)|debian(/|$)|runlimit$|runlimit-|\.build-flags)|\.o$|/run-unit' || true)
 [ -z "$bad" ] || fail "the tarball holds what it should not: $bad"
 for f in Makefile LICENSE README.md man/runlimit.1 src/main.c tests/helpers.bash scripts/run-bats.sh; do
 	grep -q " \./$f\$" "$work/packed" || fail "the tarball lacks $f"
