@@ -259,6 +259,12 @@ install: $(BIN)
 	$(INSTALL_DATA) completions/_runlimit "$(DESTDIR)$(zshcompdir)/_runlimit"
 	$(INSTALL_DATA) completions/runlimit.fish "$(DESTDIR)$(fishcompdir)/runlimit.fish"
 
+# A smoke test of the installed binary (the GNU name; scripts/installcheck.sh, plain sh): a
+# time-out, a TERM-ignoring command KILLed, --version, the timeout name, the manual there.
+installcheck:
+	sh scripts/installcheck.sh "$(DESTDIR)$(bindir)/runlimit" "$(VERSION)" \
+		"$(DESTDIR)$(man1dir)/runlimit.1"
+
 install-links:
 	for l in timeout nproc; do \
 		rm -f "$(DESTDIR)$(bindir)/$$l" && ln -s runlimit "$(DESTDIR)$(bindir)/$$l" || exit 1; \
@@ -280,4 +286,4 @@ clean:
 	rm -f $(BIN) runlimit-* tests/unit/run-unit tests/unit/run-unit-* tests/unit/fuzz-* .build-flags-*
 
 FORCE:
-.PHONY: all check test-deps check-portable cross musl lint fuzz dist distcheck release install install-links uninstall clean FORCE
+.PHONY: all check test-deps check-portable cross musl lint fuzz dist distcheck release install installcheck install-links uninstall clean FORCE

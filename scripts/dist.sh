@@ -1,9 +1,12 @@
 #!/bin/sh
 # Pack the source tarball, runlimit-VERSION.tar.gz, into the current directory (make dist).
 # It holds what git tracks, as it is in the work tree, less what only the repository needs
-# (.ci/, .github/, .gitignore): what is needed to build, test and install, and no build
-# output.  A file that exists but was never added is not packed, which `make distcheck`
-# then finds missing.  VERSION is the one `runlimit --version` prints (src/cli.h).
+# (.ci/, .github/, .gitignore) and debian/: what is needed to build, test and install, and no
+# build output.  debian/ is the Debian packaging (scripts/deb-check.sh): a distribution adds
+# its own around this tarball, which its 3.0 (quilt) source format takes as the upstream
+# .orig.tar.gz, and a debian/ inside that would only be in its way.  A file that exists but
+# was never added is not packed, which `make distcheck` then finds missing.  VERSION is the
+# one `runlimit --version` prints (src/cli.h).
 # The same tree packs to the same bytes with GNU tar: names sorted, owner 0, modes without
 # the umask's say, and every mtime the last commit's (SOURCE_DATE_EPOCH, when set, wins).
 set -eu
@@ -20,7 +23,7 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir "$stage/$name"
 # Tracked files that are in the work tree (a deletion not yet committed is not packed).
-git ls-files -z | tr '\0' '\n' | grep -Ev '^(\.ci/|\.github/|\.gitignore$)' |
+git ls-files -z | tr '\0' '\n' | grep -Ev '^(\.ci/|\.github/|debian/|\.gitignore$)' |
 	while IFS= read -r f; do
 		[ -e "$f" ] || continue
 		mkdir -p "$stage/$name/$(dirname "$f")"

@@ -1,9 +1,11 @@
 #!/bin/sh
 # Check a source tarball the way a user of it would (make distcheck): unpack it in a fresh
 # directory, build, run a real time-out, run `make check`, install into a DESTDIR (with the
-# links) and uninstall, then `make clean`.  It fails when the tarball holds what it should not
-# (a build output, .git), lacks what the build or the tests need (they fail), when uninstall
-# leaves a file in the DESTDIR, or when the tree after `make clean` is not the tarball's.
+# links), run `make installcheck` against what is installed, uninstall, then `make clean`.
+# It fails when the tarball holds what it should not (a build output, .git), lacks what the
+# build or the tests need (they fail), when the installed runlimit fails installcheck, when
+# uninstall leaves a file in the DESTDIR, or when the tree after `make clean` is not the
+# tarball's.
 # Usage: scripts/distcheck.sh runlimit-VERSION.tar.gz
 set -eu
 tarball=${1:?usage: distcheck.sh runlimit-VERSION.tar.gz}
@@ -26,7 +28,7 @@ listing >"$work/packed"
 
 # Nothing that is built or belongs to the repository only.
 bad=$(awk '{ print $NF }' "$work/packed" |
-	grep -E '^\./(\.git(/|$)|\.ci(/|$)|\.github(/|$)|runlimit$|runlimit-|\.build-flags)|\.o$|/run-unit' || true)
+	grep -E '^\./(\.git(/|$)|\.ci(/|$)|\.github(/|$)|debian(/|$)|runlimit$|runlimit-|\.build-flags)|\.o$|/run-unit' || true)
 [ -z "$bad" ] || fail "the tarball holds what it should not: $bad"
 for f in Makefile LICENSE README.md man/runlimit.1 src/main.c tests/helpers.bash scripts/run-bats.sh; do
 	grep -q " \./$f\$" "$work/packed" || fail "the tarball lacks $f"
@@ -53,7 +55,7 @@ for f in bin/runlimit bin/timeout bin/nproc share/man/man1/runlimit.1 \
 	share/fish/vendor_completions.d/runlimit.fish; do
 	[ -e "$dest/usr/local/$f" ] || fail "make install did not install $f"
 done
-"$dest/usr/local/bin/runlimit" 5 true || fail "the installed runlimit does not run"
+"$make" -s installcheck DESTDIR="$dest" PREFIX=/usr/local || fail "make installcheck failed"
 "$make" -s uninstall DESTDIR="$dest" PREFIX=/usr/local
 left=$(cd "$dest" && find . ! -type d)
 [ -z "$left" ] || fail "make uninstall left: $left"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Check `make install`, `install-links` and `uninstall` into a scratch DESTDIR: exactly the
-# binary, the manual and the shell completions land where they belong, the links work, and
-# uninstall removes all.
+# binary, the manual and the shell completions land where they belong, the links work, make
+# installcheck passes on what was installed, and uninstall removes all.
 set -eu
 cd "$(dirname "$0")/.."
 dest=$(mktemp -d)
@@ -56,6 +56,9 @@ got=$(listing)
 # shellcheck disable=SC2046
 want=$(sorted ./usr/bin/runlimit ./usr/share/man/man1/runlimit.1 $(comps ./usr/share))
 [ "$got" = "$want" ] || fail "prefix=/usr mandir=/usr/share/man put [$got], expected [$want]"
+# make installcheck finds what the same variables installed, and it works
+make -s installcheck DESTDIR="$dest" prefix=/usr mandir=/usr/share/man ||
+	fail "make installcheck failed on what make install put in $dest"
 rm -rf "${dest:?}"/*
 make -s install DESTDIR="$dest" PREFIX=/opt/rl MANDIR=/opt/rl/man
 got=$(listing)

@@ -129,6 +129,22 @@ static void say(struct conn *c, const char *text)
 		(void)!msg_write(c->fd, text, strlen(text));
 }
 
+/* Whether the peer of a connection may talk to this run: its own user or root.  Where the
+ * system cannot tell who it is, the directory of named runs (only its user and root can
+ * enter) is all; an error refuses.  The uid is read only where peer_uid gave one. */
+static bool peer_allowed(int fd)
+{
+	uid_t uid;
+	switch (peer_uid(fd, &uid)) {
+	case 1:
+		return uid == geteuid() || uid == 0;
+	case 0:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Take every connection waiting to be accepted, into a free slot (or refused if none). */
 static void take_connections(void)
 {
@@ -141,15 +157,13 @@ static void take_connections(void)
 				continue;
 			break;
 		}
-		uid_t uid;
-		int known = peer_uid(fd, &uid);
 		struct conn *free_slot = NULL;
 		for (size_t k = 0; k < CONNS && !free_slot; k++)
 			if (conns[k].fd < 0)
 				free_slot = &conns[k];
 		/* Each connection is greeted before it says anything, so that one refused is told
 		 * so and closed with nothing unread (which would reset it, and lose the word). */
-		bool allowed = own(fd) && known >= 0 && !(known && uid != geteuid() && uid != 0);
+		bool allowed = own(fd) && peer_allowed(fd);
 		if (!allowed || !free_slot) {
 			(void)!msg_write(fd, allowed ? "busy\n" : "refused\n", allowed ? 5 : 8);
 			close(fd);
