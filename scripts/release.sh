@@ -1,15 +1,20 @@
 #!/bin/sh
 # Build a release into release/ (make release): the source tarball (scripts/dist.sh), one
 # archive of a prebuilt, stripped binary per platform with the manual, the Homebrew formula
-# for it, and SHA256SUMS.  The binaries are cross-built with zig (scripts/zig.sh):
-#   linux-x86_64, linux-aarch64   static, musl
-#   freebsd-x86_64                FreeBSD's libc
+# for it, SHA256SUMS, and NOTES.md, the release's notes: NEWS.md's entry for the version
+# (scripts/release-notes.sh; no entry, no release).  The binaries are cross-built with zig
+# (scripts/zig.sh):
+#   linux-x86_64, linux-aarch64   static-pie (static, and position-independent so that the
+#                                 kernel randomises where it loads), musl
+#   freebsd-x86_64, -aarch64      FreeBSD's libc
 #   macos-universal               arm64 (macOS 11, the first on Apple silicon) and x86_64
 #                                 (macOS 10.12, the first with clock_gettime) joined with
 #                                 llvm-lipo; every slice ad-hoc signed by the linker
 # The Makefile passes the source lists and flags (make release).  Then scripts/release-check.sh
 # checks what was made.  RELEASE_URL: where the release's files will be downloaded from (for
 # the formula); RELEASE_TAG, when set (the workflow's tag), must be v and the version.
+# RELEASE_DIR (default release/) is emptied only if it is empty or a previous release
+# (scripts/release-dir.sh); everything is made apart first, so a failed build leaves it as it was.
 set -eu
 cd "$(dirname "$0")/.."
 : "${LINUX_SRCS:?run by make release}" "${FREEBSD_SRCS:?}" "${DARWIN_SRCS:?}" "${FEATURES:?}" "${WARN:?}"
@@ -23,18 +28,21 @@ fi
 url=${RELEASE_URL:-https://github.com/runlimit/runlimit/releases/download/v$version}
 home=${url%%/releases/download/*}
 out=${RELEASE_DIR:-release}
+scripts/release-dir.sh "$out"
+notes=$(scripts/release-notes.sh "$version")
 lipo=${LIPO:-$(command -v llvm-lipo || command -v lipo ||
 	find /usr/bin /usr/local/bin -name 'llvm-lipo-[0-9]*' 2>/dev/null | sort -V | tail -n 1)}
 [ -n "$lipo" ] || { echo "release.sh: llvm-lipo is missing (Debian: apt-get install llvm)" >&2; exit 1; }
 zig=$(scripts/zig.sh)
 
-rm -rf "$out"
-mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+new=$work/release
+mkdir "$new"
 
 echo "release.sh: runlimit $version into $out/"
-DIST_DIR=$out scripts/dist.sh >/dev/null
+DIST_DIR=$new scripts/dist.sh >/dev/null
+printf '%s\n' "$notes" >"$new/NOTES.md"
 
 # cc TARGET OUTPUT FEATURES SOURCES...: one stripped binary for TARGET.
 cc() {
@@ -63,15 +71,17 @@ cat >"$work/entitlements.plist" <<'EOF'
 EOF
 # shellcheck disable=SC2086 # the source lists are lists
 {
-	cc x86_64-linux-musl "$work/linux-x86_64" "$FEATURES" -static $LINUX_SRCS
-	cc aarch64-linux-musl "$work/linux-aarch64" "$FEATURES" -static $LINUX_SRCS
+	# (zig cc takes -static-pie and links plain static: these three flags make static-pie)
+	cc x86_64-linux-musl "$work/linux-x86_64" "$FEATURES" -fPIE -pie -static $LINUX_SRCS
+	cc aarch64-linux-musl "$work/linux-aarch64" "$FEATURES" -fPIE -pie -static $LINUX_SRCS
 	cc x86_64-freebsd "$work/freebsd-x86_64" "$FEATURES_FreeBSD" $FREEBSD_SRCS
+	cc aarch64-freebsd "$work/freebsd-aarch64" "$FEATURES_FreeBSD" $FREEBSD_SRCS
 	macos aarch64-macos.11.0 "$work/macos-arm64"
 	macos x86_64-macos.10.12 "$work/macos-x86_64"
 }
 "$lipo" -create -output "$work/macos-universal" "$work/macos-arm64" "$work/macos-x86_64"
 
-for platform in linux-x86_64 linux-aarch64 freebsd-x86_64 macos-universal; do
+for platform in linux-x86_64 linux-aarch64 freebsd-x86_64 freebsd-aarch64 macos-universal; do
 	dir=$work/runlimit-$version-$platform
 	mkdir -p "$dir"
 	cp "$work/$platform" "$dir/runlimit"
@@ -85,14 +95,18 @@ for platform in linux-x86_64 linux-aarch64 freebsd-x86_64 macos-universal; do
 	else
 		COPYFILE_DISABLE=1 tar -C "$work" -cf "$work/out.tar" "runlimit-$version-$platform"
 	fi
-	gzip -n -9 <"$work/out.tar" >"$out/runlimit-$version-$platform.tar.gz"
+	gzip -n -9 <"$work/out.tar" >"$new/runlimit-$version-$platform.tar.gz"
 done
 
 # The formula: the template's URL and checksum replaced by this release's.
-sum=$(sha256sum "$out/runlimit-$version.tar.gz" | cut -d' ' -f1)
+sum=$(sha256sum "$new/runlimit-$version.tar.gz" | cut -d' ' -f1)
 sed -e "s|^  homepage \".*\"|  homepage \"$home\"|" \
 	-e "s|^  url \".*\"|  url \"$url/runlimit-$version.tar.gz\"|" \
-	-e "s|^  sha256 \".*\"|  sha256 \"$sum\"|" scripts/homebrew/runlimit.rb >"$out/runlimit.rb"
+	-e "s|^  sha256 \".*\"|  sha256 \"$sum\"|" scripts/homebrew/runlimit.rb >"$new/runlimit.rb"
 
-(cd "$out" && sha256sum runlimit-*.tar.gz runlimit.rb >SHA256SUMS)
+(cd "$new" && sha256sum runlimit-*.tar.gz runlimit.rb >SHA256SUMS)
+# Into RELEASE_DIR (checked above: it holds nothing but a previous release's files).
+mkdir -p "$out"
+find "$out" -mindepth 1 -maxdepth 1 -type f -exec rm -f {} +
+cp "$new"/* "$out"/
 ls -l "$out"

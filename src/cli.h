@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RUNLIMIT_VERSION "0.1.0"
+#define RUNLIMIT_VERSION "0.2.0"
 
 struct config {
 	int64_t duration;   /* ns until the deadline; 0: no time limit */

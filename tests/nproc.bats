@@ -132,7 +132,7 @@ quota_here() {
 	[ "$stderr" = "$ours_link: extra operand 'extra'
 Try '$ours_link --help' for more information." ]
 	run -0 "$ours_link" --version
-	[ "${lines[0]}" = "nproc (runlimit) 0.1.0" ]
+	[[ "${lines[0]}" =~ ^nproc\ \(runlimit\)\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
 	run -0 "$ours_link" --help
 	[ "${lines[0]}" = "Usage: $ours_link [--all] [--ignore=N]" ]
 	[[ $output == *"--all"* ]] && [[ $output == *"--ignore=N"* ]]

@@ -4,7 +4,7 @@
 class Runlimit < Formula
   desc "Run a command with a time limit and end its whole process tree"
   homepage "https://github.com/runlimit/runlimit"
-  url "https://github.com/runlimit/runlimit/releases/download/v0.1.0/runlimit-0.1.0.tar.gz"
+  url "https://github.com/runlimit/runlimit/releases/download/v0.2.0/runlimit-0.2.0.tar.gz"
   sha256 "0000000000000000000000000000000000000000000000000000000000000000"
   license "BSD-2-Clause"
 
