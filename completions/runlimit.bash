@@ -11,7 +11,7 @@
 
 # Options that take a value in the next word (or after "=").
 _runlimit_argopts='--kill-after --signal --report --output-grace --no-output-timeout
-	--report-tail --name --cancel --marker-ttl'
+	--report-tail --name --cancel --marker-ttl --reserve'
 
 # _runlimit_takes_arg WORD: WORD is an option whose value is the next word: a long one
 # above, or short flags ending in -k or -s ("-vk", "-s"); the short one is then in
@@ -113,7 +113,7 @@ _runlimit()
 		__ltrim_colon_completions "$cur"
 		return
 		;;
-	--help | --version | --list | --nproc) return ;;
+	--help | --version | --list | --nproc | --remaining) return ;;
 	esac
 	if _runlimit_takes_arg "$prev"; then
 		return # a duration, a size or a new name: nothing to offer
@@ -124,7 +124,7 @@ _runlimit()
 		COMPREPLY=($(compgen -W '-k --kill-after= -s --signal= -v --verbose -f --foreground
 			-p --preserve-status --kill-leftovers --report= --output-grace=
 			--no-output-timeout= --report-tail= --name= --cancel= --marker-ttl= --list
-			--nproc --help --version' -- "$cur"))
+			--nproc --reserve= --no-inherit --remaining --help --version' -- "$cur"))
 		[[ ${COMPREPLY-} == *= ]] && compopt -o nospace
 	fi
 } &&

@@ -16,7 +16,7 @@ function __runlimit_duration_at
                 test $i -le (count $words); and echo $i
                 return
             case --kill-after --signal --report --output-grace --no-output-timeout \
-                    --report-tail --name --cancel --marker-ttl
+                    --report-tail --name --cancel --marker-ttl --reserve
                 set i (math $i + 1) # its value is the next word
             case '--*'
             case '-?*'
@@ -92,6 +92,9 @@ complete -c runlimit -n __runlimit_options -l cancel -x -a '(__runlimit_names)' 
 complete -c runlimit -n __runlimit_options -l marker-ttl -x -d 'With --cancel: how long its marker stands'
 complete -c runlimit -n __runlimit_options -l list -d 'Show the named runs'
 complete -c runlimit -n __runlimit_options -l nproc -d 'Print the processors usable'
+complete -c runlimit -n __runlimit_options -l reserve -x -d 'Time out this long before RUNLIMIT_DEADLINE'
+complete -c runlimit -n __runlimit_options -l no-inherit -d 'Let RUNLIMIT_DEADLINE not shorten the limit'
+complete -c runlimit -n __runlimit_options -l remaining -d 'Print the seconds left before RUNLIMIT_DEADLINE'
 complete -c runlimit -n __runlimit_options -l help -d 'Display the help and exit'
 complete -c runlimit -n __runlimit_options -l version -d 'Output the version and exit'
 

@@ -23,7 +23,8 @@
 
 enum opt_id { OPT_SIGNAL, OPT_KILL, OPT_PRESERVE, OPT_FOREGROUND, OPT_VERBOSE,
 	OPT_KILL_LEFTOVERS, OPT_REPORT, OPT_OUTPUT_GRACE, OPT_NO_OUTPUT, OPT_REPORT_TAIL,
-	OPT_NAME, OPT_CANCEL, OPT_MARKER_TTL, OPT_LIST, OPT_NPROC, OPT_HELP, OPT_VERSION };
+	OPT_NAME, OPT_CANCEL, OPT_MARKER_TTL, OPT_LIST, OPT_NPROC, OPT_HELP, OPT_VERSION,
+	OPT_RESERVE, OPT_NO_INHERIT, OPT_REMAINING };
 
 struct option_def {
 	struct longopt lo; /* first: longopt_match reads it */
@@ -49,6 +50,9 @@ static const struct option_def options[] = {
 	{{"marker-ttl", true, true}, 0, OPT_MARKER_TTL},
 	{{"list", false, true}, 0, OPT_LIST},
 	{{"nproc", false, true}, 0, OPT_NPROC},
+	{{"reserve", true, true}, 0, OPT_RESERVE},
+	{{"no-inherit", false, true}, 0, OPT_NO_INHERIT},
+	{{"remaining", false, true}, 0, OPT_REMAINING},
 	{{"help", false, false}, 0, OPT_HELP},
 	{{"version", false, false}, 0, OPT_VERSION},
 };
@@ -68,6 +72,7 @@ static const char usage_lines[] =
 	"  or:  %s --cancel=NAME [-s SIGNAL] [-k DURATION] [--marker-ttl=DURATION]\n"
 	"  or:  %s --list\n"
 	"  or:  %s --nproc [--all] [--ignore=N]\n"
+	"  or:  %s --remaining [--reserve=DURATION]\n"
 	"  or:  %s OPTION\n";
 static const char usage_lines_as_timeout[] = /* GNU's, to the letter */
 	"Usage: %s [OPTION] DURATION COMMAND [ARG]...\n"
@@ -114,7 +119,14 @@ static const char usage_extensions[] =
 	"      --marker-ttl=DURATION  with --cancel: how long its marker stands\n"
 	"                               (default 60s; 0: leave none)\n"
 	"      --list                 show the named runs: NAME, pid, elapsed, command\n"
-	"      --nproc                print the processors usable (see --nproc --help)\n";
+	"      --nproc                print the processors usable (see --nproc --help)\n"
+	"      --reserve=DURATION     time out this long before RUNLIMIT_DEADLINE, the\n"
+	"                               deadline an outer runlimit passed down, if\n"
+	"                               that comes first (default: the -k grace, the\n"
+	"                               output grace and 1s)\n"
+	"      --no-inherit           let RUNLIMIT_DEADLINE not shorten the limit\n"
+	"      --remaining            print the seconds left before RUNLIMIT_DEADLINE,\n"
+	"                               less the --reserve (default 0); 1 if none\n";
 static const char usage_tail[] =
 	"      --help                 display this help and exit\n"
 	"      --version              output version information and exit\n"
@@ -134,7 +146,8 @@ static const char usage_tail[] =
 static const char usage_as_timeout[] =
 	"\nrunlimit's extensions (--kill-leftovers, --report, --output-grace,\n"
 	"--no-output-timeout, --report-tail, --name, --cancel, --marker-ttl, --list,\n"
-	"--nproc) work here too: see 'runlimit --help'.\n";
+	"--nproc, --reserve, --no-inherit, --remaining) work here too:\n"
+	"see 'runlimit --help'.\n";
 
 static enum cli_result usage(void)
 {
@@ -144,8 +157,8 @@ static enum cli_result usage(void)
 	if (as_timeout)
 		snprintf(lines, sizeof lines, usage_lines_as_timeout, p, p);
 	else
-		snprintf(lines, sizeof lines, usage_lines, p, p, p, p, p);
-	char text[6144];
+		snprintf(lines, sizeof lines, usage_lines, p, p, p, p, p, p);
+	char text[8192];
 	int len = snprintf(text, sizeof text, "%s%s%s%s%s%s", lines, usage_head, usage_options,
 	                   as_timeout ? "" : usage_extensions, usage_tail,
 	                   as_timeout ? usage_as_timeout : "");
@@ -281,6 +294,13 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 		break;
 	case OPT_LIST: cfg->list = true; break;
 	case OPT_NPROC: return CLI_NPROC;
+	case OPT_RESERVE:
+		if (!interval(arg, &cfg->reserve))
+			return bad_usage();
+		cfg->reserve_given = true;
+		break;
+	case OPT_NO_INHERIT: cfg->no_inherit = true; break;
+	case OPT_REMAINING: cfg->remaining = true; break;
 	case OPT_HELP: return usage();
 	case OPT_VERSION: return version();
 	}
@@ -383,6 +403,16 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 		if (r != CLI_RUN)
 			return r;
 	}
+	if (cfg->remaining && (cfg->cancel || cfg->list || cfg->name || cfg->no_inherit)) {
+		msg("option '--remaining' is not for '--cancel', '--list', '--name' or '--no-inherit'");
+		return bad_usage();
+	}
+	if (cfg->remaining && argc > i) {
+		msg("extra operand %s", quote(argv[i]));
+		return bad_usage();
+	}
+	if (cfg->remaining)
+		return CLI_REMAINING;
 	if (cfg->cancel || cfg->list)
 		return control_mode(cfg, argc - i, argv + i);
 	if (argc - i < 2) {

@@ -30,6 +30,10 @@ struct config {
 	int64_t marker_ttl; /* --marker-ttl: how long a cancel's marker stands (ns; 0: none) */
 	bool marker_ttl_given;
 	bool list;          /* --list */
+	int64_t reserve;    /* --reserve: ns kept before an inherited deadline (inherit.h) */
+	bool reserve_given;
+	bool no_inherit;    /* --no-inherit: RUNLIMIT_DEADLINE does not shorten the limit */
+	bool remaining;     /* --remaining */
 	char **command;     /* NULL-terminated argv of COMMAND */
 	int64_t started;    /* clock_now() when runlimit started: the deadline counts from it */
 };
@@ -42,6 +46,7 @@ enum cli_result {
 	CLI_NPROC,   /* --nproc came first: the rest is nproc's command line */
 	CLI_CANCEL,  /* --cancel=NAME: end that run (cfg->cancel, with -s and -k) */
 	CLI_LIST,    /* --list: show the live named runs */
+	CLI_REMAINING, /* --remaining: print the time left under RUNLIMIT_DEADLINE */
 };
 
 enum cli_result cli_parse(int argc, char **argv, struct config *cfg);

@@ -4,6 +4,7 @@
 
 #include "named_cancel.h"
 #include "cli.h"
+#include "inherit.h"
 #include "msg.h"
 #include "nproc.h"
 #include "os/os.h"
@@ -33,7 +34,7 @@ int main(int argc, char **argv)
 
 	struct config cfg;
 	enum cli_result parsed = cli_parse(argc, argv, &cfg);
-	if (parsed != CLI_EXIT_OK && parsed != CLI_NPROC)
+	if (parsed != CLI_EXIT_OK && parsed != CLI_NPROC && parsed != CLI_REMAINING)
 		stdfds_hold(); /* before anything is opened (--help, --version have written) */
 	switch (parsed) {
 	case CLI_EXIT_OK:
@@ -57,6 +58,8 @@ int main(int argc, char **argv)
 		return cancel_main(&cfg);
 	case CLI_LIST:
 		return list_main();
+	case CLI_REMAINING:
+		return remaining_main(&cfg);
 	case CLI_RUN:
 		break;
 	}

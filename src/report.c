@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "inherit.h"
 #include "json.h"
 #include "msg.h"
 #include "os/os.h"
@@ -318,6 +319,25 @@ static void limit_members(struct json *j)
 	json_seconds(j, clock_now() - rep.started);
 }
 
+/* The deadline passed down in RUNLIMIT_DEADLINE, if the run took it into account. */
+static void inherited_member(struct json *j)
+{
+	const struct inherited *in = inherit_taken();
+	json_key(j, "deadline_inherited");
+	if (!in) {
+		json_null(j);
+		return;
+	}
+	json_open(j, '{');
+	json_key(j, "deadline");
+	json_seconds(j, in->deadline);
+	json_key(j, "reserve_seconds");
+	json_seconds(j, in->reserve);
+	json_key(j, "shortened");
+	json_bool(j, in->shortened);
+	json_close(j, '}');
+}
+
 /* Every signal sent, in order. */
 static void signal_members(struct json *j)
 {
@@ -436,6 +456,7 @@ static void build(struct json *j, const struct report_end *e)
 	json_string(j, RUNLIMIT_VERSION);
 	end_members(j, e);
 	limit_members(j);
+	inherited_member(j);
 	signal_members(j);
 	process_counts(j, e);
 	output_member(j, e->output);

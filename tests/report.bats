@@ -41,7 +41,8 @@ COMMON=('set(d) >= {"version", "outcome", "exit_status", "exit_signal", "timed_o
 	"kill_after_seconds", "no_output_timeout_seconds", "timeout_signal", "wall_seconds", "signals", "signals_omitted",
 	"alive_at_command_exit", "ended", "left_running", "output", "rusage"}'
 	'isinstance(d["wall_seconds"], float) and d["wall_seconds"] >= 0'
-	'set(d["rusage"]) == {"user_seconds", "system_seconds", "max_rss_kib"}')
+	'set(d["rusage"]) == {"user_seconds", "system_seconds", "max_rss_kib"}'
+	'd.get("deadline_inherited", 0) is None')
 
 # counts_known: the build lists the command's tree (a process table), so the process counts
 # of the report are numbers, not null; where make check says it must, it is taken as known.
