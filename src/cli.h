@@ -32,6 +32,7 @@ struct config {
 	bool list;          /* --list */
 	char **command;     /* NULL-terminated argv of COMMAND */
 	int64_t started;    /* clock_now() when runlimit started: the deadline counts from it */
+	int64_t started_wall; /* clock_wall() then: the time the report and --list tell */
 };
 
 enum cli_result {
