@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 	case CLI_CANCEL:
 		return cancel_main(&cfg);
 	case CLI_LIST:
-		return list_main();
+		return list_main(cfg.json);
 	case CLI_RUN:
 		break;
 	}
