@@ -269,6 +269,18 @@ list_json() {
 		'runs["old"]["argv"] is None and runs["old"]["argc"] is None and runs["old"]["deadline"] is None'
 }
 
+@test "--cancel of a name no run has: says so on stderr, that a marker was left and for how long; status 1 (2 without a marker)" {
+	run -1 --separate-stderr "$RUNLIMIT" --cancel=typo
+	[ -z "$output" ]
+	[[ "$stderr" == *"no run named 'typo' is running: a cancel marker was left, and a run of that name that starts within 60s will not run its command" ]]
+	[ -e "$RUNLIMIT_DIR/typo.cancel" ]
+	run -1 --separate-stderr "$RUNLIMIT" --cancel=typo2 --marker-ttl=90s
+	[[ "$stderr" == *"'typo2'"*"within 90s will not run its command" ]]
+	run -2 --separate-stderr "$RUNLIMIT" --cancel=typo3 --marker-ttl=0
+	[[ "$stderr" == *"no run named 'typo3' is running: no marker was left (--marker-ttl=0)" ]]
+	[ ! -e "$RUNLIMIT_DIR/typo3.cancel" ]
+}
+
 @test "an unrelated process whose pid is in fake name files is never signalled" {
 	"$S" 100 &
 	local bystander=$!
