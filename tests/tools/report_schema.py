@@ -4,11 +4,14 @@
 # It needs python's jsonschema, a test dependency only: if the python running it has none,
 # another python that has it is looked for (Debian's python3-jsonschema is in /usr/bin/python3,
 # while the python3 on PATH may be pyenv's); with none, nothing is validated, unless
-# RUNLIMIT_SCHEMA=required (as .ci/run sets it), when that is a failure.
+# RUNLIMIT_SCHEMA=required (as .ci/run sets it), when that is a failure.  RUNLIMIT_SCHEMA=off
+# validates nothing (.ci/run's gates that run the suite again against other builds of the
+# same code: about 0.1 s a report).
 #
-#   report_schema.py FILE...   validate each file (one report each): status 1 if one is not
-#                              valid, with why on stderr
-#   report_schema.py --probe   say which jsonschema validates, or why none does
+#   report_schema.py FILE...        validate each file (one report each): status 1 if one is
+#                                   not valid, with why on stderr
+#   report_schema.py --probe        say which jsonschema validates, or why none does
+#   report_schema.py --check-schema the schema file is a valid JSON Schema (status 1 if not)
 import json, os, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -17,8 +20,9 @@ OTHER_PYTHONS = ["/usr/bin/python3", "/usr/local/bin/python3", "/opt/homebrew/bi
                  "/usr/local/bin/python3.11", "/usr/bin/python3.11"]
 
 
-def _local():
-    """A validator with this python's jsonschema, or None."""
+def _local(check=False):
+    """A validator with this python's jsonschema, or None.  check: the schema itself is
+    checked first (an exception if it is not valid; once, in --check-schema, for time)."""
     try:
         import jsonschema  # noqa: F401
         import jsonschema.validators
@@ -27,7 +31,8 @@ def _local():
     with open(SCHEMA) as f:
         schema = json.load(f)
     cls = jsonschema.validators.validator_for(schema)
-    cls.check_schema(schema)  # a broken schema is a failure, not a pass
+    if check:
+        cls.check_schema(schema)
     return cls(schema)
 
 
@@ -72,6 +77,8 @@ def errors(report):
 
 def problems(report):
     """errors(), with no validator at all a problem only if RUNLIMIT_SCHEMA=required."""
+    if os.environ.get("RUNLIMIT_SCHEMA") == "off":
+        return []
     found = errors(report)
     if found is None:
         if os.environ.get("RUNLIMIT_SCHEMA") == "required":
@@ -96,7 +103,17 @@ if __name__ == "__main__":
             print("%s: %s" % ("/".join(str(p) for p in e.absolute_path) or "(the report)",
                               e.message))
         sys.exit(1 if bad else 0)
+    if args == ["--check-schema"]:
+        if _local(check=True) is None:
+            py = _other_python()
+            if not py:
+                sys.exit("no python with jsonschema")
+            sys.exit(subprocess.call([py, os.path.abspath(__file__), "--check-schema"]))
+        sys.exit(0)
     if args == ["--probe"]:
+        if os.environ.get("RUNLIMIT_SCHEMA") == "off":
+            print("reports not validated: RUNLIMIT_SCHEMA=off")
+            sys.exit(0)
         found = probe()
         print("reports validated by the jsonschema of %s" % found if found else
               "reports not validated: no python with jsonschema")
