@@ -347,6 +347,13 @@ time.sleep(30)
 	fi
 	# (RUN is the subshell of as_user, not runlimit)
 	echo "$output" | grep -q "^65534:theirs	[0-9]*	[0-9.]*s	$PUB/$N-s 100\$"
+	# --list --json: its name alone, and its uid
+	run -0 "$RUNLIMIT" --list --json
+	"$PY" -c 'import json, sys
+runs = [json.loads(line) for line in sys.argv[1].splitlines()]
+mine = [r for r in runs if r["name"] == "theirs"]
+assert len(mine) == 1 and mine[0]["uid"] == 65534 and mine[0]["state"] == "answering", runs
+assert mine[0]["argv"] == [sys.argv[2], "100"], mine' "$output" "$PUB/$N-s"
 	# another user neither sees nor cancels it
 	run as_user 65533 env TMPDIR="$PUB" "$USER_RL" --list
 	[ "$status" -eq 0 ]
