@@ -171,7 +171,7 @@ static void take_line(struct probe *p, char *line, int64_t now)
 		}
 		return;
 	}
-	if (strcmp(line, "refused") == 0 && !p->old && strcmp(p->ask, "describe\n") == 0) {
+	if (strcmp(line, "refused") == 0 && !p->old && p->ask && strcmp(p->ask, "describe\n") == 0) {
 		/* A run of runlimit 0.1.0 knows "info" alone: asked again, with that. */
 		hang_up(p);
 		p->old = true;
@@ -643,14 +643,23 @@ static bool number_word(char **at, long long *v)
 	return true;
 }
 
-/* The %XX of encode_arg (named_control.c) undone in place. */
+/* The value of a hexadecimal digit, or -1. */
+static int hex_digit(char c)
+{
+	const char *digits = "0123456789abcdef0123456789ABCDEF";
+	const char *at = c ? strchr(digits, c) : NULL;
+	return at ? (int)((at - digits) % 16) : -1;
+}
+
+/* The %XX of encode_arg (named_control.c) undone in place (a '%' not followed by two
+ * digits, or of a NUL, is kept as it is). */
 static void decode_arg(char *word)
 {
 	char *out = word;
 	for (char *in = word; *in; in++) {
-		unsigned v;
-		if (in[0] == '%' && sscanf(in + 1, "%2x", &v) == 1 && v > 0) {
-			*out++ = (char)v;
+		int hi = in[0] == '%' ? hex_digit(in[1]) : -1, lo = hi >= 0 ? hex_digit(in[2]) : -1;
+		if (lo >= 0 && (hi | lo)) {
+			*out++ = (char)(hi * 16 + lo);
 			in += 2;
 		} else {
 			*out++ = *in;
