@@ -23,7 +23,7 @@
 
 enum opt_id { OPT_SIGNAL, OPT_KILL, OPT_PRESERVE, OPT_FOREGROUND, OPT_VERBOSE,
 	OPT_KILL_LEFTOVERS, OPT_REPORT, OPT_OUTPUT_GRACE, OPT_NO_OUTPUT, OPT_REPORT_TAIL,
-	OPT_NAME, OPT_CANCEL, OPT_MARKER_TTL, OPT_LIST, OPT_NPROC, OPT_HELP, OPT_VERSION };
+	OPT_NAME, OPT_CANCEL, OPT_MARKER_TTL, OPT_LIST, OPT_JSON, OPT_NPROC, OPT_HELP, OPT_VERSION };
 
 struct option_def {
 	struct longopt lo; /* first: longopt_match reads it */
@@ -48,6 +48,7 @@ static const struct option_def options[] = {
 	{{"cancel", true, true}, 0, OPT_CANCEL},
 	{{"marker-ttl", true, true}, 0, OPT_MARKER_TTL},
 	{{"list", false, true}, 0, OPT_LIST},
+	{{"json", false, true}, 0, OPT_JSON},
 	{{"nproc", false, true}, 0, OPT_NPROC},
 	{{"help", false, false}, 0, OPT_HELP},
 	{{"version", false, false}, 0, OPT_VERSION},
@@ -66,7 +67,7 @@ static char last_arg_buf[64];
 static const char usage_lines[] =
 	"Usage: %s [OPTION]... DURATION COMMAND [ARG]...\n"
 	"  or:  %s --cancel=NAME [-s SIGNAL] [-k DURATION] [--marker-ttl=DURATION]\n"
-	"  or:  %s --list\n"
+	"  or:  %s --list [--json]\n"
 	"  or:  %s --nproc [--all] [--ignore=N]\n"
 	"  or:  %s OPTION\n";
 static const char usage_lines_as_timeout[] = /* GNU's, to the letter */
@@ -114,6 +115,7 @@ static const char usage_extensions[] =
 	"      --marker-ttl=DURATION  with --cancel: how long its marker stands\n"
 	"                               (default 60s; 0: leave none)\n"
 	"      --list                 show the named runs: NAME, pid, elapsed, command\n"
+	"      --json                 with --list: one JSON object per run, per line\n"
 	"      --nproc                print the processors usable (see --nproc --help)\n";
 static const char usage_tail[] =
 	"      --help                 display this help and exit\n"
@@ -134,7 +136,7 @@ static const char usage_tail[] =
 static const char usage_as_timeout[] =
 	"\nrunlimit's extensions (--kill-leftovers, --report, --output-grace,\n"
 	"--no-output-timeout, --report-tail, --name, --cancel, --marker-ttl, --list,\n"
-	"--nproc) work here too: see 'runlimit --help'.\n";
+	"--json, --nproc) work here too: see 'runlimit --help'.\n";
 
 static enum cli_result usage(void)
 {
@@ -280,6 +282,7 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 		cfg->marker_ttl_given = true;
 		break;
 	case OPT_LIST: cfg->list = true; break;
+	case OPT_JSON: cfg->json = true; break;
 	case OPT_NPROC: return CLI_NPROC;
 	case OPT_HELP: return usage();
 	case OPT_VERSION: return version();
@@ -300,6 +303,10 @@ static enum cli_result control_mode(const struct config *cfg, int left, char **w
 	}
 	if (cfg->marker_ttl_given && !cfg->cancel) {
 		msg("option '--marker-ttl' is for '--cancel'");
+		return bad_usage();
+	}
+	if (cfg->json && !cfg->list) {
+		msg("option '--json' is for '--list'");
 		return bad_usage();
 	}
 	if (left > 0) {
@@ -406,6 +413,10 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 	cfg->command = argv + i + 1;
 	if (cfg->marker_ttl_given) {
 		msg("option '--marker-ttl' is for '--cancel'");
+		return bad_usage();
+	}
+	if (cfg->json) {
+		msg("option '--json' is for '--list'");
 		return bad_usage();
 	}
 	if (cfg->report_tail && !cfg->report) {

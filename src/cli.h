@@ -30,8 +30,10 @@ struct config {
 	int64_t marker_ttl; /* --marker-ttl: how long a cancel's marker stands (ns; 0: none) */
 	bool marker_ttl_given;
 	bool list;          /* --list */
+	bool json;          /* --json: --list's objects, one a line */
 	char **command;     /* NULL-terminated argv of COMMAND */
 	int64_t started;    /* clock_now() when runlimit started: the deadline counts from it */
+	int64_t started_wall; /* clock_wall() then: the time the report and --list tell */
 };
 
 enum cli_result {
