@@ -23,7 +23,7 @@
 
 enum opt_id { OPT_SIGNAL, OPT_KILL, OPT_PRESERVE, OPT_FOREGROUND, OPT_VERBOSE,
 	OPT_KILL_LEFTOVERS, OPT_REPORT, OPT_OUTPUT_GRACE, OPT_NO_OUTPUT, OPT_REPORT_TAIL,
-	OPT_NAME, OPT_CANCEL, OPT_MARKER_TTL, OPT_LIST, OPT_NPROC, OPT_HELP, OPT_VERSION,
+	OPT_NAME, OPT_CANCEL, OPT_MARKER_TTL, OPT_LIST, OPT_JSON, OPT_NPROC, OPT_HELP, OPT_VERSION,
 	OPT_RESERVE, OPT_NO_INHERIT, OPT_REMAINING };
 
 struct option_def {
@@ -49,6 +49,7 @@ static const struct option_def options[] = {
 	{{"cancel", true, true}, 0, OPT_CANCEL},
 	{{"marker-ttl", true, true}, 0, OPT_MARKER_TTL},
 	{{"list", false, true}, 0, OPT_LIST},
+	{{"json", false, true}, 0, OPT_JSON},
 	{{"nproc", false, true}, 0, OPT_NPROC},
 	{{"reserve", true, true}, 0, OPT_RESERVE},
 	{{"no-inherit", false, true}, 0, OPT_NO_INHERIT},
@@ -70,7 +71,7 @@ static char last_arg_buf[64];
 static const char usage_lines[] =
 	"Usage: %s [OPTION]... DURATION COMMAND [ARG]...\n"
 	"  or:  %s --cancel=NAME [-s SIGNAL] [-k DURATION] [--marker-ttl=DURATION]\n"
-	"  or:  %s --list\n"
+	"  or:  %s --list [--json]\n"
 	"  or:  %s --nproc [--all] [--ignore=N]\n"
 	"  or:  %s --remaining [--reserve=DURATION]\n"
 	"  or:  %s OPTION\n";
@@ -119,6 +120,7 @@ static const char usage_extensions[] =
 	"      --marker-ttl=DURATION  with --cancel: how long its marker stands\n"
 	"                               (default 60s; 0: leave none)\n"
 	"      --list                 show the named runs: NAME, pid, elapsed, command\n"
+	"      --json                 with --list: one JSON object per run, per line\n"
 	"      --nproc                print the processors usable (see --nproc --help)\n"
 	"      --reserve=DURATION     time out this long before RUNLIMIT_DEADLINE, the\n"
 	"                               deadline an outer runlimit passed down, if\n"
@@ -146,7 +148,7 @@ static const char usage_tail[] =
 static const char usage_as_timeout[] =
 	"\nrunlimit's extensions (--kill-leftovers, --report, --output-grace,\n"
 	"--no-output-timeout, --report-tail, --name, --cancel, --marker-ttl, --list,\n"
-	"--nproc, --reserve, --no-inherit, --remaining) work here too:\n"
+	"--json, --nproc, --reserve, --no-inherit, --remaining) work here too:\n"
 	"see 'runlimit --help'.\n";
 
 static enum cli_result usage(void)
@@ -293,6 +295,7 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 		cfg->marker_ttl_given = true;
 		break;
 	case OPT_LIST: cfg->list = true; break;
+	case OPT_JSON: cfg->json = true; break;
 	case OPT_NPROC: return CLI_NPROC;
 	case OPT_RESERVE:
 		if (!interval(arg, &cfg->reserve))
@@ -320,6 +323,10 @@ static enum cli_result control_mode(const struct config *cfg, int left, char **w
 	}
 	if (cfg->marker_ttl_given && !cfg->cancel) {
 		msg("option '--marker-ttl' is for '--cancel'");
+		return bad_usage();
+	}
+	if (cfg->json && !cfg->list) {
+		msg("option '--json' is for '--list'");
 		return bad_usage();
 	}
 	if (left > 0) {
@@ -403,8 +410,9 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 		if (r != CLI_RUN)
 			return r;
 	}
-	if (cfg->remaining && (cfg->cancel || cfg->list || cfg->name || cfg->no_inherit)) {
-		msg("option '--remaining' is not for '--cancel', '--list', '--name' or '--no-inherit'");
+	if (cfg->remaining && (cfg->cancel || cfg->list || cfg->json || cfg->name || cfg->no_inherit)) {
+		msg("option '--remaining' is not for '--cancel', '--list', '--json', '--name' or "
+		    "'--no-inherit'");
 		return bad_usage();
 	}
 	if (cfg->remaining && argc > i) {
@@ -436,6 +444,10 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 	cfg->command = argv + i + 1;
 	if (cfg->marker_ttl_given) {
 		msg("option '--marker-ttl' is for '--cancel'");
+		return bad_usage();
+	}
+	if (cfg->json) {
+		msg("option '--json' is for '--list'");
 		return bad_usage();
 	}
 	if (cfg->report_tail && !cfg->report) {

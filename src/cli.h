@@ -30,12 +30,14 @@ struct config {
 	int64_t marker_ttl; /* --marker-ttl: how long a cancel's marker stands (ns; 0: none) */
 	bool marker_ttl_given;
 	bool list;          /* --list */
+	bool json;          /* --json: --list's objects, one a line */
 	int64_t reserve;    /* --reserve: ns kept before an inherited deadline (inherit.h) */
 	bool reserve_given;
 	bool no_inherit;    /* --no-inherit: RUNLIMIT_DEADLINE does not shorten the limit */
 	bool remaining;     /* --remaining */
 	char **command;     /* NULL-terminated argv of COMMAND */
 	int64_t started;    /* clock_now() when runlimit started: the deadline counts from it */
+	int64_t started_wall; /* clock_wall() then: the time the report and --list tell */
 };
 
 enum cli_result {

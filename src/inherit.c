@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "deadline.h"
 #include "msg.h"
@@ -19,17 +18,9 @@ extern char **environ;
 static struct inherited taken;
 static bool was_taken;
 static int64_t kill_by = CLOCK_NEVER;
+static int64_t run_deadline = CLOCK_NEVER;
 static char **command_env;
 static char entry[sizeof NAME "=" + DEADLINE_TEXT];
-
-/* Nanoseconds since the epoch (CLOCK_REALTIME is POSIX's, everywhere). */
-static int64_t wall_now(void)
-{
-	struct timespec ts;
-	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
-		return 0;
-	return (int64_t)ts.tv_sec * SECOND + ts.tv_nsec;
-}
 
 /* The inherited deadline into *wall; false if there is none.  Empty is none (a shell's
  * "RUNLIMIT_DEADLINE= cmd" clears it); what is not a time is none too, with a warning
@@ -100,7 +91,7 @@ static int64_t reserve_of(const struct config *cfg)
 
 int64_t inherit_deadline(const struct config *cfg, int64_t own)
 {
-	int64_t now = clock_now(), wall = wall_now(), outer;
+	int64_t now = clock_now(), wall = clock_wall(), outer;
 	int64_t deadline = own, down = own;
 	if (inherited(&outer, cfg->no_inherit)) {
 		if (!cfg->no_inherit) {
@@ -125,7 +116,13 @@ int64_t inherit_deadline(const struct config *cfg, int64_t own)
 		down = deadline < at ? deadline : at;
 	}
 	make_env(down == CLOCK_NEVER ? -1 : deadline_on_wall(down, now, wall));
+	run_deadline = deadline;
 	return deadline;
+}
+
+int64_t inherit_run_deadline(void)
+{
+	return run_deadline;
 }
 
 int64_t inherit_kill_by(void)
@@ -150,7 +147,7 @@ int remaining_main(const struct config *cfg)
 	if (!inherited(&outer, false))
 		return 1;
 	int64_t reserve = cfg->reserve_given ? cfg->reserve : 0;
-	if (!deadline_left_text(deadline_on_clock(outer, reserve, wall_now(), 0), text,
+	if (!deadline_left_text(deadline_on_clock(outer, reserve, clock_wall(), 0), text,
 	                        sizeof text - 1))
 		return 1;
 	strcat(text, "\n");

@@ -28,6 +28,10 @@ int64_t inherit_deadline(const struct config *cfg, int64_t own);
  * limit fires even when the grace would not fit (CLOCK_NEVER: no such bound). */
 int64_t inherit_kill_by(void);
 
+/* The run's deadline as inherit_deadline made it (CLOCK_NEVER: none, or not made yet):
+ * what --list --json tells of it. */
+int64_t inherit_run_deadline(void);
+
 /* The command's environment, with RUNLIMIT_DEADLINE the earliest deadline the run knows
  * of, or without it when there is none; NULL: runlimit's own, as it is. */
 char **inherit_env(void);

@@ -21,7 +21,7 @@ static const char *base_name(const char *path)
 int main(int argc, char **argv)
 {
 	/* The time limit counts from here: what runlimit does to set itself up is part of it. */
-	int64_t started = clock_now();
+	int64_t started = clock_now(), started_wall = clock_wall();
 	const char *name = argc > 0 ? base_name(argv[0]) : "";
 	if (strcmp(name, "timeout") == 0)
 		progname = "timeout";
@@ -45,6 +45,7 @@ int main(int argc, char **argv)
 		if (cfg.report) {
 			/* Once --report has been read, even bad usage gets its report. */
 			cfg.started = started;
+			cfg.started_wall = started_wall;
 			report_start(&cfg);
 			struct report_end e = {.outcome = "error", .exit_status = EXIT_RUNLIMIT_FAILED,
 			                       .error = "bad usage"};
@@ -57,12 +58,13 @@ int main(int argc, char **argv)
 	case CLI_CANCEL:
 		return cancel_main(&cfg);
 	case CLI_LIST:
-		return list_main();
+		return list_main(cfg.json);
 	case CLI_REMAINING:
 		return remaining_main(&cfg);
 	case CLI_RUN:
 		break;
 	}
 	cfg.started = started;
+	cfg.started_wall = started_wall;
 	return supervise(&cfg);
 }

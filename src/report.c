@@ -28,6 +28,11 @@
  * but one with a large --report-tail. */
 #define ONE_WRITE ((size_t)1024 * 1024)
 
+/* The report's schema (docs/report.schema.json): bumped on any change a reader of the old
+ * one could trip on (a field gone, renamed, or of another type); a new field is no such
+ * change. */
+#define REPORT_SCHEMA 1
+
 /* The signals listed at most: a caller that sends runlimit thousands (a resize storm) gets
  * the first ones and a count of the rest. */
 #define MAX_SENT 256
@@ -317,6 +322,10 @@ static void limit_members(struct json *j)
 	signal_value(j, cfg->signal);
 	json_key(j, "wall_seconds");
 	json_seconds(j, clock_now() - rep.started);
+	json_key(j, "started_at");
+	json_time(j, rep.cfg->started_wall);
+	json_key(j, "ended_at");
+	json_time(j, clock_wall());
 }
 
 /* The deadline passed down in RUNLIMIT_DEADLINE, if the run took it into account. */
@@ -330,7 +339,7 @@ static void inherited_member(struct json *j)
 	}
 	json_open(j, '{');
 	json_key(j, "deadline");
-	json_seconds(j, in->deadline);
+	json_time(j, in->deadline);
 	json_key(j, "reserve_seconds");
 	json_seconds(j, in->reserve);
 	json_key(j, "shortened");
@@ -452,6 +461,8 @@ static void output_member(struct json *j, const struct relay_stats *o)
 static void build(struct json *j, const struct report_end *e)
 {
 	json_open(j, '{');
+	json_key(j, "schema");
+	json_int(j, REPORT_SCHEMA);
 	json_key(j, "version");
 	json_string(j, RUNLIMIT_VERSION);
 	end_members(j, e);

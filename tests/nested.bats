@@ -101,7 +101,7 @@ STUBBORN='trap "" TERM; : >"$1"; exec sleep 30'
 		sh -c 'printf "%s\n" "$RUNLIMIT_DEADLINE"'
 	[ "$status" -eq 0 ]
 	near "$output" "$(awk -v d="$d" 'BEGIN { printf "%.3f", d - 6 }')" 0.0011
-	report_is "$F" "abs(d['deadline_inherited']['deadline'] - $d) < 0.0005" \
+	report_is "$F" "abs(at(d['deadline_inherited']['deadline']) - $d) < 0.0005" \
 		'd["deadline_inherited"]["reserve_seconds"] == 6' 'd["deadline_inherited"]["shortened"]'
 	# Through a real outer run too.
 	run "$RUNLIMIT" 30 "$RUNLIMIT" 0 sh -c 'printf "%s\n" "$RUNLIMIT_DEADLINE"'
@@ -196,6 +196,25 @@ STUBBORN='trap "" TERM; : >"$1"; exec sleep 30'
 	run --separate-stderr env RUNLIMIT_DEADLINE=soon "$RUNLIMIT" --cancel=none --marker-ttl=0
 	[ "$status" -eq 2 ]
 	[[ $stderr != *RUNLIMIT_DEADLINE* ]]
+}
+
+@test "a named run: --list --json tells the deadline it took from RUNLIMIT_DEADLINE" {
+	export RUNLIMIT_DIR=$BATS_TEST_TMPDIR/names
+	mkdir -m 700 "$RUNLIMIT_DIR"
+	local d p
+	d=$(at 30)
+	RUNLIMIT_DEADLINE=$d "$RUNLIMIT" --name=nest 60 sleep 60 </dev/null >/dev/null 2>&1 3>&- &
+	p=$!
+	wait_until 10 test -S "$RUNLIMIT_DIR/nest.sock"
+	run bounded 20 "$RUNLIMIT" --list --json
+	bounded 20 "$RUNLIMIT" --cancel=nest
+	wait_bg "$p"
+	[ "$status" -eq 0 ]
+	# 30 s less the reserve, 6 s (the deadline is cut to milliseconds)
+	D=$d "$PY" -c 'import calendar, json, os, sys, time
+secs, frac = json.loads(sys.argv[1])["deadline"].rstrip("Z").split(".")
+t = calendar.timegm(time.strptime(secs, "%Y-%m-%dT%H:%M:%S")) + float("0." + frac)
+sys.exit("deadline %.3f, not %s - 6" % (t, os.environ["D"]) if abs(t - float(os.environ["D"]) + 6) > 0.01 else 0)' "$output"
 }
 
 @test "the suite itself runs with no inherited deadline (tests/helpers.bash)" {

@@ -169,6 +169,10 @@ long tree_list(const struct target *t, struct tree_id **out);
 /* Nanoseconds on the monotonic, awake-time clock. */
 int64_t clock_now(void);
 
+/* Nanoseconds since the epoch on the wall clock (clock.c; POSIX's CLOCK_REALTIME
+ * everywhere): for telling a time (the report, --list --json), never for a deadline. */
+int64_t clock_wall(void);
+
 /* For the waits (clock.c): the time left to deadline as a timeout for ppoll or
  * kevent (NULL for CLOCK_NEVER: none), or in whole milliseconds for poll, rounded up so
  * that a wait never ends early (-1: none). */
