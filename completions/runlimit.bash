@@ -113,7 +113,11 @@ _runlimit()
 		__ltrim_colon_completions "$cur"
 		return
 		;;
-	--help | --version | --list | --nproc | --remaining) return ;;
+	--list)
+		COMPREPLY=($(compgen -W '--json' -- "$cur"))
+		return
+		;;
+	--help | --version | --json | --nproc | --remaining) return ;;
 	esac
 	if _runlimit_takes_arg "$prev"; then
 		return # a duration, a size or a new name: nothing to offer
@@ -124,7 +128,7 @@ _runlimit()
 		COMPREPLY=($(compgen -W '-k --kill-after= -s --signal= -v --verbose -f --foreground
 			-p --preserve-status --kill-leftovers --report= --output-grace=
 			--no-output-timeout= --report-tail= --name= --cancel= --marker-ttl= --list
-			--nproc --reserve= --no-inherit --remaining --help --version' -- "$cur"))
+			--json --nproc --reserve= --no-inherit --remaining --help --version' -- "$cur"))
 		[[ ${COMPREPLY-} == *= ]] && compopt -o nospace
 	fi
 } &&

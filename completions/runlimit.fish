@@ -91,6 +91,7 @@ complete -c runlimit -n __runlimit_options -l name -x -d 'Register the run as NA
 complete -c runlimit -n __runlimit_options -l cancel -x -a '(__runlimit_names)' -d 'End the run named NAME'
 complete -c runlimit -n __runlimit_options -l marker-ttl -x -d 'With --cancel: how long its marker stands'
 complete -c runlimit -n __runlimit_options -l list -d 'Show the named runs'
+complete -c runlimit -n __runlimit_options -l json -d 'With --list: one JSON object per run, per line'
 complete -c runlimit -n __runlimit_options -l nproc -d 'Print the processors usable'
 complete -c runlimit -n __runlimit_options -l reserve -x -d 'Time out this long before RUNLIMIT_DEADLINE'
 complete -c runlimit -n __runlimit_options -l no-inherit -d 'Let RUNLIMIT_DEADLINE not shorten the limit'
