@@ -81,11 +81,13 @@ as_root dpkg -i "$deb" >/dev/null
 installed=1
 files=$(dpkg -L runlimit | while IFS= read -r f; do [ -d "$f" ] || echo "$f"; done | LC_ALL=C sort)
 want="/usr/bin/runlimit
+/usr/share/bash-completion/completions/runlimit
 /usr/share/doc/runlimit/README.md.gz
 /usr/share/doc/runlimit/changelog.Debian.gz
 /usr/share/doc/runlimit/copyright
-/usr/share/lintian/overrides/runlimit
-/usr/share/man/man1/runlimit.1.gz"
+/usr/share/fish/vendor_completions.d/runlimit.fish
+/usr/share/man/man1/runlimit.1.gz
+/usr/share/zsh/site-functions/_runlimit"
 [ "$files" = "$want" ] || fail "the package installs [$files], expected [$want]"
 file -L /usr/bin/runlimit | grep -q 'dynamically linked' || fail "the packaged runlimit is not linked dynamically"
 sh scripts/installcheck.sh /usr/bin/runlimit "$version" /usr/share/man/man1/runlimit.1.gz
