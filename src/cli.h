@@ -30,6 +30,8 @@ struct config {
 	int64_t marker_ttl; /* --marker-ttl: how long a cancel's marker stands (ns; 0: none) */
 	bool marker_ttl_given;
 	bool list;          /* --list */
+	const char *on_timeout;   /* --on-timeout: run with /bin/sh -c when a limit runs out */
+	int64_t on_timeout_limit; /* --on-timeout-limit: ns the hook may take (default 30 s) */
 	char **command;     /* NULL-terminated argv of COMMAND */
 	int64_t started;    /* clock_now() when runlimit started: the deadline counts from it */
 };

@@ -680,7 +680,8 @@ static long scan_children(const struct target *t, struct tree_proc **out, tree_p
 		    pass > 0)
 			break;
 		for (; i < w.n; i++)
-			if (w.queue[i].pid != self && w.queue[i].pid != guard)
+			if (w.queue[i].pid != self && w.queue[i].pid != guard &&
+			    w.queue[i].pid != t->hook)
 				visit(&w, w.queue[i].pid, w.queue[i].parent);
 	}
 	free(w.queue);
@@ -714,7 +715,7 @@ long tree_scan(const struct target *t, struct tree_proc **out)
 	while ((e = readdir(dir))) {
 		char *end;
 		long pid = strtol(e->d_name, &end, 10);
-		if (*end || pid <= 0 || pid == self || pid == guard)
+		if (*end || pid <= 0 || pid == self || pid == guard || pid == t->hook)
 			continue;
 		struct tree_proc p;
 		long threads;
@@ -858,7 +859,7 @@ static void kill_grandchild(pid_t pid, void *ctx)
 static void own_child(pid_t pid, void *ctx)
 {
 	struct short_kill *k = ctx;
-	if (pid == self || pid == k->t->guard || child_is_dead(pid))
+	if (pid == self || pid == k->t->guard || pid == k->t->hook || child_is_dead(pid))
 		return;
 	struct tree_proc p = {.in_tree = true};
 	long threads = 1;

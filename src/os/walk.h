@@ -81,6 +81,11 @@ long tree_kill_short(const struct target *t);
  * many processes of the tree are alive (0: none), or -1 if that cannot be told. */
 long tree_count_short(const struct target *t);
 
+/* For tree_snapshot: describe the process scanned as pid with start time start (zombie: found
+ * dead, see tree_scan_dead) into s.  1 if described; 0 if it is gone, or another process has
+ * its pid now; -1 if it could not be read (no descriptor, no memory). */
+int snap_describe(pid_t pid, uint64_t start, bool zombie, struct snap_proc *s);
+
 /* Mark every process whose parent is marked, until nothing changes. */
 void tree_close_over_parents(struct tree_proc *procs, size_t n);
 
