@@ -88,10 +88,12 @@ PLATFORM_SRCS = $(PLAT_$(PLAT))
 # the run report counts the tree's processes (a process table is read); readback: the report
 # tail is read back from a regular file (reopen_for_reading); splice: the relay moves bytes
 # between pipes in the kernel (pipe_move); peercred: a control socket knows its peer's uid
-# (peer_uid).  The portable build takes nothing for granted.
-EXPECT_Linux   = sessions orphans counts readback splice peercred searchcwd
-EXPECT_FreeBSD = sessions orphans peercred
-EXPECT_Darwin  = sessions counts readback peercred
+# (peer_uid); snapshot: the tree is described at a limit (tree_snapshot); hooktail: the
+# --on-timeout hook's output reaches a relayed stderr (relay_stderr_writer).  The portable
+# build takes nothing for granted.
+EXPECT_Linux   = sessions orphans counts readback splice peercred searchcwd snapshot hooktail
+EXPECT_FreeBSD = sessions orphans peercred snapshot
+EXPECT_Darwin  = sessions counts readback peercred snapshot
 EXPECT = $(EXPECT_$(PLAT))
 
 CORE = src/cli.c src/deliver.c src/dispositions.c src/duration.c src/finish.c \
