@@ -144,8 +144,8 @@ void snapshot_take(const struct config *cfg, const struct target *t, const char 
 			snap.n = (size_t)n;
 		}
 	}
-	if (cfg->verbose)
-		tell();
+	if (cfg->verbose && strcmp(progname, "timeout") != 0)
+		tell(); /* as timeout, -v stays GNU's: one line for each signal */
 }
 
 void snapshot_pids(char *buf, size_t size)
