@@ -487,9 +487,10 @@ static void read_args(pid_t pid, struct snap_proc *s)
 	snap_args_end(s, &c);
 }
 
-int snap_describe(pid_t pid, uint64_t start, bool zombie, struct snap_proc *s)
+int snap_describe(const struct tree_proc *p, struct snap_proc *s)
 {
-	(void)zombie;
+	pid_t pid = p->pid;
+	uint64_t start = p->start;
 	struct proc_taskallinfo ti;
 	struct proc_bsdinfo bi;
 	bool task = proc_pidinfo(pid, PROC_PIDTASKALLINFO, 0, &ti, (int)sizeof ti) == (int)sizeof ti;

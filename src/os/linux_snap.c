@@ -1,5 +1,6 @@
-/* Linux: each process of the snapshot (os.h, the snapshot; walk.c finds them) read from
- * /proc/PID/stat and /proc/PID/cmdline, through fixed buffers: nothing is allocated. */
+/* Linux: each process of the snapshot (os.h, the snapshot; walk.c finds them): what the
+ * walk's read of /proc/PID/stat gave (linux_tree.c), and /proc/PID/cmdline, through fixed
+ * buffers: nothing is allocated. */
 #define _GNU_SOURCE
 #include "os.h"
 #include "walk.h"
@@ -53,10 +54,12 @@ static void read_args(pid_t pid, struct snap_proc *s)
 	snap_args_end(s, &c);
 }
 
-int snap_describe(pid_t pid, uint64_t start, bool zombie, struct snap_proc *s)
+/* The fields of /proc/PID/stat the snapshot takes, where the scan did not read them (a
+ * zombie it found); false if pid is gone or is another process now. */
+static int read_fields(struct tree_proc *p)
 {
 	char buf[1024];
-	int fd = open_proc(pid, "stat");
+	int fd = open_proc(p->pid, "stat");
 	if (fd < 0)
 		return wanting(errno) ? -1 : 0;
 	ssize_t n = read(fd, buf, sizeof buf - 1);
@@ -65,31 +68,40 @@ int snap_describe(pid_t pid, uint64_t start, bool zombie, struct snap_proc *s)
 	if (n < 0)
 		return wanting(err) ? -1 : 0;
 	buf[n > 0 ? n : 0] = '\0';
-	char *p = strrchr(buf, ')');
-	char state;
+	char *at = strrchr(buf, ')');
 	int ppid, pgrp;
 	unsigned long long utime, stime, started;
-	long rss;
 	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
 	 * cutime cstime priority nice threads itrealvalue starttime vsize rss */
-	if (!p || sscanf(p + 1, " %c %d %d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d "
-	                        "%*d %*d %*d %llu %*u %ld",
-	                 &state, &ppid, &pgrp, &utime, &stime, &started, &rss) != 7)
+	if (!at || sscanf(at + 1, " %c %d %d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d "
+	                          "%*d %*d %*d %*d %llu %*u %ld",
+	                  &p->state, &ppid, &pgrp, &utime, &stime, &started, &p->rss_pages) != 7)
 		return 0;
-	(void)zombie; /* found dead or not, it is described as it is now */
-	if (started != start || state == 'X')
+	if (started != p->start || p->state == 'X')
 		return 0; /* another process by now, or gone */
-	*s = (struct snap_proc){.pid = pid, .ppid = ppid, .pgid = pgrp, .state = state,
-	                        .elapsed = -1, .cpu = ticks_ns(utime) + ticks_ns(stime),
-	                        .rss_kib = rss * (sysconf(_SC_PAGESIZE) / 1024)};
+	p->ppid = ppid;
+	p->pgid = pgrp;
+	p->cpu_ticks = utime + stime;
+	return 1;
+}
+
+int snap_describe(const struct tree_proc *found, struct snap_proc *s)
+{
+	struct tree_proc p = *found;
+	if (!p.state) {
+		int r = read_fields(&p);
+		if (r <= 0)
+			return r;
+	}
+	*s = (struct snap_proc){.pid = p.pid, .ppid = p.ppid, .pgid = p.pgid, .state = p.state,
+	                        .elapsed = -1, .cpu = ticks_ns(p.cpu_ticks),
+	                        .rss_kib = p.state == 'Z' ? 0 : p.rss_pages * (sysconf(_SC_PAGESIZE) / 1024)};
 	struct timespec now;
-	int64_t born = ticks_ns(started);
+	int64_t born = ticks_ns(p.start);
 	if (born >= 0 && clock_gettime(CLOCK_BOOTTIME, &now) == 0)
 		s->elapsed = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - born;
 	if (s->elapsed < 0)
 		s->elapsed = -1;
-	if (state == 'Z')
-		s->rss_kib = 0;
-	read_args(pid, s);
+	read_args(p.pid, s);
 	return 1;
 }

@@ -50,6 +50,8 @@ struct stat_fields {
 	char state;
 	long threads;
 	unsigned long long start;
+	unsigned long long utime, stime; /* for the snapshot (walk.h) */
+	long rss;
 };
 
 /* What a read of /proc found: the process, no such process (or no longer the one listed),
@@ -332,9 +334,12 @@ static enum got read_stat(pid_t pid, struct stat_fields *f)
 		return GONE;
 	int parent, group, session;
 	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
-	 * cutime cstime priority nice threads itrealvalue starttime */
-	if (sscanf(p + 1, " %c %d %d %d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %ld %*d %llu",
-	           &f->state, &parent, &group, &session, &f->threads, &f->start) != 6)
+	 * cutime cstime priority nice threads itrealvalue starttime vsize rss */
+	f->rss = 0;
+	if (sscanf(p + 1, " %c %d %d %d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d %ld "
+	                  "%*d %llu %*u %ld",
+	           &f->state, &parent, &group, &session, &f->utime, &f->stime, &f->threads,
+	           &f->start, &f->rss) < 8)
 		return GONE;
 	f->ppid = parent;
 	f->pgrp = group;
@@ -358,6 +363,9 @@ static enum got read_live(pid_t pid, struct tree_proc *p, long *threads)
 	p->sid = f.session;
 	p->start = f.start;
 	p->stopped = f.state == 'T' || f.state == 't';
+	p->state = f.state;
+	p->cpu_ticks = f.utime + f.stime;
+	p->rss_pages = f.rss;
 	*threads = f.threads;
 	return GOT;
 }
@@ -373,6 +381,7 @@ static void blind_child(pid_t pid, struct tree_proc *p)
 	p->sid = getsid(pid);
 	p->start = START_UNKNOWN;
 	p->stopped = false;
+	p->state = 0;
 }
 
 static bool push(struct tree_proc **procs, size_t *n, size_t *cap, const struct tree_proc *p)

@@ -332,14 +332,14 @@ long tree_list(const struct target *t, struct tree_id **out)
 }
 
 /* Describe one process found by the walk into out[*got], or count it as left out. */
-static void describe(pid_t pid, uint64_t start, bool zombie, struct snap_proc *out, size_t max,
-                     size_t *got, size_t *omitted)
+static void describe(const struct tree_proc *p, struct snap_proc *out, size_t max, size_t *got,
+                     size_t *omitted)
 {
 	if (*got == max) {
 		(*omitted)++;
 		return;
 	}
-	int r = snap_describe(pid, start, zombie, &out[*got]);
+	int r = snap_describe(p, &out[*got]);
 	if (r > 0)
 		(*got)++;
 	else if (r < 0)
@@ -363,9 +363,11 @@ long tree_snapshot(const struct target *t, struct snap_proc *out, size_t max, si
 	size_t got = 0;
 	for (long i = 0; i < n; i++)
 		if (procs[i].in_tree)
-			describe(procs[i].pid, procs[i].start, false, out, max, &got, omitted);
-	for (size_t k = 0; k < dead.n; k++)
-		describe(dead.ids[k].pid, dead.ids[k].start, true, out, max, &got, omitted);
+			describe(&procs[i], out, max, &got, omitted);
+	for (size_t k = 0; k < dead.n; k++) {
+		struct tree_proc z = {.pid = dead.ids[k].pid, .start = dead.ids[k].start};
+		describe(&z, out, max, &got, omitted);
+	}
 	free(procs);
 	free(dead.ids);
 	return (long)got;
