@@ -99,6 +99,19 @@ start_tree() {
 	printf '%s\n' "$output" | grep -q "^  … and 6 more$"
 }
 
+@test "a command line is cut: each argument at 256 bytes, all of them at 1 KiB" {
+	needs_snapshot
+	long=$(printf '%0300d' 0)
+	run -124 "$RUNLIMIT" --report="$F" 0.5 "$PY" -c 'import time; time.sleep(30)' "$long" a b \
+		"$long" "$long" "$long" "$long" "$long"
+	P='d["tree_at_limit"]["processes"][0]["command"]'
+	report_is "$F" "$P[3:6] == [\"0\" * 256, \"a\", \"b\"]" "$P[6] == \"0\" * 256" \
+		'd["tree_at_limit"]["processes"][0]["command_cut"]' \
+		"sum(len(a) + 1 for a in $P) <= 1024" "len($P) == 9 and 0 < len($P[-1]) < 256"
+	run -124 "$RUNLIMIT" --report="$F" 0.5 "$S" 30
+	report_is "$F" 'not d["tree_at_limit"]["processes"][0]["command_cut"]'
+}
+
 @test "past the cap the processes are counted, not described (a test build's cap of 3)" {
 	needs_snapshot
 	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
