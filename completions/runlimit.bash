@@ -11,7 +11,7 @@
 
 # Options that take a value in the next word (or after "=").
 _runlimit_argopts='--kill-after --signal --report --output-grace --no-output-timeout
-	--report-tail --name --cancel --marker-ttl
+	--report-tail --name --cancel --marker-ttl --reserve
 	--on-timeout --on-timeout-limit'
 
 # _runlimit_takes_arg WORD: WORD is an option whose value is the next word: a long one
@@ -114,7 +114,11 @@ _runlimit()
 		__ltrim_colon_completions "$cur"
 		return
 		;;
-	--help | --version | --list | --nproc) return ;;
+	--list)
+		COMPREPLY=($(compgen -W '--json' -- "$cur"))
+		return
+		;;
+	--help | --version | --json | --nproc | --remaining) return ;;
 	esac
 	if _runlimit_takes_arg "$prev"; then
 		return # a duration, a size or a new name: nothing to offer
@@ -126,7 +130,7 @@ _runlimit()
 			-p --preserve-status --kill-leftovers --report= --output-grace=
 			--no-output-timeout= --report-tail= --name= --cancel= --marker-ttl= --list
 			--on-timeout= --on-timeout-limit=
-			--nproc --help --version' -- "$cur"))
+			--json --nproc --reserve= --no-inherit --remaining --help --version' -- "$cur"))
 		[[ ${COMPREPLY-} == *= ]] && compopt -o nospace
 	fi
 } &&

@@ -16,7 +16,7 @@ function __runlimit_duration_at
                 test $i -le (count $words); and echo $i
                 return
             case --kill-after --signal --report --output-grace --no-output-timeout \
-                    --report-tail --name --cancel --marker-ttl \
+                    --report-tail --name --cancel --marker-ttl --reserve \
                     --on-timeout --on-timeout-limit
                 set i (math $i + 1) # its value is the next word
             case '--*'
@@ -94,7 +94,11 @@ complete -c runlimit -n __runlimit_options -l marker-ttl -x -d 'With --cancel: h
 complete -c runlimit -n __runlimit_options -l on-timeout -x -d 'When a limit runs out, run COMMAND before the first signal'
 complete -c runlimit -n __runlimit_options -l on-timeout-limit -x -d 'KILL the --on-timeout command after this long'
 complete -c runlimit -n __runlimit_options -l list -d 'Show the named runs'
+complete -c runlimit -n __runlimit_options -l json -d 'With --list: one JSON object per run, per line'
 complete -c runlimit -n __runlimit_options -l nproc -d 'Print the processors usable'
+complete -c runlimit -n __runlimit_options -l reserve -x -d 'Time out this long before RUNLIMIT_DEADLINE'
+complete -c runlimit -n __runlimit_options -l no-inherit -d 'Let RUNLIMIT_DEADLINE not shorten the limit'
+complete -c runlimit -n __runlimit_options -l remaining -d 'Print the seconds left before RUNLIMIT_DEADLINE'
 complete -c runlimit -n __runlimit_options -l help -d 'Display the help and exit'
 complete -c runlimit -n __runlimit_options -l version -d 'Output the version and exit'
 

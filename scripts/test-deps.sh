@@ -5,10 +5,12 @@
 # is said, and tests/tty.bats skips.  With --install (`make test-deps`) it installs what is
 # missing, by whichever installer is there, tried in turn: apt (Debian's package "bats"),
 # Homebrew ("bats-core"), pkg ("bats-core", FreeBSD), and for bats, last, npm ("bats").
-# TEST_DEPS_BATS and TEST_DEPS_TMUX name the commands looked for (tests/build.bats).
+# TEST_DEPS_BATS, TEST_DEPS_TMUX and TEST_DEPS_ZSH name the commands looked for
+# (tests/build.bats).
 set -eu
 bats=${TEST_DEPS_BATS:-bats}
 tmux=${TEST_DEPS_TMUX:-tmux}
+zsh=${TEST_DEPS_ZSH:-zsh}
 install=0
 [ "${1:-}" = --install ] && install=1
 as_root() {
@@ -35,7 +37,28 @@ install_any() {
 }
 bats_how="apt-get install bats, brew install bats-core, pkg install bats-core or npm install -g bats"
 tmux_how="apt-get install tmux, brew install tmux or pkg install tmux"
+# What some tests also use, each skipping without it: zsh, fish and bash-completion for
+# tests/completions.bats, Python's jsonschema to check every report against
+# docs/report.schema.json.  Said when missing; --install tries them, and goes on without.
+has_jsonschema() {
+	python3 -c 'import jsonschema' 2>/dev/null || /usr/bin/python3 -c 'import jsonschema' 2>/dev/null
+}
+has_bash_completion() {
+	for f in /usr/share/bash-completion/bash_completion /usr/local/share/bash-completion/bash_completion \
+		/opt/homebrew/share/bash-completion/bash_completion; do
+		[ -f "$f" ] && return 0
+	done
+	return 1
+}
+extras_missing() {
+	command -v "$zsh" >/dev/null 2>&1 || printf ' %s' "$zsh"
+	command -v fish >/dev/null 2>&1 || printf ' fish'
+	has_bash_completion || printf ' bash-completion'
+	has_jsonschema || printf ' jsonschema'
+}
 if [ "$install" = 0 ]; then
+	extras=$(extras_missing)
+	[ -z "$extras" ] || echo "missing:$extras (or make test-deps): the tests that use them skip" >&2
 	command -v "$tmux" >/dev/null 2>&1 ||
 		echo "missing: $tmux ($tmux_how; or make test-deps): tests/tty.bats skips its tests" >&2
 	command -v "$bats" >/dev/null 2>&1 && exit 0
@@ -57,4 +80,13 @@ if ! command -v "$tmux" >/dev/null 2>&1; then
 		exit 1
 	}
 fi
+for extra in $(extras_missing); do
+	echo "$extra not found: installing it" >&2
+	case $extra in
+	"$zsh" | fish) install_any "$extra" "$extra" "$extra" ;;
+	bash-completion) install_any bash-completion bash-completion@2 bash-completion ;;
+	jsonschema) install_any python3-jsonschema jsonschema py311-jsonschema ||
+		python3 -m pip install -q --user jsonschema >/dev/null 2>&1 ;;
+	esac || echo "could not install $extra: the tests that use it skip" >&2
+done
 exit 0

@@ -25,8 +25,8 @@
 
 enum opt_id { OPT_SIGNAL, OPT_KILL, OPT_PRESERVE, OPT_FOREGROUND, OPT_VERBOSE,
 	OPT_KILL_LEFTOVERS, OPT_REPORT, OPT_OUTPUT_GRACE, OPT_NO_OUTPUT, OPT_REPORT_TAIL,
-	OPT_NAME, OPT_CANCEL, OPT_MARKER_TTL, OPT_LIST, OPT_NPROC, OPT_HELP, OPT_VERSION,
-	OPT_ON_TIMEOUT, OPT_ON_TIMEOUT_LIMIT };
+	OPT_NAME, OPT_CANCEL, OPT_MARKER_TTL, OPT_LIST, OPT_JSON, OPT_NPROC, OPT_HELP, OPT_VERSION,
+	OPT_RESERVE, OPT_NO_INHERIT, OPT_REMAINING, OPT_ON_TIMEOUT, OPT_ON_TIMEOUT_LIMIT };
 
 struct option_def {
 	struct longopt lo; /* first: longopt_match reads it */
@@ -51,9 +51,13 @@ static const struct option_def options[] = {
 	{{"cancel", true, true}, 0, OPT_CANCEL},
 	{{"marker-ttl", true, true}, 0, OPT_MARKER_TTL},
 	{{"list", false, true}, 0, OPT_LIST},
+	{{"json", false, true}, 0, OPT_JSON},
 	{{"on-timeout", true, true}, 0, OPT_ON_TIMEOUT},
 	{{"on-timeout-limit", true, true}, 0, OPT_ON_TIMEOUT_LIMIT},
 	{{"nproc", false, true}, 0, OPT_NPROC},
+	{{"reserve", true, true}, 0, OPT_RESERVE},
+	{{"no-inherit", false, true}, 0, OPT_NO_INHERIT},
+	{{"remaining", false, true}, 0, OPT_REMAINING},
 	{{"help", false, false}, 0, OPT_HELP},
 	{{"version", false, false}, 0, OPT_VERSION},
 };
@@ -71,8 +75,9 @@ static char last_arg_buf[64];
 static const char usage_lines[] =
 	"Usage: %s [OPTION]... DURATION COMMAND [ARG]...\n"
 	"  or:  %s --cancel=NAME [-s SIGNAL] [-k DURATION] [--marker-ttl=DURATION]\n"
-	"  or:  %s --list\n"
+	"  or:  %s --list [--json]\n"
 	"  or:  %s --nproc [--all] [--ignore=N]\n"
+	"  or:  %s --remaining [--reserve=DURATION]\n"
 	"  or:  %s OPTION\n";
 static const char usage_lines_as_timeout[] = /* GNU's, to the letter */
 	"Usage: %s [OPTION] DURATION COMMAND [ARG]...\n"
@@ -125,7 +130,15 @@ static const char usage_extensions[] =
 	"      --marker-ttl=DURATION  with --cancel: how long its marker stands\n"
 	"                               (default 60s; 0: leave none)\n"
 	"      --list                 show the named runs: NAME, pid, elapsed, command\n"
-	"      --nproc                print the processors usable (see --nproc --help)\n";
+	"      --json                 with --list: one JSON object per run, per line\n"
+	"      --nproc                print the processors usable (see --nproc --help)\n"
+	"      --reserve=DURATION     time out this long before RUNLIMIT_DEADLINE, the\n"
+	"                               deadline an outer runlimit passed down, if\n"
+	"                               that comes first (default: the -k grace, the\n"
+	"                               output grace and 1s)\n"
+	"      --no-inherit           let RUNLIMIT_DEADLINE not shorten the limit\n"
+	"      --remaining            print the seconds left before RUNLIMIT_DEADLINE,\n"
+	"                               less the --reserve (default 0); 1 if none\n";
 static const char usage_tail[] =
 	"      --help                 display this help and exit\n"
 	"      --version              output version information and exit\n"
@@ -145,7 +158,8 @@ static const char usage_tail[] =
 static const char usage_as_timeout[] =
 	"\nrunlimit's extensions (--kill-leftovers, --report, --output-grace,\n"
 	"--no-output-timeout, --report-tail, --name, --cancel, --marker-ttl, --list,\n"
-	"--on-timeout, --on-timeout-limit, --nproc) work here too: see 'runlimit --help'.\n";
+	"--json, --nproc, --reserve, --no-inherit, --remaining, --on-timeout,\n"
+	"--on-timeout-limit) work here too: see 'runlimit --help'.\n";
 
 static enum cli_result usage(void)
 {
@@ -155,8 +169,8 @@ static enum cli_result usage(void)
 	if (as_timeout)
 		snprintf(lines, sizeof lines, usage_lines_as_timeout, p, p);
 	else
-		snprintf(lines, sizeof lines, usage_lines, p, p, p, p, p);
-	char text[6144];
+		snprintf(lines, sizeof lines, usage_lines, p, p, p, p, p, p);
+	char text[8192];
 	int len = snprintf(text, sizeof text, "%s%s%s%s%s%s", lines, usage_head, usage_options,
 	                   as_timeout ? "" : usage_extensions, usage_tail,
 	                   as_timeout ? usage_as_timeout : "");
@@ -291,12 +305,20 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 		cfg->marker_ttl_given = true;
 		break;
 	case OPT_LIST: cfg->list = true; break;
+	case OPT_JSON: cfg->json = true; break;
 	case OPT_ON_TIMEOUT: cfg->on_timeout = arg; break;
 	case OPT_ON_TIMEOUT_LIMIT:
 		if (!interval(arg, &cfg->on_timeout_limit))
 			return bad_usage();
 		break;
 	case OPT_NPROC: return CLI_NPROC;
+	case OPT_RESERVE:
+		if (!interval(arg, &cfg->reserve))
+			return bad_usage();
+		cfg->reserve_given = true;
+		break;
+	case OPT_NO_INHERIT: cfg->no_inherit = true; break;
+	case OPT_REMAINING: cfg->remaining = true; break;
 	case OPT_HELP: return usage();
 	case OPT_VERSION: return version();
 	}
@@ -316,6 +338,10 @@ static enum cli_result control_mode(const struct config *cfg, int left, char **w
 	}
 	if (cfg->marker_ttl_given && !cfg->cancel) {
 		msg("option '--marker-ttl' is for '--cancel'");
+		return bad_usage();
+	}
+	if (cfg->json && !cfg->list) {
+		msg("option '--json' is for '--list'");
 		return bad_usage();
 	}
 	if (left > 0) {
@@ -400,6 +426,17 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 		if (r != CLI_RUN)
 			return r;
 	}
+	if (cfg->remaining && (cfg->cancel || cfg->list || cfg->json || cfg->name || cfg->no_inherit)) {
+		msg("option '--remaining' is not for '--cancel', '--list', '--json', '--name' or "
+		    "'--no-inherit'");
+		return bad_usage();
+	}
+	if (cfg->remaining && argc > i) {
+		msg("extra operand %s", quote(argv[i]));
+		return bad_usage();
+	}
+	if (cfg->remaining)
+		return CLI_REMAINING;
 	if (cfg->cancel || cfg->list)
 		return control_mode(cfg, argc - i, argv + i);
 	if (argc - i < 2) {
@@ -423,6 +460,10 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 	cfg->command = argv + i + 1;
 	if (cfg->marker_ttl_given) {
 		msg("option '--marker-ttl' is for '--cancel'");
+		return bad_usage();
+	}
+	if (cfg->json) {
+		msg("option '--json' is for '--list'");
 		return bad_usage();
 	}
 	if (cfg->report_tail && !cfg->report) {

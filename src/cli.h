@@ -30,10 +30,16 @@ struct config {
 	int64_t marker_ttl; /* --marker-ttl: how long a cancel's marker stands (ns; 0: none) */
 	bool marker_ttl_given;
 	bool list;          /* --list */
+	bool json;          /* --json: --list's objects, one a line */
+	int64_t reserve;    /* --reserve: ns kept before an inherited deadline (inherit.h) */
+	bool reserve_given;
+	bool no_inherit;    /* --no-inherit: RUNLIMIT_DEADLINE does not shorten the limit */
+	bool remaining;     /* --remaining */
 	const char *on_timeout;   /* --on-timeout: run with /bin/sh -c when a limit runs out */
 	int64_t on_timeout_limit; /* --on-timeout-limit: ns the hook may take (default 30 s) */
 	char **command;     /* NULL-terminated argv of COMMAND */
 	int64_t started;    /* clock_now() when runlimit started: the deadline counts from it */
+	int64_t started_wall; /* clock_wall() then: the time the report and --list tell */
 };
 
 enum cli_result {
@@ -44,6 +50,7 @@ enum cli_result {
 	CLI_NPROC,   /* --nproc came first: the rest is nproc's command line */
 	CLI_CANCEL,  /* --cancel=NAME: end that run (cfg->cancel, with -s and -k) */
 	CLI_LIST,    /* --list: show the live named runs */
+	CLI_REMAINING, /* --remaining: print the time left under RUNLIMIT_DEADLINE */
 };
 
 enum cli_result cli_parse(int argc, char **argv, struct config *cfg);

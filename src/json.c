@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void json_init(struct json *j)
 {
@@ -428,4 +429,21 @@ void json_seconds(struct json *j, int64_t ns)
 	         (long long)(us % 1000000));
 	separate(j);
 	put(j, text);
+}
+
+void json_time(struct json *j, int64_t ns)
+{
+	if (ns < 0)
+		ns = 0;
+	time_t secs = (time_t)(ns / 1000000000);
+	struct tm tm;
+	char text[64] = "1970-01-01T00:00:00";
+	if (gmtime_r(&secs, &tm))
+		strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
+	size_t len = strlen(text);
+	snprintf(text + len, sizeof text - len, ".%03dZ", (int)(ns / 1000000 % 1000));
+	struct json_text t;
+	json_text_open(j, &t, false);
+	json_text_add(j, &t, text, strlen(text));
+	json_text_close(j, &t);
 }

@@ -87,6 +87,10 @@ void json_null(struct json *j);
 void json_bool(struct json *j, bool v);
 /* Nanoseconds as seconds with six decimals ("1.250000"); negative counts as 0. */
 void json_seconds(struct json *j, int64_t ns);
+/* A wall-clock time, nanoseconds since the epoch, as an RFC 3339 string in UTC with
+ * milliseconds ("2026-12-02T07:01:02.345Z"; truncated, never rounded up into the next
+ * second).  Before the epoch counts as the epoch. */
+void json_time(struct json *j, int64_t ns);
 
 /* Append the escaped form of s, without quotes, to j (the string writer's core); true if
  * it is exactly the bytes. */

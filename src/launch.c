@@ -7,6 +7,7 @@
 
 #include "dispositions.h"
 #include "guard.h"
+#include "inherit.h"
 #include "msg.h"
 #include "os/os.h"
 #include "relay.h"
@@ -67,6 +68,7 @@ static struct target start(const struct config *cfg, pid_t self, bool *relay_fai
 			.death_signal = cfg->signal,
 			.mask = disp_command_mask(),
 			.child_setup = child_setup,
+			.env = inherit_env(),
 		};
 		l.command = spawn(&req);
 		if (l.command < 0 && errno == EAGAIN && l.group > 0) {

@@ -4,6 +4,7 @@
 
 #include "named_cancel.h"
 #include "cli.h"
+#include "inherit.h"
 #include "msg.h"
 #include "nproc.h"
 #include "os/os.h"
@@ -20,7 +21,7 @@ static const char *base_name(const char *path)
 int main(int argc, char **argv)
 {
 	/* The time limit counts from here: what runlimit does to set itself up is part of it. */
-	int64_t started = clock_now();
+	int64_t started = clock_now(), started_wall = clock_wall();
 	const char *name = argc > 0 ? base_name(argv[0]) : "";
 	if (strcmp(name, "timeout") == 0)
 		progname = "timeout";
@@ -33,7 +34,7 @@ int main(int argc, char **argv)
 
 	struct config cfg;
 	enum cli_result parsed = cli_parse(argc, argv, &cfg);
-	if (parsed != CLI_EXIT_OK && parsed != CLI_NPROC)
+	if (parsed != CLI_EXIT_OK && parsed != CLI_NPROC && parsed != CLI_REMAINING)
 		stdfds_hold(); /* before anything is opened (--help, --version have written) */
 	switch (parsed) {
 	case CLI_EXIT_OK:
@@ -44,6 +45,7 @@ int main(int argc, char **argv)
 		if (cfg.report) {
 			/* Once --report has been read, even bad usage gets its report. */
 			cfg.started = started;
+			cfg.started_wall = started_wall;
 			report_start(&cfg);
 			struct report_end e = {.outcome = "error", .exit_status = EXIT_RUNLIMIT_FAILED,
 			                       .error = "bad usage"};
@@ -56,10 +58,13 @@ int main(int argc, char **argv)
 	case CLI_CANCEL:
 		return cancel_main(&cfg);
 	case CLI_LIST:
-		return list_main();
+		return list_main(cfg.json);
+	case CLI_REMAINING:
+		return remaining_main(&cfg);
 	case CLI_RUN:
 		break;
 	}
 	cfg.started = started;
+	cfg.started_wall = started_wall;
 	return supervise(&cfg);
 }

@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "msg.h"
 #include "named.h"
 #include "os/os.h"
@@ -40,7 +41,7 @@
 enum reached {
 	R_PENDING,  /* still at it */
 	R_GREETED,  /* the run said "runlimit": fd is open for a request */
-	R_ANSWERED, /* --list: its answer to "info" is in line */
+	R_ANSWERED, /* --list: its answer to its request is in line */
 	R_GONE,     /* no live run there */
 	R_SILENT,   /* connected, but no answer in time (stopped?): fd is open, and a request
 	             * written now waits for the run in its socket */
@@ -55,7 +56,10 @@ struct probe {
 	const struct names_dir *d;
 	const char *name;
 	char shown[NAME_MAX_LEN + 16]; /* --list: the name as shown ("UID:NAME" for another's) */
-	bool info;                     /* ask "info" once greeted (--list) */
+	const char *ask;               /* --list: the request once greeted ("info\n",
+	                                * "describe\n"); NULL: none */
+	bool old;                      /* the run refused "describe": an older runlimit's, asked
+	                                * "info" instead */
 	enum reached end;
 	int fd;                        /* -1: none now */
 	bool connecting;               /* connect is in progress (EINPROGRESS) */
@@ -66,6 +70,7 @@ struct probe {
 	int err;
 	int64_t deadline;              /* 0: not started */
 	int64_t retry_at;
+	int64_t answered_at;           /* --list: the wall clock when the answer came */
 	size_t len;
 	char *line;                    /* REPLY bytes while it is reached; then the answer, or
 	                                * NULL */
@@ -156,9 +161,9 @@ static void take_line(struct probe *p, char *line, int64_t now)
 	if (!p->greeted) {
 		if (strcmp(line, "runlimit") == 0) {
 			p->greeted = true;
-			if (!p->info)
+			if (!p->ask)
 				p->end = R_GREETED;
-			else if (msg_write(p->fd, "info\n", 5) != 5)
+			else if (msg_write(p->fd, p->ask, strlen(p->ask)) != (ssize_t)strlen(p->ask))
 				no_listener(p, now);
 		} else if (strcmp(line, "busy") == 0) {
 			hang_up(p);
@@ -170,6 +175,14 @@ static void take_line(struct probe *p, char *line, int64_t now)
 		}
 		return;
 	}
+	if (strcmp(line, "refused") == 0 && !p->old && p->ask && strcmp(p->ask, "describe\n") == 0) {
+		/* A run of runlimit 0.1.0 knows "info" alone: asked again, with that. */
+		hang_up(p);
+		p->old = true;
+		p->ask = "info\n";
+		p->retry_at = now;
+		return;
+	}
 	size_t len = strlen(line) + 1;
 	memmove(p->line, line, len);
 	char *kept = realloc(p->line, len); /* the answer alone is kept */
@@ -177,6 +190,7 @@ static void take_line(struct probe *p, char *line, int64_t now)
 		p->line = kept;
 	hang_up(p);
 	p->end = R_ANSWERED;
+	p->answered_at = clock_wall();
 }
 
 /* p's connection is readable (or done connecting): take what came. */
@@ -580,6 +594,21 @@ static void tame(char *line)
 	}
 }
 
+/* text to stdout, whole; false if it could not be written (errno says why). */
+static bool write_out(const char *text, size_t len)
+{
+	if (stdfds_closed(STDOUT_FILENO)) {
+		errno = EBADF; /* runlimit was started without it: its placeholder is not it */
+		return false;
+	}
+	ssize_t n = msg_write(STDOUT_FILENO, text, len);
+	if (n == (ssize_t)len)
+		return true;
+	if (n >= 0)
+		errno = EIO;
+	return false;
+}
+
 /* The line of --list for p; false if it could not be written (errno says why). */
 static bool list_one(struct probe *p)
 {
@@ -607,17 +636,164 @@ static bool list_one(struct probe *p)
 	}
 	if (len <= 0)
 		return true;
-	size_t want = (size_t)len < sizeof out ? (size_t)len : sizeof out - 1;
-	if (stdfds_closed(STDOUT_FILENO)) {
-		errno = EBADF; /* runlimit was started without it: its placeholder is not it */
+	return write_out(out, (size_t)len < sizeof out ? (size_t)len : sizeof out - 1);
+}
+
+/* A number and the space after it (or the line's end) at *at, which moves past them. */
+static bool number_word(char **at, long long *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtoll(*at, &end, 10);
+	if (errno || end == *at || (*end != ' ' && *end != '\0'))
+		return false;
+	*at = *end ? end + 1 : end;
+	return true;
+}
+
+/* The value of a hexadecimal digit, or -1. */
+static int hex_digit(char c)
+{
+	const char *digits = "0123456789abcdef0123456789ABCDEF";
+	const char *at = c ? strchr(digits, c) : NULL;
+	return at ? (int)((at - digits) % 16) : -1;
+}
+
+/* The %XX of encode_arg (named_control.c) undone in place (a '%' not followed by two
+ * digits, or of a NUL, is kept as it is). */
+static void decode_arg(char *word)
+{
+	char *out = word;
+	for (char *in = word; *in; in++) {
+		int hi = in[0] == '%' ? hex_digit(in[1]) : -1, lo = hi >= 0 ? hex_digit(in[2]) : -1;
+		if (lo >= 0 && (hi | lo)) {
+			*out++ = (char)(hi * 16 + lo);
+			in += 2;
+		} else {
+			*out++ = *in;
+		}
+	}
+	*out = '\0';
+}
+
+/* A "describe" answer, "PID ELAPSED-NS STARTED-NS LEFT-NS ARGC ARG..." (named_control.h), that
+ * came at the wall clock's now, as the members of --list --json from pid on (the pid the
+ * system says listens, peer, where it says one: see list_one); false if it is not one. */
+static bool description_members(struct json *j, char *line, int64_t now, pid_t peer)
+{
+	long long pid, elapsed, started, left = 0, argc;
+	char *at = line;
+	bool no_deadline = false;
+	if (!number_word(&at, &pid) || pid <= 0 || !number_word(&at, &elapsed) ||
+	    !number_word(&at, &started))
+		return false;
+	if (at[0] == '-' && (at[1] == ' ' || at[1] == '\0')) {
+		no_deadline = true;
+		at += at[1] ? 2 : 1;
+	} else if (!number_word(&at, &left)) {
 		return false;
 	}
-	ssize_t n = msg_write(STDOUT_FILENO, out, want);
-	if (n == (ssize_t)want)
-		return true;
-	if (n >= 0)
-		errno = EIO;
-	return false;
+	bool more = false;
+	if (!number_word(&at, &argc) || argc < 0)
+		return false;
+	more = at > line && at[-1] == ' '; /* a word follows, empty or not */
+	if (peer > 0)
+		pid = (long long)peer;
+	json_key(j, "pid");
+	json_int(j, pid);
+	json_key(j, "started_at");
+	json_time(j, started);
+	json_key(j, "elapsed");
+	json_seconds(j, elapsed);
+	json_key(j, "deadline");
+	if (no_deadline || (left > 0 && left > INT64_MAX - now))
+		json_null(j);
+	else
+		json_time(j, now + left);
+	json_key(j, "argv");
+	json_open(j, '[');
+	long long sent = 0;
+	while (more) {
+		char *word = at, *space = strchr(at, ' ');
+		more = space != NULL;
+		at = space ? space + 1 : at + strlen(at);
+		if (space)
+			*space = '\0';
+		decode_arg(word);
+		json_string(j, word);
+		sent++;
+	}
+	json_close(j, ']');
+	json_key(j, "argc");
+	json_int(j, argc > sent ? argc : sent);
+	return true;
+}
+
+/* The line of --list --json for p (JSON Lines); false if it could not be written. */
+static bool list_json(struct probe *p)
+{
+	struct json j;
+	json_init(&j);
+	json_open(&j, '{');
+	json_key(&j, "name");
+	json_string(&j, p->name);
+	json_key(&j, "uid");
+	json_int(&j, (long long)p->d->owner);
+	long pid;
+	long long ns;
+	int used = 0;
+	const char *state = "answering", *error = NULL;
+	bool told = false;
+	if (p->end == R_ANSWERED && !p->old) {
+		told = description_members(&j, p->line, p->answered_at, p->peer);
+	} else if (p->end == R_ANSWERED && sscanf(p->line, "%ld %lld %n", &pid, &ns, &used) == 2 &&
+	           used > 0) {
+		/* runlimit 0.1.0: its pid and elapsed time; its command as text alone. */
+		json_key(&j, "pid");
+		json_int(&j, p->peer > 0 ? (long)p->peer : pid);
+		json_key(&j, "started_at");
+		json_time(&j, p->answered_at - ns);
+		json_key(&j, "elapsed");
+		json_seconds(&j, ns);
+		told = true;
+		for (const char *k = "deadline\0argv\0argc\0"; *k; k += strlen(k) + 1) {
+			json_key(&j, k);
+			json_null(&j);
+		}
+	} else if (p->end == R_SILENT || p->end == R_UNREACHED || p->end == R_BUSY) {
+		state = p->end == R_BUSY ? "busy" : "not answering";
+	} else if (p->end == R_FAILED || p->end == R_REFUSED) {
+		state = "not reached";
+		error = p->end == R_REFUSED ? "refused" : strerror(p->err);
+	} else {
+		json_free(&j);
+		return true; /* no run there (any more), or not one that said what it is */
+	}
+	if (p->end == R_ANSWERED && !told) {
+		json_free(&j);
+		return true; /* not an answer a run gives: as plain --list, not shown */
+	}
+	if (!told) {
+		for (const char *k = "pid\0started_at\0elapsed\0deadline\0argv\0argc\0"; *k;
+		     k += strlen(k) + 1) {
+			json_key(&j, k);
+			json_null(&j);
+		}
+	}
+	json_key(&j, "state");
+	json_string(&j, state);
+	json_key(&j, "error");
+	if (error)
+		json_string(&j, error);
+	else
+		json_null(&j);
+	json_close(&j, '}');
+	json_raw(&j, "\n");
+	bool ok = !j.failed && write_out(j.buf, j.len);
+	if (j.failed)
+		errno = ENOMEM;
+	json_free(&j);
+	return ok;
 }
 
 /* (Names within one directory share their prefix: the shown names sort as the names.) */
@@ -627,8 +803,8 @@ static int by_name(const void *a, const void *b)
 }
 
 /* The probes of every socket in d (names shown after prefix), added to *ps (of *n). */
-static bool add_runs(const struct names_dir *d, const char *prefix, struct probe **ps,
-                     size_t *n, size_t *cap)
+static bool add_runs(const struct names_dir *d, const char *prefix, const char *ask,
+                     struct probe **ps, size_t *n, size_t *cap)
 {
 	if (d->fd < 0)
 		return true;
@@ -655,7 +831,7 @@ static bool add_runs(const struct names_dir *d, const char *prefix, struct probe
 			*cap = more;
 		}
 		struct probe *p = &(*ps)[*n];
-		*p = (struct probe){.d = d, .info = true, .fd = -1};
+		*p = (struct probe){.d = d, .ask = ask, .fd = -1};
 		size_t plen = strlen(prefix); /* at most 11 bytes: "UID:" */
 		memcpy(p->shown, prefix, plen);
 		memcpy(p->shown + plen, e->d_name, len - 5);
@@ -670,7 +846,7 @@ static bool add_runs(const struct names_dir *d, const char *prefix, struct probe
 	return true;
 }
 
-int list_main(void)
+int list_main(bool json)
 {
 	struct places ps = {.n = 0};
 	struct names_dir own;
@@ -695,7 +871,8 @@ int list_main(void)
 		prefixes[k][0] = '\0';
 		if (k >= owned)
 			snprintf(prefixes[k], sizeof prefixes[k], "%lu:", (unsigned long)ps.dirs[k].owner);
-		if (!add_runs(&ps.dirs[k], prefixes[k], &probes, &n, &cap))
+		if (!add_runs(&ps.dirs[k], prefixes[k], json ? "describe\n" : "info\n", &probes, &n,
+		              &cap))
 			status = EXIT_RUNLIMIT_FAILED;
 	}
 	/* The names point into the probes, which are in place now. */
@@ -704,7 +881,7 @@ int list_main(void)
 	reach(probes, n);
 	int write_err = 0;
 	for (size_t k = 0; k < n; k++) {
-		if (!write_err && !list_one(&probes[k]))
+		if (!write_err && !(json ? list_json(&probes[k]) : list_one(&probes[k])))
 			write_err = errno;
 		hang_up(&probes[k]);
 		free(probes[k].line);

@@ -7,6 +7,8 @@
 #ifndef RUNLIMIT_NAMED_CANCEL_H
 #define RUNLIMIT_NAMED_CANCEL_H
 
+#include <stdbool.h>
+
 #include "cli.h"
 
 /* --cancel=NAME or UID:NAME (with cfg's -s, -k and --marker-ttl, if given): 0 once the run
@@ -17,7 +19,8 @@
 int cancel_main(const struct config *cfg);
 
 /* --list: one line per live named run, "NAME PID ELAPSED COMMAND" ("NAME - - not
- * answering" for a stopped one); 0, or 125 on error. */
-int list_main(void);
+ * answering" for a stopped one); with json, one JSON object per run (JSON Lines: the
+ * manual's --list); 0, or 125 on error. */
+int list_main(bool json);
 
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "dispositions.h"
+#include "inherit.h"
 #include "msg.h"
 #include "named.h"
 #include "os/os.h"
@@ -285,11 +286,67 @@ static void tell_info(struct conn *c)
 	say(c, text);
 }
 
-/* One request, whole: "cancel SIG GRACE-NS" (GRACE -1: the run's own), or "info". */
+/* arg with each byte that would end a word of the "describe" line (a space, '%', a control
+ * character, DEL) as %XX, into out (size bytes, NUL-terminated); its length, or size if it
+ * does not fit. */
+static size_t encode_arg(const char *arg, char *out, size_t size)
+{
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)arg; *p; p++) {
+		bool esc = *p <= ' ' || *p == '%' || *p == 0x7f;
+		if (n + (esc ? 3 : 1) >= size)
+			return size;
+		if (esc)
+			n += (size_t)snprintf(out + n, size - n, "%%%02X", *p);
+		else
+			out[n++] = (char)*p;
+	}
+	out[n] = '\0';
+	return n;
+}
+
+/* "PID ELAPSED-NS STARTED-NS LEFT-NS ARGC ARG...": what --list --json shows of this run;
+ * STARTED-NS the wall clock at its start, LEFT-NS the time to its deadline ("-": none), and
+ * its arguments each encoded as one word (encode_arg), as many whole ones as fit a line of
+ * 4096 bytes (ARGC says how many there are). */
+static void tell_description(struct conn *c)
+{
+	char text[4096], word[sizeof text];
+	int64_t now = clock_now();
+	char left[32] = "-";
+	int64_t deadline = inherit_run_deadline(); /* RUNLIMIT_DEADLINE's too */
+	if (deadline < CLOCK_NEVER - 1)
+		snprintf(left, sizeof left, "%lld", (long long)(deadline - now));
+	size_t argc = 0;
+	while (run_cfg->command[argc])
+		argc++;
+	int len = snprintf(text, sizeof text, "%ld %lld %lld %s %zu", (long)getpid(),
+	                   (long long)(now - run_cfg->started), (long long)run_cfg->started_wall,
+	                   left, argc);
+	if (len < 0)
+		return;
+	size_t used = (size_t)len, room = sizeof text - 2; /* for the newline and the NUL */
+	for (size_t k = 0; k < argc; k++) {
+		size_t n = encode_arg(run_cfg->command[k], word, sizeof word);
+		if (n >= sizeof word || used + 1 + n > room)
+			break;
+		text[used++] = ' ';
+		memcpy(text + used, word, n);
+		used += n;
+	}
+	memcpy(text + used, "\n", 2);
+	say(c, text);
+}
+
+/* One request, whole: "cancel SIG GRACE-NS" (GRACE -1: the run's own), "info" or
+ * "describe". */
 static bool handle(struct conn *c, struct control_request *req)
 {
-	if (strcmp(c->line, "info") == 0) {
-		tell_info(c);
+	if (strcmp(c->line, "info") == 0 || strcmp(c->line, "describe") == 0) {
+		if (c->line[0] == 'i')
+			tell_info(c);
+		else
+			tell_description(c);
 		drop(c);
 		return false;
 	}

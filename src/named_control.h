@@ -10,9 +10,10 @@
  *
  * The protocol, one line each way at a time: the run greets each connection it accepts
  * ("runlimit", or "busy" / "refused" and closes it); the peer asks "info" (answer: "PID
- * ELAPSED-NS COMMAND") or "cancel SIG GRACE-NS" (answers: "ok BOUND-NS", the longest the run
- * may now take to end, then "ended" once it has; or "refused").  Without --name nothing here
- * runs. */
+ * ELAPSED-NS COMMAND"), "describe" (answer: "PID ELAPSED-NS STARTED-NS LEFT-NS ARGC ARG...",
+ * for --list --json; a run of runlimit 0.1.0 refuses it) or "cancel SIG GRACE-NS" (answers:
+ * "ok BOUND-NS", the longest the run may now take to end, then "ended" once it has; or
+ * "refused").  Without --name nothing here runs. */
 #ifndef RUNLIMIT_NAMED_CONTROL_H
 #define RUNLIMIT_NAMED_CONTROL_H
 

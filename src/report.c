@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "inherit.h"
 #include "json.h"
 #include "msg.h"
 #include "os/os.h"
@@ -28,6 +29,11 @@
 /* ...and to a descriptor, a pipe or a device, in one write(2) up to this size: every report
  * but one with a large --report-tail. */
 #define ONE_WRITE ((size_t)1024 * 1024)
+
+/* The report's schema (docs/report.schema.json): bumped on any change a reader of the old
+ * one could trip on (a field gone, renamed, or of another type); a new field is no such
+ * change. */
+#define REPORT_SCHEMA 1
 
 /* The signals listed at most: a caller that sends runlimit thousands (a resize storm) gets
  * the first ones and a count of the rest. */
@@ -323,6 +329,29 @@ static void limit_members(struct json *j)
 	signal_value(j, cfg->signal);
 	json_key(j, "wall_seconds");
 	json_seconds(j, clock_now() - rep.started);
+	json_key(j, "started_at");
+	json_time(j, rep.cfg->started_wall);
+	json_key(j, "ended_at");
+	json_time(j, clock_wall());
+}
+
+/* The deadline passed down in RUNLIMIT_DEADLINE, if the run took it into account. */
+static void inherited_member(struct json *j)
+{
+	const struct inherited *in = inherit_taken();
+	json_key(j, "deadline_inherited");
+	if (!in) {
+		json_null(j);
+		return;
+	}
+	json_open(j, '{');
+	json_key(j, "deadline");
+	json_time(j, in->deadline);
+	json_key(j, "reserve_seconds");
+	json_seconds(j, in->reserve);
+	json_key(j, "shortened");
+	json_bool(j, in->shortened);
+	json_close(j, '}');
 }
 
 /* Every signal sent, in order. */
@@ -439,10 +468,13 @@ static void output_member(struct json *j, const struct relay_stats *o)
 static void build(struct json *j, const struct report_end *e)
 {
 	json_open(j, '{');
+	json_key(j, "schema");
+	json_int(j, REPORT_SCHEMA);
 	json_key(j, "version");
 	json_string(j, RUNLIMIT_VERSION);
 	end_members(j, e);
 	limit_members(j);
+	inherited_member(j);
 	signal_members(j);
 	process_counts(j, e);
 	output_member(j, e->output);

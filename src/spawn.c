@@ -18,6 +18,8 @@
 #include "quote.h"
 #include "status.h"
 
+extern char **environ;
+
 void spawn_helper_detach(int keep)
 {
 	sigset_t all;
@@ -103,6 +105,8 @@ static void child(const struct child_args *a)
 	if (os_child_prepare(req->death_signal, a->parent) < 0)
 		_exit(EXIT_RUNLIMIT_FAILED); /* runlimit died before we could be tied to it */
 	sigprocmask(SIG_SETMASK, req->mask, NULL);
+	if (req->env)
+		environ = req->env; /* the child's own: runlimit's is never changed */
 #ifdef RUNLIMIT_TEST_HOOKS
 	/* Test builds only: a signal that reaches the child after its unblock, before exec. */
 	if (getenv("RUNLIMIT_TEST_CHILD_SIGNAL"))

@@ -15,6 +15,7 @@ struct spawn_req {
 	                                SPAWN_OWN_GROUP: it leads a new one; 0: runlimit's */
 	int death_signal;            /* sent to the child if runlimit dies (where supported) */
 	const sigset_t *mask;        /* the signal mask the command gets: runlimit's inherited one */
+	char **env;                  /* the command's environment (NULL: runlimit's) */
 	void (*child_setup)(void);   /* in the child, signals blocked: terminal, dispositions */
 };
 

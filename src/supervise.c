@@ -20,6 +20,7 @@
 #include "finish.h"
 #include "guard.h"
 #include "hook.h"
+#include "inherit.h"
 #include "jobctl.h"
 #include "launch.h"
 #include "named_control.h"
@@ -85,10 +86,12 @@ static bool reaped(const struct run *r)
 
 /* The final KILL is due kill_after from now, or sooner if already due sooner: a grace
  * that runs is never made longer, but a cancel with a shorter one (-k 0: "now") brings
- * the KILL forward. */
+ * the KILL forward; and no later than an inherited deadline allows (inherit.h). */
 static void start_grace(struct run *r)
 {
 	int64_t end = r->kill_after > 0 ? clock_after(clock_now(), r->kill_after) : CLOCK_NEVER;
+	if (r->kill_after > 0 && inherit_kill_by() < end)
+		end = inherit_kill_by();
 	if (end < r->grace_end)
 		r->grace_end = end;
 	if (r->phase == RUNNING)
@@ -604,6 +607,7 @@ int supervise(const struct config *cfg)
 	int64_t began = cfg->started ? cfg->started : clock_now();
 	r.deadline = cfg->duration == 0 || cfg->duration > CLOCK_NEVER - began
 	                 ? CLOCK_NEVER : began + cfg->duration;
+	r.deadline = inherit_deadline(cfg, r.deadline);
 	enum control_state named = cfg->name ? control_open(cfg) : CONTROL_READY;
 	if (named == CONTROL_FAILED)
 		return finish_refused("the run could not be registered under its name");

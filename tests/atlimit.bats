@@ -107,7 +107,7 @@ start_tree() {
 	P='d["tree_at_limit"]["processes"][0]["command"]'
 	report_is "$F" "$P[3:6] == [\"0\" * 256, \"a\", \"b\"]" "$P[6] == \"0\" * 256" \
 		'd["tree_at_limit"]["processes"][0]["command_cut"]' \
-		"sum(len(a) + 1 for a in $P) <= 1024" "len($P) == 9 and 0 < len($P[-1]) < 256"
+		"sum(len(a) + 1 for a in $P) <= 1024" "len($P) == 9 and 0 < len($P[8]) < 256"
 	run -124 "$RUNLIMIT" --report="$F" 0.5 "$S" 30
 	report_is "$F" 'not d["tree_at_limit"]["processes"][0]["command_cut"]'
 }
@@ -246,4 +246,14 @@ assert [(s["signal"], s["target"], s["reason"]) for s in a["signals"]] == \
 		'[s["reason"] for s in d["signals"]][:1] == ["forwarded"]'
 	wait_for_gone "$(cat "$D/hook")" 5
 	no_survivors "$N-s"
+}
+
+@test "under an inherited deadline the default reserve holds the hook's limit too" {
+	deadline=$(($(date +%s) + 60)).000
+	RUNLIMIT_DEADLINE=$deadline run -0 --separate-stderr "$RUNLIMIT" -v -k 1 --report="$F" \
+		--on-timeout=true --on-timeout-limit=2 600 true
+	echo "$stderr"
+	report_is "$F" 'd["deadline_inherited"]["reserve_seconds"] == 4'
+	RUNLIMIT_DEADLINE=$deadline run -0 "$RUNLIMIT" -k 1 --report="$F" 600 true
+	report_is "$F" 'd["deadline_inherited"]["reserve_seconds"] == 2'
 }

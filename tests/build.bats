@@ -40,6 +40,13 @@ setup() {
 	[ ! -e "$D/installed" ]
 }
 
+@test "a missing shell for the completion tests is said, installs nothing, and the check goes on" {
+	run -0 --separate-stderr env PATH="$D/fake:$PATH" TEST_DEPS_ZSH=rl-no-such-zsh \
+		"$REPO/scripts/test-deps.sh"
+	[[ "$stderr" == *"missing:"*" rl-no-such-zsh"*"the tests that use them skip"* ]]
+	[ ! -e "$D/installed" ]
+}
+
 @test "make test-deps is what installs: it calls an installer for what is missing" {
 	run --separate-stderr env PATH="$D/fake:$PATH" TEST_DEPS_BATS=rl-no-such-bats \
 		"$REPO/scripts/test-deps.sh" --install

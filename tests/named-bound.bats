@@ -347,6 +347,13 @@ time.sleep(30)
 	fi
 	# (RUN is the subshell of as_user, not runlimit)
 	echo "$output" | grep -q "^65534:theirs	[0-9]*	[0-9.]*s	$PUB/$N-s 100\$"
+	# --list --json: its name alone, and its uid
+	run -0 "$RUNLIMIT" --list --json
+	"$PY" -c 'import json, sys
+runs = [json.loads(line) for line in sys.argv[1].splitlines()]
+mine = [r for r in runs if r["name"] == "theirs"]
+assert len(mine) == 1 and mine[0]["uid"] == 65534 and mine[0]["state"] == "answering", runs
+assert mine[0]["argv"] == [sys.argv[2], "100"], mine' "$output" "$PUB/$N-s"
 	# another user neither sees nor cancels it
 	run as_user 65533 env TMPDIR="$PUB" "$USER_RL" --list
 	[ "$status" -eq 0 ]
@@ -506,15 +513,21 @@ time.sleep(30)
 	if [ -d /run/user/65534 ]; then theirs=/run/user/65534/runlimit; else theirs=$PUB/runlimit-65534; fi
 	cp "$TOOLS/fakerun.py" "$PUB/fakerun.py"
 	# setpriv itself, not as_user's subshell: DAEMON is then the fake's own pid
+	# (the answer fits both "info", PID ELAPSED COMMAND, and "describe", PID ELAPSED STARTED
+	# LEFT ARGC ARG...)
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$PY" "$PUB/fakerun.py" "$theirs" liar \
-		'1 0 fake' </dev/null >/dev/null 2>&1 3>&- &
+		'1 0 0 - 1 fake' </dev/null >/dev/null 2>&1 3>&- &
 	DAEMON=$!
 	wait_until 10 test -S "$theirs/liar.sock"
 	run bounded 30 "$RUNLIMIT" --list
 	echo "status $status: $output" >&2
 	[ "$status" -eq 0 ]
-	# before: "65534:liar	1	0.0s	fake"
-	[[ "$output" == *"65534:liar	$DAEMON	0.0s	fake"* ]]
+	# before: "65534:liar	1	0.0s	0 - 1 fake"
+	[[ "$output" == *"65534:liar	$DAEMON	0.0s	0 - 1 fake"* ]]
+	run bounded 30 "$RUNLIMIT" --list --json
+	echo "status $status: $output" >&2
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'"name":"liar","uid":65534,"pid":'"$DAEMON"','* ]]
 }
 
 @test "root with another user's XDG_RUNTIME_DIR (su without -): that user's runs never pass for root's" {

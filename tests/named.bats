@@ -171,6 +171,116 @@ start_named() {
 	wait_bg "$p3"
 }
 
+# list_json_is EXPR...: the --list --json output in $D/list holds JSON Lines, and every python
+# EXPR over them (runs: the objects, by name; t0, t1: the wall clock before and after the
+# list, in seconds; at(): an RFC 3339 time in seconds) is true.
+list_json_is() {
+	"$PY" - "$D/list" "$@" <<'PYEOF'
+import calendar, json, re, sys, time
+text = open(sys.argv[1], "rb").read().decode("utf-8")  # strict: valid UTF-8
+assert text == "" or text.endswith("\n"), "not whole lines: %r" % text[-80:]
+objs = [json.loads(line) for line in text.splitlines()]
+runs = {o["name"]: o for o in objs}
+keys = ["name", "uid", "pid", "started_at", "elapsed", "deadline", "argv", "argc", "state",
+        "error"]
+assert all(list(o) == keys for o in objs), "fields: %r" % [list(o) for o in objs]
+def at(stamp):
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", stamp), stamp
+    secs, frac = stamp[:-1].split(".")
+    return calendar.timegm(time.strptime(secs, "%Y-%m-%dT%H:%M:%S")) + float("0." + frac)
+t0, t1 = float(open(sys.argv[1] + ".t0").read()), float(open(sys.argv[1] + ".t1").read())
+bad = [e for e in sys.argv[2:] if not eval(e)]
+if bad:
+    sys.exit("list: %s\nfalse: %s" % (text, "\nfalse: ".join(bad)))
+PYEOF
+}
+
+# list_json: runlimit --list --json into $D/list (its status in $D/list.rc), the wall clock
+# before and after it in $D/list.t0 and .t1.
+list_json() {
+	local rc=0
+	"$PY" -c 'import time; print(time.time())' >"$D/list.t0"
+	bounded 20 "$RUNLIMIT" --list --json >"$D/list" || rc=$?
+	"$PY" -c 'import time; print(time.time())' >"$D/list.t1"
+	echo "$rc" >"$D/list.rc"
+}
+
+@test "--list --json: JSON Lines, one object per run: name, uid, pid, times, deadline, argv, state" {
+	# nothing at all: no output, status 0, as plain --list
+	list_json
+	[ "$(cat "$D/list.rc")" = 0 ]
+	[ ! -s "$D/list" ]
+	start_named one 60 "$S" 101
+	local p1=$RUN
+	# no deadline (0), and arguments a line of text could not tell apart: spaces, an empty one
+	# last, %, a newline, a control character, a byte that is not UTF-8
+	start_named two 0 sh -c 'exec "$S" 102' sh "a b" "%41" "$(printf 'nl\nx\001y\377z')" ""
+	local p2=$RUN
+	start_named stopped 60 "$S" 103
+	STOPPED=$RUN
+	kill -STOP "$STOPPED"
+	list_json
+	[ "$(cat "$D/list.rc")" = 0 ]
+	list_json_is 'sorted(runs) == ["one", "stopped", "two"]' \
+		'list(runs) == ["one", "stopped", "two"]' \
+		"runs['one']['pid'] == $p1 and runs['two']['pid'] == $p2" \
+		"all(o['uid'] == $(id -u) for o in runs.values())" \
+		"runs['one']['argv'] == ['$S', '101'] and runs['one']['argc'] == 2" \
+		"runs['two']['argv'] == ['sh', '-c', 'exec \"\$S\" 102', 'sh', 'a b', '%41', 'nl\\nx\\x01y\\ufffdz', ''] and runs['two']['argc'] == 8" \
+		'all(runs[n]["state"] == "answering" and runs[n]["error"] is None for n in ("one", "two"))' \
+		'all(isinstance(runs[n]["elapsed"], float) and 0 < runs[n]["elapsed"] < 30 for n in ("one", "two"))' \
+		'all(t0 - 30 < at(runs[n]["started_at"]) <= t1 for n in ("one", "two"))' \
+		'all(abs(t0 - at(runs[n]["started_at"]) - runs[n]["elapsed"]) < 3 for n in ("one", "two"))' \
+		'abs(at(runs["one"]["deadline"]) - at(runs["one"]["started_at"]) - 60) < 0.5' \
+		'runs["two"]["deadline"] is None' \
+		'runs["stopped"]["state"] == "not answering"' \
+		'all(runs["stopped"][k] is None for k in ("pid", "started_at", "elapsed", "deadline", "argv", "argc", "error"))'
+	kill -CONT "$STOPPED"
+	"$RUNLIMIT" --cancel=one
+	"$RUNLIMIT" --cancel=two
+	"$RUNLIMIT" --cancel=stopped
+	wait_bg "$p1"
+	wait_bg "$p2"
+	wait_bg "$STOPPED"
+	STOPPED=
+	# all gone: no output again
+	list_json
+	[ ! -s "$D/list" ]
+	# --json is for --list alone
+	run -125 --separate-stderr "$RUNLIMIT" --json 10 true
+	[[ "$stderr" == *"option '--json' is for '--list'"* ]]
+	run -125 --separate-stderr "$RUNLIMIT" --cancel=x --json
+	[[ "$stderr" == *"option '--json' is for '--list'"* ]]
+}
+
+@test "--list --json and a run of runlimit 0.1.0, which knows no 'describe': its pid and times, argv and deadline null" {
+	"$PY" "$TOOLS/fakerun.py" "$RUNLIMIT_DIR" old --as-0.1.0 &
+	local fake=$!
+	wait_until 10 registered old
+	list_json
+	run -0 "$RUNLIMIT" --list # plain --list, which asks "info", is as it was
+	kill "$fake"
+	wait "$fake" || true
+	[ "$output" = "old	$fake	1.5s	sleep 99" ]
+	[ "$(cat "$D/list.rc")" = 0 ]
+	list_json_is "runs['old']['pid'] == $fake" 'runs["old"]["elapsed"] == 1.5' \
+		'runs["old"]["state"] == "answering"' \
+		'abs(t1 - 1.5 - at(runs["old"]["started_at"])) < 3' \
+		'runs["old"]["argv"] is None and runs["old"]["argc"] is None and runs["old"]["deadline"] is None'
+}
+
+@test "--cancel of a name no run has: says so on stderr, that a marker was left and for how long; status 1 (2 without a marker)" {
+	run -1 --separate-stderr "$RUNLIMIT" --cancel=typo
+	[ -z "$output" ]
+	[[ "$stderr" == *"no run named 'typo' is running: a cancel marker was left, and a run of that name that starts within 60s will not run its command" ]]
+	[ -e "$RUNLIMIT_DIR/typo.cancel" ]
+	run -1 --separate-stderr "$RUNLIMIT" --cancel=typo2 --marker-ttl=90s
+	[[ "$stderr" == *"'typo2'"*"within 90s will not run its command" ]]
+	run -2 --separate-stderr "$RUNLIMIT" --cancel=typo3 --marker-ttl=0
+	[[ "$stderr" == *"no run named 'typo3' is running: no marker was left (--marker-ttl=0)" ]]
+	[ ! -e "$RUNLIMIT_DIR/typo3.cancel" ]
+}
+
 @test "an unrelated process whose pid is in fake name files is never signalled" {
 	"$S" 100 &
 	local bystander=$!

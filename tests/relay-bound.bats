@@ -181,6 +181,7 @@ for i in range(10):
 	never_read --err "$D/err" -v --output-grace=0.2 -k 1 1 sh -c 'yes | head -c 2000000'
 	[ "$rc" = 124 ]
 	local n
+	"$PY" "$R" "$D/r.json"
 	n=$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["output"]["stdout_dropped"])' "$D/r.json")
 	[ "$n" -gt 0 ]
 	grep -q ": dropped $n bytes of stdout unrelayed\$" "$D/err"

@@ -19,6 +19,9 @@ setup_file() {
 	fi
 	export RL_COUNTS
 	echo "# counts the tree's processes: $RL_COUNTS" >&3
+	# Every report the tests read is validated against docs/report.schema.json
+	# (tests/tools/report_schema.py); without jsonschema, not (RUNLIMIT_SCHEMA=required: fail).
+	echo "# $("$PY" "$TOOLS/report_schema.py" --probe)" >&3
 }
 
 report_is() { "$PY" "$TOOLS/report_is.py" "$@"; }
@@ -35,17 +38,65 @@ teardown() {
 }
 
 # The fields every report has, whatever the outcome.
-COMMON=('set(d) >= {"version", "outcome", "exit_status", "exit_signal", "timed_out", "timed_out_by",
+COMMON=('set(d) >= {"schema", "version", "started_at", "ended_at", "outcome", "exit_status", "exit_signal", "timed_out", "timed_out_by",
 	"kill_needed", "cancelled", "name",
 	"command", "command_base64", "pid", "command_exit", "command_signal", "core_dumped", "error", "duration_seconds",
 	"kill_after_seconds", "no_output_timeout_seconds", "timeout_signal", "wall_seconds", "signals", "signals_omitted",
 	"alive_at_command_exit", "ended", "left_running", "output", "rusage"}'
 	'isinstance(d["wall_seconds"], float) and d["wall_seconds"] >= 0'
-	'set(d["rusage"]) == {"user_seconds", "system_seconds", "max_rss_kib"}')
+	'set(d["rusage"]) == {"user_seconds", "system_seconds", "max_rss_kib"}'
+	'd.get("deadline_inherited", 0) is None')
 
 # counts_known: the build lists the command's tree (a process table), so the process counts
 # of the report are numbers, not null; where make check says it must, it is taken as known.
 counts_known() { expected counts || [ "$RL_COUNTS" = yes ]; }
+
+# The top-level fields, in the order the manual lists them (and the schema file).
+FIELDS='["schema", "version", "outcome", "exit_status", "exit_signal", "timed_out",
+	"timed_out_by", "kill_needed", "cancelled", "name", "command", "command_base64", "pid",
+	"command_exit", "command_signal", "core_dumped", "error", "duration_seconds",
+	"kill_after_seconds", "no_output_timeout_seconds", "timeout_signal", "wall_seconds",
+	"started_at", "ended_at", "deadline_inherited", "signals", "signals_omitted",
+	"alive_at_command_exit", "ended", "left_running", "output", "rusage"]'
+
+# wall_now: the wall clock, in seconds since the epoch.
+wall_now() { "$PY" -c 'import time; print(time.time())'; }
+
+@test "schema 1, and wall-clock started_at and ended_at in RFC 3339 UTC that bracket the run" {
+	local t0 t1
+	t0=$(wall_now)
+	run -0 "$RUNLIMIT" --report="$F" 10 sleep 0.3
+	t1=$(wall_now)
+	# (1 ms of slack: the times are cut to milliseconds)
+	T0=$t0 T1=$t1 report_is "$F" 'd["schema"] == 1' "list(d) == $FIELDS" \
+		'all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", d[k]) for k in ("started_at", "ended_at"))' \
+		'float(os.environ["T0"]) - 0.001 <= at(d["started_at"]) <= at(d["ended_at"]) <= float(os.environ["T1"])' \
+		'at(d["ended_at"]) - at(d["started_at"]) >= 0.3' \
+		'abs(at(d["ended_at"]) - at(d["started_at"]) - d["wall_seconds"]) < 0.05'
+	# bad usage too, once --report is read
+	run -125 "$RUNLIMIT" --report="$F" 1x true
+	report_is "$F" 'd["schema"] == 1' "list(d) == $FIELDS" 'd["started_at"] <= d["ended_at"]'
+}
+
+@test "the schema file refuses a report with a field it does not list, a value of the wrong type, or a field missing" {
+	run -0 "$PY" "$TOOLS/report_schema.py" --probe
+	[[ "$output" != *"not validated"* ]] || skip "$output"
+	run -0 "$PY" "$TOOLS/report_schema.py" --check-schema
+	run -0 "$RUNLIMIT" --report="$F" --report-tail=1K 10 sh -c 'echo err >&2' 2>&1
+	run -0 "$PY" "$TOOLS/report_schema.py" "$F"
+	local bad
+	for bad in 'd["new_field"] = 1' 'd["pid"] = str(d["pid"])' 'del d["ended_at"]' \
+		'd["started_at"] = "2026-12-02 07:01:02"' 'd["output"]["stderr_tail"]["cut"] = -1' \
+		'd["signals"].append({"at": 1.0, "signal": "TERM", "target": "tree"})'; do
+		"$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+open(sys.argv[2], "w").write(json.dumps(d) + "\n")' "$F" "$F.bad" "$bad"
+		run -1 "$PY" "$TOOLS/report_schema.py" "$F.bad"
+		run -1 "$PY" "$TOOLS/report_is.py" "$F.bad"
+		[[ "$output" == *"schema: "* ]]
+	done
+}
 
 @test "exited: the command's own status, its argv and pid, no signals; the version" {
 	run -3 "$RUNLIMIT" --report="$F" 10 sh -c 'echo $$ > "$0"; exit 3' "$BATS_TEST_TMPDIR/pid"

@@ -505,6 +505,7 @@ child_of() { ps -A -o pid= -o ppid= | awk -v p="$1" '$2 == p { print $1 }'; }
 
 # report_field FILE KEY: a member of the run report.
 report_field() {
+	"$PY" "$TOOLS/report_is.py" "$1"
 	"$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
 }
 

@@ -22,6 +22,7 @@ setup() {
 # those bytes as UTF-8 with U+FFFD for what is not (less a character cut at the start), and
 # its counts say how much FILE had and how much was cut.
 tail_is() {
+	"$PY" "$R" "$1"
 	"$PY" - "$1" "$2" "$3" <<'PYEOF'
 import base64, json, sys
 d = json.load(open(sys.argv[1]))
@@ -48,6 +49,7 @@ PYEOF
 # whose report is REPORT (its rusage: the largest of its children, the inner runlimit).  A
 # parent that is small when it forks: python's or a shell's size before the exec would count.
 outer_rss() {
+	"$PY" "$R" "$1"
 	"$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["rusage"]["max_rss_kib"])' "$1"
 }
 

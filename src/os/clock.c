@@ -1,5 +1,5 @@
 /* The time left to a deadline, in the forms the waits take it, and deadline arithmetic:
- * for every clock (ppoll.c, darwin.c, posix.c) and the core. */
+ * for every clock (ppoll.c, darwin.c, posix.c) and the core; and the wall clock's time. */
 #include "os.h"
 
 #include <limits.h>
@@ -25,6 +25,14 @@ int clock_left_ms(int64_t deadline)
 		left = 0;
 	int64_t up = (left + 999999) / 1000000; /* never wake early */
 	return up > INT_MAX ? INT_MAX : (int)up;
+}
+
+int64_t clock_wall(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+		return 0; /* cannot be: CLOCK_REALTIME is always there */
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 int64_t clock_after(int64_t t, int64_t d)

@@ -199,6 +199,10 @@ long tree_snapshot(const struct target *t, struct snap_proc *out, size_t max, si
 /* Nanoseconds on the monotonic, awake-time clock. */
 int64_t clock_now(void);
 
+/* Nanoseconds since the epoch on the wall clock (clock.c; POSIX's CLOCK_REALTIME
+ * everywhere): for telling a time (the report, --list --json), never for a deadline. */
+int64_t clock_wall(void);
+
 /* For the waits (clock.c): the time left to deadline as a timeout for ppoll or
  * kevent (NULL for CLOCK_NEVER: none), or in whole milliseconds for poll, rounded up so
  * that a wait never ends early (-1: none). */

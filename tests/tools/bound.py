@@ -49,6 +49,8 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import report_schema  # noqa: E402 (tests/tools/report_schema.py: the report's schema)
 
 # python before 3.11 has no Popen(process_group=): this puts the program in a group of its own
 # (python ignores SIGPIPE and SIGXFSZ itself: back to their defaults before the exec).
@@ -757,7 +759,8 @@ class Case:
         path = os.path.join(self.dir, "report.json")
         try:
             with open(path, "rb") as f:
-                json.loads(f.read().decode("utf-8", "surrogateescape"))
+                d = json.loads(f.read().decode("utf-8", "surrogateescape"))
+            self.fail.extend("report: " + e for e in report_schema.problems(d))
         except OSError as e:
             self.fail.append("report: not written (%s)" % e.strerror)
         except ValueError as e:
@@ -777,6 +780,9 @@ class Harness:
         self.sleep = shutil.which("sleep")
         self.head = shutil.which("head")
         env = dict(os.environ)
+        # The bound is DURATION's: a deadline passed down from a runlimit this runs under
+        # would only shorten the cases' limits.
+        env.pop("RUNLIMIT_DEADLINE", None)
         names = os.path.join(self.work, "n")
         os.mkdir(names, 0o700)
         env["RUNLIMIT_DIR"] = names

@@ -4,7 +4,11 @@
 Makes DIR (0700) if missing, holds NAME.lock as a live run does (a write lock on its byte 0),
 listens on NAME.sock, greets every connection as a run does ("runlimit"), reads the request
 and answers ANSWER (e.g. "ok 9223372036854775807"), then says nothing more and keeps the
-connection open.  Used to show that a cancel never believes a peer without limit."""
+connection open.  Used to show that a cancel never believes a peer without limit.
+
+ANSWER "--as-0.1.0" is a run of runlimit 0.1.0 instead, as a newer --list meets it: "info"
+is answered "PID 1500000000 sleep 99" (its own pid, 1.5 s) and the connection closed; any
+other request (such as "describe", which 0.1.0 does not know) is "refused" and closed."""
 import fcntl
 import os
 import socket
@@ -25,7 +29,14 @@ while True:
     c.sendall(b"runlimit\n")
     c.settimeout(5)
     try:
-        c.recv(256)
-        c.sendall(answer.encode() + b"\n")
+        request = c.recv(256)
+        if answer != "--as-0.1.0":
+            c.sendall(answer.encode() + b"\n")
+        elif request == b"info\n":
+            c.sendall(b"%d 1500000000 sleep 99\n" % os.getpid())
+        else:
+            c.sendall(b"refused\n")
     except OSError:
         pass
+    if answer == "--as-0.1.0":
+        held.pop().close()

@@ -3,12 +3,16 @@
 # surrogate (a lone one is no character; a pair is never needed, UTF-8 carries the character
 # itself), every string parsed encodes to UTF-8 strictly, and a real such consumer (SQLite,
 # through python's sqlite3, which refuses lone surrogates) stores and gives back each one.
-import json, re, sys
+import json, os, re, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_schema
 raw = open(sys.argv[1], "rb").read()
 text = raw.decode("utf-8")  # strict
 bad = re.findall(r'(?<!\\)(?:\\\\)*\\u[dD][89abcdefABCDEF][0-9a-fA-F]{2}', text)
 assert not bad, "surrogate escapes in the report: %r" % bad[:5]
 d = json.loads(text)
+bad = report_schema.problems(d)
+assert not bad, "not valid by the schema: %s" % "; ".join(bad)
 strings = []
 def walk(v, path):
     if isinstance(v, str):

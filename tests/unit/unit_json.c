@@ -345,6 +345,19 @@ void test_json(void)
 	      "json: seconds round half up, INT64_MAX included", detail);
 	json_free(&j);
 
+	/* Wall-clock times: RFC 3339 in UTC, milliseconds truncated. */
+	json_init(&j);
+	json_time(&j, 0);
+	json_time(&j, (int64_t)1796194862 * 1000000000 + 345999999);
+	json_time(&j, (int64_t)951782400 * 1000000000 - 1); /* 2000-02-29 less 1 ns */
+	json_time(&j, -5);
+	snprintf(detail, sizeof detail, "got %s", j.buf ? j.buf : "(nothing)");
+	check(!j.failed && j.buf && strcmp(j.buf, "\"1970-01-01T00:00:00.000Z\","
+	      "\"2026-12-02T07:01:02.345Z\",\"2000-02-28T23:59:59.999Z\","
+	      "\"1970-01-01T00:00:00.000Z\"") == 0, "json: times in RFC 3339, UTC, milliseconds",
+	      detail);
+	json_free(&j);
+
 	/* Long text grows the buffer. */
 	char *big = malloc(100001);
 	if (big) {
