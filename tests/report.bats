@@ -57,7 +57,8 @@ FIELDS='["schema", "version", "outcome", "exit_status", "exit_signal", "timed_ou
 	"command_exit", "command_signal", "core_dumped", "error", "duration_seconds",
 	"kill_after_seconds", "no_output_timeout_seconds", "timeout_signal", "wall_seconds",
 	"started_at", "ended_at", "deadline_inherited", "signals", "signals_omitted",
-	"alive_at_command_exit", "ended", "left_running", "output", "rusage"]'
+	"alive_at_command_exit", "ended", "left_running", "output", "tree_at_limit", "on_timeout",
+	"rusage"]'
 
 # wall_now: the wall clock, in seconds since the epoch.
 wall_now() { "$PY" -c 'import time; print(time.time())'; }
