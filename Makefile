@@ -74,9 +74,9 @@ endif
 # POSIX-only files (poll, the process group only, sysconf).  PLATFORM=portable picks them on
 # any system, which is how the paths of systems without a reaper or a process table are
 # tested here (make check-portable).
-PLAT_Linux    = src/os/linux.c src/os/linux_tree.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/cpufiles.c src/os/ppoll.c src/os/clock.c
-PLAT_FreeBSD  = src/os/freebsd.c src/os/searchdir.c src/os/ppoll.c src/os/clock.c src/os/pipecopy.c
-PLAT_Darwin   = src/os/darwin.c src/os/searchdir.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/selfpipe.c src/os/clock.c src/os/pipecopy.c
+PLAT_Linux    = src/os/linux.c src/os/linux_tree.c src/os/linux_snap.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/cpufiles.c src/os/ppoll.c src/os/clock.c
+PLAT_FreeBSD  = src/os/freebsd.c src/os/snapargs.c src/os/searchdir.c src/os/ppoll.c src/os/clock.c src/os/pipecopy.c
+PLAT_Darwin   = src/os/darwin.c src/os/snapargs.c src/os/searchdir.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/selfpipe.c src/os/clock.c src/os/pipecopy.c
 PLAT_portable = src/os/posix.c src/os/searchdir.c src/os/selfpipe.c src/os/clock.c src/os/pipecopy.c
 PLAT = $(if $(filter portable,$(PLATFORM)),portable,$(if $(PLAT_$(OS)),$(OS),portable))
 PLATFORM_SRCS = $(PLAT_$(PLAT))
@@ -88,17 +88,19 @@ PLATFORM_SRCS = $(PLAT_$(PLAT))
 # the run report counts the tree's processes (a process table is read); readback: the report
 # tail is read back from a regular file (reopen_for_reading); splice: the relay moves bytes
 # between pipes in the kernel (pipe_move); peercred: a control socket knows its peer's uid
-# (peer_uid).  The portable build takes nothing for granted.
-EXPECT_Linux   = sessions orphans counts readback splice peercred searchcwd
-EXPECT_FreeBSD = sessions orphans peercred
-EXPECT_Darwin  = sessions counts readback peercred
+# (peer_uid); snapshot: the tree is described at a limit (tree_snapshot); hooktail: the
+# --on-timeout hook's output reaches a relayed stderr (relay_stderr_writer).  The portable
+# build takes nothing for granted.
+EXPECT_Linux   = sessions orphans counts readback splice peercred searchcwd snapshot hooktail
+EXPECT_FreeBSD = sessions orphans peercred snapshot
+EXPECT_Darwin  = sessions counts readback peercred snapshot
 EXPECT = $(EXPECT_$(PLAT))
 
 CORE = src/cli.c src/deadline.c src/deliver.c src/dispositions.c src/duration.c src/finish.c \
-	src/guard.c src/inherit.c src/jobctl.c src/json.c src/launch.c src/longopt.c src/msg.c src/nowait.c src/nproc.c \
+	src/guard.c src/hook.c src/inherit.c src/jobctl.c src/json.c src/launch.c src/longopt.c src/msg.c src/nowait.c src/nproc.c \
 	src/quote.c src/relay.c src/relay_lines.c src/relay_stream.c src/relay_tail.c \
 	src/relay_watch.c src/named.c src/named_cancel.c src/named_control.c src/report.c \
-	src/signals.c src/spawn.c src/status.c src/stdfds.c src/supervise.c src/tty.c
+	src/signals.c src/snapshot.c src/spawn.c src/status.c src/stdfds.c src/supervise.c src/tty.c
 SRCS = src/main.c $(CORE) $(PLATFORM_SRCS)
 DARWIN_SRCS = src/main.c $(CORE) $(PLAT_Darwin)
 HDRS = $(wildcard src/*.h src/os/*.h)

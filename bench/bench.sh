@@ -413,12 +413,13 @@ echo "report cost ($n_over runs each)..." >&2
 report_cost=$("$br" runs "$n_over" "$runlimit" 10 true :: "$runlimit" --report="$work/report.json" 10 true |
 	col 1 | awk 'NR == 1 { a = $1 } NR == 2 { printf "%.0f", $1 - a }')
 
-# 10. Asking for a report never delays a signal: the deadline's TERM under a forking tree of
-# 1,000 processes, runlimit with and without --report, interleaved (two of each, so that the
-# spread between equal commands shows the noise).
+# 10. What a report costs the first signal, which waits for the snapshot of the tree
+# (tree_at_limit) and for nothing else of the report: the deadline's TERM under a forking
+# tree of 1,000 processes, runlimit with and without --report, interleaved (two of each, so
+# that the spread between equal commands shows the noise).
 n_fork=15
 [ "$quick" = 1 ] && n_fork=5
-echo "signal under a forking tree, with and without --report ($n_fork rounds)..." >&2
+echo "signal under a forking tree, with and without --report (the snapshot) ($n_fork rounds)..." >&2
 forksig=$(BENCH_DEADLINE=1 "$br" forksig "$n_fork" 1000 "$runlimit" -k 0.2 1 :: \
 	"$runlimit" --report="$work/fork.json" -k 0.2 1 :: "$runlimit" -k 0.2 1 :: \
 	"$runlimit" --report="$work/fork.json" -k 0.2 1 | tr '\n' ' ')
@@ -492,7 +493,8 @@ echo
 # shellcheck disable=SC2086
 set -- $forksig
 echo "The deadline's TERM under a forking tree of 1,000 processes, from the deadline to the"
-echo "command's receiving it (µs, median of $n_fork): without --report $1 and $3, with it $2 and $4."
+echo "command's receiving it (µs, median of $n_fork): without --report $1 and $3, with it $2 and $4"
+echo "(the difference: the snapshot of the tree, tree_at_limit, taken before the first signal)."
 echo
 echo "Floor on this machine, a minimal static supervisor (fork, exec, sleep, SIGTERM, wait),"
 echo "measured in the same rotation as the tools:"

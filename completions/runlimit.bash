@@ -11,7 +11,8 @@
 
 # Options that take a value in the next word (or after "=").
 _runlimit_argopts='--kill-after --signal --report --output-grace --no-output-timeout
-	--report-tail --name --cancel --marker-ttl --reserve'
+	--report-tail --name --cancel --marker-ttl --reserve
+	--on-timeout --on-timeout-limit'
 
 # _runlimit_takes_arg WORD: WORD is an option whose value is the next word: a long one
 # above, or short flags ending in -k or -s ("-vk", "-s"); the short one is then in
@@ -128,6 +129,7 @@ _runlimit()
 		COMPREPLY=($(compgen -W '-k --kill-after= -s --signal= -v --verbose -f --foreground
 			-p --preserve-status --kill-leftovers --report= --output-grace=
 			--no-output-timeout= --report-tail= --name= --cancel= --marker-ttl= --list
+			--on-timeout= --on-timeout-limit=
 			--json --nproc --reserve= --no-inherit --remaining --help --version' -- "$cur"))
 		[[ ${COMPREPLY-} == *= ]] && compopt -o nospace
 	fi

@@ -16,7 +16,8 @@ function __runlimit_duration_at
                 test $i -le (count $words); and echo $i
                 return
             case --kill-after --signal --report --output-grace --no-output-timeout \
-                    --report-tail --name --cancel --marker-ttl --reserve
+                    --report-tail --name --cancel --marker-ttl --reserve \
+                    --on-timeout --on-timeout-limit
                 set i (math $i + 1) # its value is the next word
             case '--*'
             case '-?*'
@@ -90,6 +91,8 @@ complete -c runlimit -n __runlimit_options -l report-tail -x -d 'Keep the last S
 complete -c runlimit -n __runlimit_options -l name -x -d 'Register the run as NAME'
 complete -c runlimit -n __runlimit_options -l cancel -x -a '(__runlimit_names)' -d 'End the run named NAME'
 complete -c runlimit -n __runlimit_options -l marker-ttl -x -d 'With --cancel: how long its marker stands'
+complete -c runlimit -n __runlimit_options -l on-timeout -x -d 'When a limit runs out, run COMMAND before the first signal'
+complete -c runlimit -n __runlimit_options -l on-timeout-limit -x -d 'KILL the --on-timeout command after this long'
 complete -c runlimit -n __runlimit_options -l list -d 'Show the named runs'
 complete -c runlimit -n __runlimit_options -l json -d 'With --list: one JSON object per run, per line'
 complete -c runlimit -n __runlimit_options -l nproc -d 'Print the processors usable'

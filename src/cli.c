@@ -20,11 +20,13 @@
  * pipes costs the caller no more than a second (the manual says why). */
 #define DEFAULT_OUTPUT_GRACE ((int64_t)1000000000)
 #define TAIL_MAX (16ULL * 1024 * 1024)
+/* How long the --on-timeout hook may run when no --on-timeout-limit is given. */
+#define DEFAULT_HOOK_LIMIT ((int64_t)30 * 1000000000)
 
 enum opt_id { OPT_SIGNAL, OPT_KILL, OPT_PRESERVE, OPT_FOREGROUND, OPT_VERBOSE,
 	OPT_KILL_LEFTOVERS, OPT_REPORT, OPT_OUTPUT_GRACE, OPT_NO_OUTPUT, OPT_REPORT_TAIL,
 	OPT_NAME, OPT_CANCEL, OPT_MARKER_TTL, OPT_LIST, OPT_JSON, OPT_NPROC, OPT_HELP, OPT_VERSION,
-	OPT_RESERVE, OPT_NO_INHERIT, OPT_REMAINING };
+	OPT_RESERVE, OPT_NO_INHERIT, OPT_REMAINING, OPT_ON_TIMEOUT, OPT_ON_TIMEOUT_LIMIT };
 
 struct option_def {
 	struct longopt lo; /* first: longopt_match reads it */
@@ -50,6 +52,8 @@ static const struct option_def options[] = {
 	{{"marker-ttl", true, true}, 0, OPT_MARKER_TTL},
 	{{"list", false, true}, 0, OPT_LIST},
 	{{"json", false, true}, 0, OPT_JSON},
+	{{"on-timeout", true, true}, 0, OPT_ON_TIMEOUT},
+	{{"on-timeout-limit", true, true}, 0, OPT_ON_TIMEOUT_LIMIT},
 	{{"nproc", false, true}, 0, OPT_NPROC},
 	{{"reserve", true, true}, 0, OPT_RESERVE},
 	{{"no-inherit", false, true}, 0, OPT_NO_INHERIT},
@@ -107,6 +111,12 @@ static const char usage_extensions[] =
 	"                               started write nothing to stdout or stderr\n"
 	"                               for DURATION (0: no such limit); output to\n"
 	"                               a terminal is not seen (it is never relayed)\n"
+	"      --on-timeout=COMMAND   when a limit runs out, run COMMAND with sh -c\n"
+	"                               before the first signal; it is given\n"
+	"                               RUNLIMIT_PID, RUNLIMIT_PGID, RUNLIMIT_PIDS,\n"
+	"                               RUNLIMIT_REASON (and RUNLIMIT_NAME)\n"
+	"      --on-timeout-limit=DURATION  KILL the --on-timeout command and what it\n"
+	"                               started after DURATION (default 30s)\n"
 	"      --report-tail=SIZE     keep the last SIZE bytes of COMMAND's stderr in\n"
 	"                               the --report; SIZE may end in K or k (1024),\n"
 	"                               M (1048576), KiB, MiB, kB or MB (1000s);\n"
@@ -148,8 +158,8 @@ static const char usage_tail[] =
 static const char usage_as_timeout[] =
 	"\nrunlimit's extensions (--kill-leftovers, --report, --output-grace,\n"
 	"--no-output-timeout, --report-tail, --name, --cancel, --marker-ttl, --list,\n"
-	"--json, --nproc, --reserve, --no-inherit, --remaining) work here too:\n"
-	"see 'runlimit --help'.\n";
+	"--json, --nproc, --reserve, --no-inherit, --remaining, --on-timeout,\n"
+	"--on-timeout-limit) work here too: see 'runlimit --help'.\n";
 
 static enum cli_result usage(void)
 {
@@ -296,6 +306,11 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 		break;
 	case OPT_LIST: cfg->list = true; break;
 	case OPT_JSON: cfg->json = true; break;
+	case OPT_ON_TIMEOUT: cfg->on_timeout = arg; break;
+	case OPT_ON_TIMEOUT_LIMIT:
+		if (!interval(arg, &cfg->on_timeout_limit))
+			return bad_usage();
+		break;
 	case OPT_NPROC: return CLI_NPROC;
 	case OPT_RESERVE:
 		if (!interval(arg, &cfg->reserve))
@@ -389,7 +404,8 @@ static enum cli_result parse_short(struct config *cfg, char *arg, int argc, char
 
 enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 {
-	*cfg = (struct config){.signal = SIGTERM, .kill_after = DEFAULT_KILL_AFTER};
+	*cfg = (struct config){.signal = SIGTERM, .kill_after = DEFAULT_KILL_AFTER,
+	                       .on_timeout_limit = DEFAULT_HOOK_LIMIT};
 	int i = 1;
 	/* Options stop at the first operand: in "runlimit 5 ls -l", -l is ls's. */
 	for (; i < argc; i++) {

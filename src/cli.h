@@ -35,6 +35,8 @@ struct config {
 	bool reserve_given;
 	bool no_inherit;    /* --no-inherit: RUNLIMIT_DEADLINE does not shorten the limit */
 	bool remaining;     /* --remaining */
+	const char *on_timeout;   /* --on-timeout: run with /bin/sh -c when a limit runs out */
+	int64_t on_timeout_limit; /* --on-timeout-limit: ns the hook may take (default 30 s) */
 	char **command;     /* NULL-terminated argv of COMMAND */
 	int64_t started;    /* clock_now() when runlimit started: the deadline counts from it */
 	int64_t started_wall; /* clock_wall() then: the time the report and --list tell */

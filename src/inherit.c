@@ -82,11 +82,15 @@ static int64_t after_kill(const struct config *cfg)
 	return cfg->relay ? clock_after(SECOND, cfg->output_grace) : SECOND;
 }
 
-/* The reserve: --reserve, or what the run may take from its first signal to its end: the
- * kill grace, and what comes after the KILL. */
+/* The reserve: --reserve, or what the run may take from its limit to its end: the
+ * --on-timeout hook's limit (the first signal waits for it), the kill grace, and what comes
+ * after the KILL. */
 static int64_t reserve_of(const struct config *cfg)
 {
-	return cfg->reserve_given ? cfg->reserve : clock_after(after_kill(cfg), cfg->kill_after);
+	if (cfg->reserve_given)
+		return cfg->reserve;
+	int64_t hook = cfg->on_timeout ? cfg->on_timeout_limit : 0;
+	return clock_after(clock_after(after_kill(cfg), cfg->kill_after), hook);
 }
 
 int64_t inherit_deadline(const struct config *cfg, int64_t own)

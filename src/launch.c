@@ -42,7 +42,7 @@ static void say_unseen(const struct config *cfg)
 
 static struct target start(const struct config *cfg, pid_t self, bool *relay_failed)
 {
-	struct target l = {0, 0, 0, false, false};
+	struct target l = {0, 0, 0, false, false, 0};
 	int guard_error = 0;
 	*relay_failed = false;
 	if (!cfg->foreground) {

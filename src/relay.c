@@ -340,3 +340,17 @@ bool relay_silence_off(void)
 {
 	return unwatchable;
 }
+
+int relay_stderr_writer(void)
+{
+	if (!err_stream || err_stream->in < 0)
+		return -1;
+	int fd = reopen_fd(err_stream->in, O_WRONLY);
+	int flags = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}

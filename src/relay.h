@@ -85,6 +85,13 @@ void relay_close(void);
  * (timing it would end a busy interactive program for want of seeing its output). */
 bool relay_silence_off(void);
 
+/* A descriptor for the --on-timeout hook's output (hook.h), so that it goes where the
+ * command's stderr goes, in order, and into the --report-tail: a new write end of the pipe of
+ * the stream that carries stderr, where the system can reopen one (reopen_fd: Linux).
+ * Close-on-exec and blocking; -1 where there is none (stderr is not relayed, or cannot be
+ * reopened): the hook then writes to runlimit's stderr itself. */
+int relay_stderr_writer(void);
+
 /* -v: one line for each stream that dropped output, saying how much. */
 void relay_tell_dropped(void);
 

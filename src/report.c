@@ -18,7 +18,9 @@
 #include "msg.h"
 #include "os/os.h"
 #include "quote.h"
+#include "hook.h"
 #include "signals.h"
+#include "snapshot.h"
 #include "stdfds.h"
 
 /* The report is written a piece of this size at a time, from a buffer of its own that needs
@@ -50,6 +52,11 @@ static const char *const reason_words[REASONS] = {
 	[REASON_CANCEL] = "cancel",       [REASON_FORWARDED] = "forwarded",
 	[REASON_LEFTOVERS] = "leftovers", [REASON_RESUME] = "resume",
 };
+
+const char *report_reason(enum reason why)
+{
+	return reason_words[why];
+}
 
 /* A process runlimit asked to end; killed: with SIGKILL (it cannot outlive that). */
 struct signalled {
@@ -471,6 +478,8 @@ static void build(struct json *j, const struct report_end *e)
 	signal_members(j);
 	process_counts(j, e);
 	output_member(j, e->output);
+	snapshot_member(j, rep.started);
+	hook_member(j, rep.started);
 	rusage_member(j);
 	json_close(j, '}');
 }

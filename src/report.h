@@ -34,6 +34,9 @@ enum reason {
 	REASONS
 };
 
+/* The report's word for a reason ("deadline", "no-output", ...). */
+const char *report_reason(enum reason why);
+
 /* A signal runlimit sent: to whom (target: "tree", "group", "command", "leftovers") and
  * why. */
 void report_signal(int sig, const char *target, enum reason why);

@@ -19,6 +19,7 @@
 #include "dispositions.h"
 #include "finish.h"
 #include "guard.h"
+#include "hook.h"
 #include "inherit.h"
 #include "jobctl.h"
 #include "launch.h"
@@ -26,12 +27,14 @@
 #include "os/os.h"
 #include "relay.h"
 #include "report.h"
+#include "snapshot.h"
 #include "spawn.h"
 #include "status.h"
 #include "tty.h"
 
 enum phase {
 	RUNNING,  /* the command runs, and nothing has asked it to end */
+	HOOKING,  /* a limit ran out: the --on-timeout hook runs before the first signal */
 	ENDING,   /* it was asked to end (a time-out, a request, its leftovers): the grace runs */
 	KILLED,   /* the final KILL has gone out: only the command's status is awaited */
 	DRAINING, /* the command is reaped; what it left running has the rest of the grace */
@@ -51,6 +54,7 @@ enum event {
 	ALARM,      /* SIGALRM came from outside: as with GNU timeout, time is up now */
 	REQUEST,    /* a signal asking the run to end came from outside (r->sig, r->sig_why) */
 	FORWARD,    /* a signal from outside, to pass on as it is (r->sig, r->reach) */
+	HOOK_OVER,  /* the --on-timeout hook exited, or was KILLed at its limit (hook.h) */
 	EVENTS
 };
 
@@ -65,6 +69,7 @@ struct run {
 	enum reach reach;          /* how far a FORWARD goes */
 	int64_t kill_after;        /* the grace before the final KILL (a cancel may change it) */
 	int stopped_by;            /* the command is stopped, by this signal (0: running) */
+	enum event limit;          /* while HOOKING: the limit that ran out */
 	bool polling;              /* the leftovers' exits wake nothing: look again soon */
 	bool kill_sent;            /* the final KILL went out (the tree's zombies go to init) */
 	bool child_news;           /* SIGCHLD came since the last reap (or none was tried yet) */
@@ -139,12 +144,12 @@ static void ignore(struct run *r, enum event ev)
 	(void)ev;
 }
 
-static void time_out(struct run *r, enum event ev)
+static void done(struct run *r, enum event ev);
+
+/* The -s signal for the limit ev to the tree (what is left of it, once the command has been
+ * reaped), and the grace. */
+static void first_signal(struct run *r, enum event ev)
 {
-	r->end.timed_out = true;
-	r->deadline = CLOCK_NEVER;
-	relay_stop_timing(); /* one limit runs out, once */
-	report_timed_out_by(reason_of[ev]);
 	deliver(r->cfg, &r->target, r->cfg->signal, REACH_TREE, true, reason_of[ev]);
 	if (r->cfg->signal == SIGKILL)
 		killed(r);
@@ -155,10 +160,50 @@ static void time_out(struct run *r, enum event ev)
 			start_grace(r);
 }
 
+/* A limit ran out: the snapshot of the tree as it stands, then, the first time and while
+ * nothing has asked the run to end, the --on-timeout hook, which the first signal waits for
+ * (HOOKING, until HOOK_OVER). */
+static void time_out(struct run *r, enum event ev)
+{
+	r->end.timed_out = true;
+	r->deadline = CLOCK_NEVER;
+	relay_stop_timing(); /* one limit runs out, once */
+	report_timed_out_by(reason_of[ev]);
+	snapshot_take(r->cfg, &r->target, report_reason(reason_of[ev]));
+	if (r->phase == RUNNING &&
+	    (r->target.hook = hook_start(r->cfg, &r->target, report_reason(reason_of[ev]))) > 0) {
+		r->limit = ev;
+		r->phase = HOOKING;
+		return;
+	}
+	first_signal(r, ev);
+}
+
+/* The hook is over: the first signal goes out as the limit would have sent it; to what the
+ * command left, if it ended meanwhile. */
+static void after_hook(struct run *r, enum event ev)
+{
+	if (!reaped(r)) {
+		r->phase = RUNNING;
+		first_signal(r, r->limit);
+		return;
+	}
+	r->phase = DRAINING;
+	if (r->cfg->foreground || !deliver_leftovers_alive(&r->target)) {
+		done(r, ev);
+		return;
+	}
+	first_signal(r, r->limit);
+	if (r->phase == DRAINING && r->grace_end == CLOCK_NEVER)
+		done(r, ev);
+}
+
 /* A request to end (kill, a supervisor) goes to the whole tree and starts the grace. */
 static void request(struct run *r, enum event ev)
 {
 	(void)ev;
+	if (r->phase == RUNNING)
+		snapshot_take(r->cfg, &r->target, report_reason(r->sig_why));
 	deliver(r->cfg, &r->target, r->sig, REACH_TREE, true, r->sig_why);
 	r->end.interrupted = true;
 	if (r->phase != KILLED && r->phase != FLUSHING && r->phase != DONE)
@@ -171,6 +216,15 @@ static void cut_off(struct run *r, enum event ev)
 	request(r, ev);
 	relay_close();
 	r->phase = DONE;
+}
+
+/* A request to end while the hook runs: the hook is KILLed, and the request is taken at once,
+ * as it would have been without the hook. */
+static void request_hooking(struct run *r, enum event ev)
+{
+	hook_kill();
+	r->phase = reaped(r) ? DRAINING : RUNNING;
+	request(r, ev);
 }
 
 /* At the end of the grace; and while draining (--kill-leftovers), at the deadline too. */
@@ -235,6 +289,14 @@ static void exit_killed(struct run *r, enum event ev)
 	done(r, ev);
 }
 
+/* The command ended while the hook ran: the hook runs on to its end (after_hook). */
+static void exit_hooking(struct run *r, enum event ev)
+{
+	(void)ev;
+	exited(r);
+	r->phase = HOOKING;
+}
+
 static int64_t next_wake(const struct run *r);
 
 /* The command stopped: job control (jobctl.h) decides, and the group is continued after.
@@ -265,20 +327,24 @@ static void forward(struct run *r, enum event ev)
 
 typedef void (*action)(struct run *, enum event);
 
+/* While HOOKING no limit is left to run out (the deadline and the silence are spent, and no
+ * grace runs), a stop of the command waits for the first signal's SIGCONT, and the command's
+ * exit is noted for after_hook. */
 static const action table[EVENTS][PHASES] = {
-	/*             RUNNING       ENDING        KILLED       DRAINING    FLUSHING DONE */
-	[DEADLINE]   = {time_out,    time_out,     time_out,    final_kill, ignore,  ignore},
-	[SILENT]     = {time_out,    time_out,     time_out,    ignore,     ignore,  ignore},
-	[GRACE_OVER] = {ignore,      final_kill,   ignore,      final_kill, ignore,  ignore},
-	[EXITED]     = {exit_running, exit_ending, exit_killed, ignore,     ignore,  ignore},
-	[STOPPED]    = {stopped,     stopped,      stopped,     ignore,     ignore,  ignore},
-	[DRAINED]    = {ignore,      ignore,       ignore,      done,       ignore,  ignore},
-	[FLUSHED]    = {ignore,      ignore,       ignore,      ignore,     flushed, ignore},
-	[ALARM]      = {time_out,    time_out,     time_out,    time_out,   ignore,  ignore},
+	/*             RUNNING      HOOKING          ENDING       KILLED       DRAINING    FLUSHING DONE */
+	[DEADLINE]   = {time_out,   ignore,          time_out,    time_out,    final_kill, ignore,  ignore},
+	[SILENT]     = {time_out,   ignore,          time_out,    time_out,    ignore,     ignore,  ignore},
+	[GRACE_OVER] = {ignore,     ignore,          final_kill,  ignore,      final_kill, ignore,  ignore},
+	[EXITED]     = {exit_running, exit_hooking,  exit_ending, exit_killed, ignore,     ignore,  ignore},
+	[STOPPED]    = {stopped,    ignore,          stopped,     stopped,     ignore,     ignore,  ignore},
+	[DRAINED]    = {ignore,     ignore,          ignore,      ignore,      done,       ignore,  ignore},
+	[FLUSHED]    = {ignore,     ignore,          ignore,      ignore,      ignore,     flushed, ignore},
+	[ALARM]      = {time_out,   ignore,          time_out,    time_out,    time_out,   ignore,  ignore},
 	/* In DONE: ended by a signal taken in this pass, the requests taken with it still go
 	 * out; while FLUSHING, a request ends the relaying too. */
-	[REQUEST]    = {request,     request,      request,     request,    cut_off, request},
-	[FORWARD]    = {forward,     forward,      forward,     forward,    forward, forward},
+	[REQUEST]    = {request,    request_hooking, request,     request,     request,    cut_off, request},
+	[FORWARD]    = {forward,    forward,         forward,     forward,     forward,    forward, forward},
+	[HOOK_OVER]  = {ignore,     after_hook,      ignore,      ignore,      ignore,     ignore,  ignore},
 };
 
 static void dispatch(struct run *r, enum event ev)
@@ -374,8 +440,14 @@ static bool reap_children(struct target *t, bool command_only, int *status, int 
 	int st;
 	pid_t pid, command = t->command;
 	bool ended = false;
+	if (t->hook > 0) {
+		hook_over(clock_now()); /* an exited hook: its group KILLed before it is reaped */
+		t->hook = hook_pid();
+	}
 	while ((pid = waitpid(command_only ? command : -1, &st, WNOHANG | WUNTRACED)) > 0) {
 		if (pid != command) {
+			if (!WIFSTOPPED(st) && hook_reaped(pid, st))
+				t->hook = 0;
 			/* Only an exit or a death is a reaping: a guard stopped with the group
 			 * (kill -STOP -PGID) still holds the group's id. */
 			if (!WIFSTOPPED(st))
@@ -418,8 +490,8 @@ static bool leftovers_gone(struct run *r)
 
 /* The events that do not come as signals, in the order a pass looks for them: what one's
  * action does may make the next one due, or not (a time-out ends the no-output limit). */
-static const enum event order[] = {DEADLINE, SILENT, GRACE_OVER, EXITED, STOPPED, DRAINED,
-                                   FLUSHED};
+static const enum event order[] = {DEADLINE, SILENT, GRACE_OVER, EXITED, HOOK_OVER, STOPPED,
+                                   DRAINED, FLUSHED};
 
 /* Has ev come, at now?  The relay is asked while the command runs (its silence), and once
  * it has the output grace (its end). */
@@ -436,6 +508,11 @@ static bool due(struct run *r, enum event ev, int64_t now)
 		return r->child_news && reap(r);
 	case STOPPED:
 		return r->stopped_by && !reaped(r) && !r->cfg->foreground;
+	case HOOK_OVER:
+		if (r->phase != HOOKING || !hook_over(now))
+			return false;
+		r->target.hook = hook_pid();
+		return true;
 	case DRAINED:
 		return r->phase == DRAINING && leftovers_gone(r);
 	case FLUSHED:
@@ -462,6 +539,8 @@ static int64_t next_wake(const struct run *r)
 	}
 	if (r->cfg->name && control_next_wake() < wake)
 		wake = control_next_wake();
+	if (r->phase == HOOKING && hook_deadline() < wake)
+		wake = hook_deadline();
 	return wake;
 }
 

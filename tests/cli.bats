@@ -106,11 +106,11 @@ term_ignoring_cmd() {
 @test "short options bundle: -vk1 -sINT" {
 	run --separate-stderr "$RUNLIMIT" -vk1 -sINT 0.1 sleep 10
 	[ "$status" -eq 124 ]
-	[ "$stderr" = "$RUNLIMIT: sending signal INT to command 'sleep'" ]
+	[ "$(signal_lines "$stderr")" = "$RUNLIMIT: sending signal INT to command 'sleep'" ]
 
 	run --separate-stderr "$RUNLIMIT" -pvsINT 0.1 sleep 10
 	[ "$status" -eq 130 ]
-	[ "$stderr" = "$RUNLIMIT: sending signal INT to command 'sleep'" ]
+	[ "$(signal_lines "$stderr")" = "$RUNLIMIT: sending signal INT to command 'sleep'" ]
 }
 
 @test "a bundled option argument takes the rest of the word: -k1v is '1v'" {
@@ -124,7 +124,7 @@ term_ignoring_cmd() {
 
 	run --separate-stderr "$RUNLIMIT" --verb --sig=KILL 0.1 sleep 10
 	[ "$status" -eq 137 ]
-	[ "$stderr" = "$RUNLIMIT: sending signal KILL to command 'sleep'" ]
+	[ "$(signal_lines "$stderr")" = "$RUNLIMIT: sending signal KILL to command 'sleep'" ]
 
 	run --separate-stderr "$RUNLIMIT" --sig KILL --p 0.1 sleep 10
 	[ "$status" -eq 137 ]
@@ -155,7 +155,7 @@ term_ignoring_cmd() {
 @test "the last -s wins, and an invalid -s fails at once" {
 	run --separate-stderr "$RUNLIMIT" -v -s INT -s KILL 0.1 sleep 10
 	[ "$status" -eq 137 ]
-	[ "$stderr" = "$RUNLIMIT: sending signal KILL to command 'sleep'" ]
+	[ "$(signal_lines "$stderr")" = "$RUNLIMIT: sending signal KILL to command 'sleep'" ]
 
 	usage_error "$RUNLIMIT: 'FOO': invalid signal" -s FOO -s KILL 1 true
 	usage_error "$RUNLIMIT: invalid time interval '1x'" -k 1x -k 1 1 true
@@ -287,7 +287,7 @@ term_ignoring_cmd() {
 		# shellcheck disable=SC2086
 		run --separate-stderr "$RUNLIMIT" -v $form 0.1 sleep 10
 		if [ "$status" -ne 124 ] ||
-			[ "$stderr" != "$RUNLIMIT: sending signal INT to command 'sleep'" ]; then
+			[ "$(signal_lines "$stderr")" != "$RUNLIMIT: sending signal INT to command 'sleep'" ]; then
 			printf '%s: status %s, stderr %s\n' "$form" "$status" "$stderr"
 			return 1
 		fi
@@ -297,15 +297,15 @@ term_ignoring_cmd() {
 @test "default signal is TERM; -s KILL ends with 137 and one KILL line" {
 	run --separate-stderr "$RUNLIMIT" -v 0.1 sleep 10
 	[ "$status" -eq 124 ]
-	[ "$stderr" = "$RUNLIMIT: sending signal TERM to command 'sleep'" ]
+	[ "$(signal_lines "$stderr")" = "$RUNLIMIT: sending signal TERM to command 'sleep'" ]
 
 	run --separate-stderr "$RUNLIMIT" -v -s sigkill 0.1 sleep 10
 	[ "$status" -eq 137 ]
-	[ "$stderr" = "$RUNLIMIT: sending signal KILL to command 'sleep'" ]
+	[ "$(signal_lines "$stderr")" = "$RUNLIMIT: sending signal KILL to command 'sleep'" ]
 
 	run --separate-stderr "$RUNLIMIT" -v -s 137 0.1 sleep 10
 	[ "$status" -eq 137 ]
-	[ "$stderr" = "$RUNLIMIT: sending signal KILL to command 'sleep'" ]
+	[ "$(signal_lines "$stderr")" = "$RUNLIMIT: sending signal KILL to command 'sleep'" ]
 
 	run --separate-stderr "$RUNLIMIT" -s 265 0.1 sleep 10
 	[ "$status" -eq 137 ]
@@ -317,17 +317,17 @@ term_ignoring_cmd() {
 	[ "$(kill -l RTMAX 2>/dev/null)" = 64 ] || skip "no real-time signals numbered up to 64 here"
 	run --separate-stderr "$RUNLIMIT" -v -s RTMIN+1 0.1 sleep 10
 	[ "$status" -eq 124 ]
-	[ "$stderr" = "$RUNLIMIT: sending signal RTMIN+1 to command 'sleep'" ]
+	[ "$(signal_lines "$stderr")" = "$RUNLIMIT: sending signal RTMIN+1 to command 'sleep'" ]
 
 	run --separate-stderr "$RUNLIMIT" -v -s 50 0.1 sleep 10
 	[ "$status" -eq 124 ]
-	[ "$stderr" = "$RUNLIMIT: sending signal RTMAX-14 to command 'sleep'" ]
+	[ "$(signal_lines "$stderr")" = "$RUNLIMIT: sending signal RTMAX-14 to command 'sleep'" ]
 
 	# qemu-user keeps the host's last real-time signals for itself: a guest cannot send RTMAX.
 	if [ -z "${RUNLIMIT_EMULATED:-}" ]; then
 		run --separate-stderr "$RUNLIMIT" -v -s sigrtmax 0.1 sleep 10
 		[ "$status" -eq 124 ]
-		[ "$stderr" = "$RUNLIMIT: sending signal RTMAX to command 'sleep'" ]
+		[ "$(signal_lines "$stderr")" = "$RUNLIMIT: sending signal RTMAX to command 'sleep'" ]
 	fi
 
 	# musl numbers its real-time signals from 35, glibc (and so GNU here) from 34.
@@ -349,7 +349,7 @@ term_ignoring_cmd() {
 @test "-s 0 and -s EXIT send nothing: the command runs on, 124, verbose says 0" {
 	run --separate-stderr "$RUNLIMIT" -v -s 0 0.1 sleep 0.5
 	[ "$status" -eq 124 ]
-	[ "$stderr" = "$RUNLIMIT: sending signal 0 to command 'sleep'" ]
+	[ "$(signal_lines "$stderr")" = "$RUNLIMIT: sending signal 0 to command 'sleep'" ]
 
 	run --separate-stderr "$RUNLIMIT" -s EXIT 0.1 sh -c 'sleep 0.5; exit 3'
 	[ "$status" -eq 124 ]
@@ -374,7 +374,7 @@ term_ignoring_cmd() {
 		kill -ALRM "$bg_pid"
 		finish_bg
 		if [ "$status" -ne 137 ] || ! lt "$(elapsed "$t0")" 3 ||
-			[ "$stderr" != "$RUNLIMIT: sending signal TERM to command 'sh'"$'\n'"$RUNLIMIT: sending signal KILL to command 'sh'" ]; then
+			[ "$(signal_lines "$stderr")" != "$RUNLIMIT: sending signal TERM to command 'sh'"$'\n'"$RUNLIMIT: sending signal KILL to command 'sh'" ]; then
 			printf '%s: status %s after %ss, stderr:\n%s\n' "$form" "$status" \
 				"$(elapsed "$t0")" "$stderr"
 			return 1
@@ -395,7 +395,7 @@ term_ignoring_cmd() {
 	[ "$status" -eq 124 ] # the default grace's KILL: still a time-out (with -k given: 137)
 	lt 4.5 "$took"
 	lt "$took" 15
-	[ "$stderr" = "$RUNLIMIT: sending signal TERM to command 'sh'"$'\n'"$RUNLIMIT: sending signal KILL to command 'sh'" ]
+	[ "$(signal_lines "$stderr")" = "$RUNLIMIT: sending signal TERM to command 'sh'"$'\n'"$RUNLIMIT: sending signal KILL to command 'sh'" ]
 }
 
 @test "-k 0 never sends KILL: a TERM-ignoring command runs to its end, 124" {
@@ -410,17 +410,17 @@ term_ignoring_cmd() {
 	echo "status $status after ${took}s; $stderr"
 	[ "$status" -eq 124 ]
 	lt 5 "$took"
-	[ "$stderr" = "$RUNLIMIT: sending signal TERM to command 'sh'" ]
+	[ "$(signal_lines "$stderr")" = "$RUNLIMIT: sending signal TERM to command 'sh'" ]
 }
 
 @test "-k with a huge grace clamps, it does not wrap into an immediate KILL" {
 	run --separate-stderr "$RUNLIMIT" -v -k 1e4932 0.1 sleep 10
 	[ "$status" -eq 124 ]
-	[ "$stderr" = "$RUNLIMIT: sending signal TERM to command 'sleep'" ]
+	[ "$(signal_lines "$stderr")" = "$RUNLIMIT: sending signal TERM to command 'sleep'" ]
 
 	run --separate-stderr "$RUNLIMIT" -v -k 9223372036854775808d 0.1 sleep 10
 	[ "$status" -eq 124 ]
-	[ "$stderr" = "$RUNLIMIT: sending signal TERM to command 'sleep'" ]
+	[ "$(signal_lines "$stderr")" = "$RUNLIMIT: sending signal TERM to command 'sleep'" ]
 }
 
 @test "invalid -k durations: invalid time interval, 125" {
@@ -505,7 +505,7 @@ term_ignoring_cmd() {
 		sh -c '"$0" 300 >/dev/null 2>&1 3>&- & echo $! >"$1"; wait' "$slp" "$pidfile"
 	echo "status $status, stderr: $stderr"
 	[ "$status" -eq 124 ]
-	[ "$stderr" = "$RUNLIMIT: sending signal TERM to command 'sh'" ]
+	[ "$(signal_lines "$stderr")" = "$RUNLIMIT: sending signal TERM to command 'sh'" ]
 	child=$(cat "$pidfile")
 	kill -0 "$child"
 	[ "$(ps -o ucomm= -p "$child" | tr -d ' ')" = "rc$(($$ % 100000))-s" ]
@@ -525,11 +525,11 @@ term_ignoring_cmd() {
 @test "-v format is GNU's: sending signal TERM to command 'sleep'" {
 	run --separate-stderr "$RUNLIMIT" --verbose 0.1 sleep 10
 	[ "$status" -eq 124 ]
-	[ "$stderr" = "$RUNLIMIT: sending signal TERM to command 'sleep'" ]
+	[ "$(signal_lines "$stderr")" = "$RUNLIMIT: sending signal TERM to command 'sleep'" ]
 
 	run --separate-stderr "$RUNLIMIT" -v 0.1 /bin/sleep 10
 	[ "$status" -eq 124 ]
-	[ "$stderr" = "$RUNLIMIT: sending signal TERM to command '/bin/sleep'" ]
+	[ "$(signal_lines "$stderr")" = "$RUNLIMIT: sending signal TERM to command '/bin/sleep'" ]
 
 	same_as_gnu -v 0.1 sleep 10
 	same_as_gnu -v -s HUP 0.1 sleep 10
@@ -575,7 +575,7 @@ term_ignoring_cmd() {
 	t0=$(now)
 	run --separate-stderr "$RUNLIMIT" -v 1e-10000d sleep 10
 	[ "$status" -eq 124 ]
-	[ "$stderr" = "$RUNLIMIT: sending signal TERM to command 'sleep'" ]
+	[ "$(signal_lines "$stderr")" = "$RUNLIMIT: sending signal TERM to command 'sleep'" ]
 	lt "$(elapsed "$t0")" 3
 }
 

@@ -203,6 +203,12 @@ make_setsid_standin() {
 	export PATH
 }
 
+# signal_lines TEXT: TEXT without the command's tree that -v shows at a limit (its header
+# line and its indented lines), which GNU's -v has not.
+signal_lines() {
+	printf '%s\n' "$1" | grep -v -e "^[^ ]*: the command's tree at " -e '^  ' || true
+}
+
 # same_outcome OURS THEIRS ARG...: OURS ARG... and THEIRS ARG... (commands or functions) print
 # the same on stderr and exit the same (stdout discarded); on a difference, both are shown.
 same_outcome() {
@@ -210,6 +216,7 @@ same_outcome() {
 	shift 2
 	o=$("$ours" "$@" 2>&1 >/dev/null) || o_rc=$?
 	g=$("$theirs" "$@" 2>&1 >/dev/null) || g_rc=$?
+	o=$(signal_lines "$o")
 	if [ "$o" != "$g" ] || [ "$o_rc" != "$g_rc" ]; then
 		printf 'args: %s\nrunlimit (%s):\n%s\nGNU (%s):\n%s\n' "$*" "$o_rc" "$o" "$g_rc" "$g"
 		return 1

@@ -10,11 +10,13 @@
 #include "os.h"
 #include "walk.h"
 #include "grow.h"
+#include "snapargs.h"
 #include "selfpipe.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <libproc.h>
+#include <mach/mach_time.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -301,7 +303,7 @@ static bool add(const struct target *t, struct tree_proc **set, size_t *n, struc
                 pid_t pid)
 {
 	struct tree_proc p;
-	if (pid <= 0 || pid == getpid() || pid == t->guard)
+	if (pid <= 0 || pid == getpid() || pid == t->guard || pid == t->hook)
 		return true;
 	if (!info(pid, &p)) {
 		/* Gone, a zombie, or another user's (PROC_PIDTBSDINFO shows only one's own):
@@ -429,6 +431,92 @@ bool tree_watch_exits(const struct target *t)
 			all = false; /* gone already, or not to be watched: look again soon */
 	free(procs);
 	return all;
+}
+
+/* The snapshot (walk.c's tree_snapshot finds the processes): libproc for the process, its
+ * task's times and memory, KERN_PROCARGS2 for its arguments.  The walk skips zombies. */
+static char state_of(uint32_t status)
+{
+	switch (status) {
+	case SRUN: return 'R';
+	case SSLEEP: return 'S';
+	case SSTOP: return 'T';
+	case SZOMB: return 'Z';
+	case SIDL: return 'I';
+	default: return '?';
+	}
+}
+
+/* The arguments: KERN_PROCARGS2 gives argc, the executable's path, NULs, then argv. */
+static void read_args(pid_t pid, struct snap_proc *s)
+{
+	static char *buf;
+	static size_t size;
+	struct snap_cut c;
+	snap_args_begin(s, &c);
+	if (!buf) {
+		int argmax = 0;
+		size_t len = sizeof argmax;
+		int mib[2] = {CTL_KERN, KERN_ARGMAX};
+		if (sysctl(mib, 2, &argmax, &len, NULL, 0) != 0 || argmax <= 0)
+			return;
+		buf = malloc((size_t)argmax);
+		if (!buf)
+			return;
+		size = (size_t)argmax;
+	}
+	int mib[3] = {CTL_KERN, KERN_PROCARGS2, (int)pid};
+	size_t len = size;
+	int argc;
+	if (sysctl(mib, 3, buf, &len, NULL, 0) != 0 || len < sizeof argc)
+		return;
+	memcpy(&argc, buf, sizeof argc);
+	size_t at = sizeof argc;
+	while (at < len && buf[at] != '\0')
+		at++; /* the executable's path */
+	while (at < len && buf[at] == '\0')
+		at++;
+	size_t end = at;
+	for (int k = 0; k < argc && end < len; k++) {
+		while (end < len && buf[end] != '\0')
+			end++;
+		if (end < len)
+			end++;
+	}
+	snap_args_add(s, &c, buf + at, end - at);
+	snap_args_end(s, &c);
+}
+
+int snap_describe(const struct tree_proc *p, struct snap_proc *s)
+{
+	pid_t pid = p->pid;
+	uint64_t start = p->start;
+	struct proc_taskallinfo ti;
+	struct proc_bsdinfo bi;
+	bool task = proc_pidinfo(pid, PROC_PIDTASKALLINFO, 0, &ti, (int)sizeof ti) == (int)sizeof ti;
+	if (task)
+		bi = ti.pbsd;
+	else if (proc_pidinfo(pid, PROC_PIDTBSDINFO, 0, &bi, (int)sizeof bi) != (int)sizeof bi)
+		return 0;
+	if (bi.pbi_start_tvsec * 1000000 + bi.pbi_start_tvusec != start)
+		return 0; /* another process has its pid now */
+	struct timeval now;
+	gettimeofday(&now, NULL);
+	int64_t born = (int64_t)bi.pbi_start_tvsec * 1000000000 + (int64_t)bi.pbi_start_tvusec * 1000;
+	int64_t elapsed = (int64_t)now.tv_sec * 1000000000 + (int64_t)now.tv_usec * 1000 - born;
+	*s = (struct snap_proc){.pid = pid, .ppid = (pid_t)bi.pbi_ppid, .pgid = (pid_t)bi.pbi_pgid,
+	                        .state = state_of(bi.pbi_status), .elapsed = elapsed < 0 ? -1 : elapsed,
+	                        .cpu = -1, .rss_kib = -1};
+	if (task) {
+		/* Mach time units (nanoseconds on Intel, not on Apple silicon). */
+		mach_timebase_info_data_t tb;
+		uint64_t t = ti.ptinfo.pti_total_user + ti.ptinfo.pti_total_system;
+		if (mach_timebase_info(&tb) == KERN_SUCCESS && tb.denom)
+			s->cpu = (int64_t)(t / tb.denom * tb.numer + t % tb.denom * tb.numer / tb.denom);
+		s->rss_kib = (int64_t)(ti.ptinfo.pti_resident_size / 1024);
+	}
+	read_args(pid, s);
+	return 1;
 }
 
 /* Processor counts: the kernel's.  No affinity masks and no CPU quotas here. */

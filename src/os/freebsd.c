@@ -2,10 +2,12 @@
  * orphans of the command's tree are re-parented to it, and the kernel itself signals the
  * whole subtree of the command (PROC_REAP_KILL with REAPER_KILL_SUBTREE), looping until no
  * new process appears: no user-space walk and no fork race.  PROC_PDEATHSIG_CTL is the
- * parent-death signal; getpeereid names a socket's peer; the cpuset counts the processors.
+ * parent-death signal; getpeereid names a socket's peer; the cpuset counts the processors;
+ * the snapshot at a limit is the reaper's list and kern.proc's sysctls.
  * The clock and the wait are ppoll.c's.  Nothing is asked of the feature macros: FreeBSD's
  * default namespace has everything (Makefile). */
 #include "os.h"
+#include "snapargs.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -15,9 +17,12 @@
 #include <string.h>
 #include <sys/param.h>
 #include <sys/cpuset.h>
+#include <sys/proc.h>
 #include <sys/procctl.h>
 #include <sys/socket.h>
 #include <sys/sysctl.h>
+#include <sys/time.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -162,6 +167,81 @@ long tree_list(const struct target *t, struct tree_id **out)
 	(void)t;
 	*out = NULL;
 	return -1; /* the kernel walks the tree (PROC_REAP_KILL); nothing lists it here yet */
+}
+
+/* The snapshot: the reaper's list of its descendants, those of the command's subtree (which
+ * never holds the guard or the hook, runlimit's own children), each read from kern.proc. */
+static char state_of(const struct kinfo_proc *kp)
+{
+	switch (kp->ki_stat) {
+	case SRUN: return 'R';
+	case SSLEEP: return (kp->ki_tdflags & TDF_SINTR) ? 'S' : 'D';
+	case SSTOP: return 'T';
+	case SZOMB: return 'Z';
+	case SWAIT: return 'W';
+	case SLOCK: return 'L';
+	case SIDL: return 'I';
+	default: return '?';
+	}
+}
+
+/* pid into s (its arguments through buf, size bytes); false if it is gone. */
+static bool describe(pid_t pid, struct snap_proc *s, char *buf, size_t size)
+{
+	struct kinfo_proc kp;
+	size_t len = sizeof kp;
+	int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_PID, (int)pid};
+	if (sysctl(mib, 4, &kp, &len, NULL, 0) != 0 || len != sizeof kp)
+		return false;
+	struct timeval now;
+	gettimeofday(&now, NULL);
+	int64_t born = (int64_t)kp.ki_start.tv_sec * 1000000000 + (int64_t)kp.ki_start.tv_usec * 1000;
+	int64_t elapsed = (int64_t)now.tv_sec * 1000000000 + (int64_t)now.tv_usec * 1000 - born;
+	*s = (struct snap_proc){.pid = pid, .ppid = kp.ki_ppid, .pgid = kp.ki_pgid,
+	                        .state = state_of(&kp), .elapsed = elapsed < 0 ? -1 : elapsed,
+	                        .cpu = (int64_t)kp.ki_runtime * 1000,
+	                        .rss_kib = (int64_t)kp.ki_rssize * (getpagesize() / 1024)};
+	struct snap_cut c;
+	snap_args_begin(s, &c);
+	mib[2] = KERN_PROC_ARGS;
+	len = size;
+	if (buf && sysctl(mib, 4, buf, &len, NULL, 0) == 0)
+		snap_args_add(s, &c, buf, len);
+	snap_args_end(s, &c);
+	return true;
+}
+
+long tree_snapshot(const struct target *t, struct snap_proc *out, size_t max, size_t *omitted)
+{
+	*omitted = 0;
+	struct procctl_reaper_status rs;
+	memset(&rs, 0, sizeof rs);
+	if (procctl(P_PID, getpid(), PROC_REAP_STATUS, &rs) < 0)
+		return -1;
+	struct procctl_reaper_pids rp;
+	memset(&rp, 0, sizeof rp);
+	rp.rp_count = rs.rs_descendants;
+	rp.rp_pids = calloc(rp.rp_count ? rp.rp_count : 1, sizeof *rp.rp_pids);
+	if (!rp.rp_pids || procctl(P_PID, getpid(), PROC_REAP_GETPIDS, &rp) < 0) {
+		free(rp.rp_pids);
+		return -1;
+	}
+	long argmax = sysconf(_SC_ARG_MAX);
+	size_t size = argmax > 0 ? (size_t)argmax : 262144;
+	char *buf = malloc(size); /* without it, the processes are described without arguments */
+	size_t got = 0;
+	for (unsigned k = 0; k < rp.rp_count; k++) {
+		const struct procctl_reaper_pidinfo *pi = &rp.rp_pids[k];
+		if (!(pi->pi_flags & REAPER_PIDINFO_VALID) || pi->pi_subtree != t->command)
+			continue;
+		if (got == max)
+			(*omitted)++;
+		else if (describe(pi->pi_pid, &out[got], buf, size))
+			got++;
+	}
+	free(buf);
+	free(rp.rp_pids);
+	return (long)got;
 }
 
 /* Processor counts: the process's cpuset, then hw.ncpu.  No CPU quotas counted here (rctl's

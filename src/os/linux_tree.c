@@ -50,6 +50,8 @@ struct stat_fields {
 	char state;
 	long threads;
 	unsigned long long start;
+	unsigned long long utime, stime; /* for the snapshot (walk.h) */
+	long rss;
 };
 
 /* What a read of /proc found: the process, no such process (or no longer the one listed),
@@ -332,9 +334,12 @@ static enum got read_stat(pid_t pid, struct stat_fields *f)
 		return GONE;
 	int parent, group, session;
 	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
-	 * cutime cstime priority nice threads itrealvalue starttime */
-	if (sscanf(p + 1, " %c %d %d %d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %ld %*d %llu",
-	           &f->state, &parent, &group, &session, &f->threads, &f->start) != 6)
+	 * cutime cstime priority nice threads itrealvalue starttime vsize rss */
+	f->rss = 0;
+	if (sscanf(p + 1, " %c %d %d %d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d %ld "
+	                  "%*d %llu %*u %ld",
+	           &f->state, &parent, &group, &session, &f->utime, &f->stime, &f->threads,
+	           &f->start, &f->rss) < 8)
 		return GONE;
 	f->ppid = parent;
 	f->pgrp = group;
@@ -358,6 +363,9 @@ static enum got read_live(pid_t pid, struct tree_proc *p, long *threads)
 	p->sid = f.session;
 	p->start = f.start;
 	p->stopped = f.state == 'T' || f.state == 't';
+	p->state = f.state;
+	p->cpu_ticks = f.utime + f.stime;
+	p->rss_pages = f.rss;
 	*threads = f.threads;
 	return GOT;
 }
@@ -373,6 +381,7 @@ static void blind_child(pid_t pid, struct tree_proc *p)
 	p->sid = getsid(pid);
 	p->start = START_UNKNOWN;
 	p->stopped = false;
+	p->state = 0;
 }
 
 static bool push(struct tree_proc **procs, size_t *n, size_t *cap, const struct tree_proc *p)
@@ -680,7 +689,8 @@ static long scan_children(const struct target *t, struct tree_proc **out, tree_p
 		    pass > 0)
 			break;
 		for (; i < w.n; i++)
-			if (w.queue[i].pid != self && w.queue[i].pid != guard)
+			if (w.queue[i].pid != self && w.queue[i].pid != guard &&
+			    w.queue[i].pid != t->hook)
 				visit(&w, w.queue[i].pid, w.queue[i].parent);
 	}
 	free(w.queue);
@@ -714,7 +724,7 @@ long tree_scan(const struct target *t, struct tree_proc **out)
 	while ((e = readdir(dir))) {
 		char *end;
 		long pid = strtol(e->d_name, &end, 10);
-		if (*end || pid <= 0 || pid == self || pid == guard)
+		if (*end || pid <= 0 || pid == self || pid == guard || pid == t->hook)
 			continue;
 		struct tree_proc p;
 		long threads;
@@ -858,7 +868,7 @@ static void kill_grandchild(pid_t pid, void *ctx)
 static void own_child(pid_t pid, void *ctx)
 {
 	struct short_kill *k = ctx;
-	if (pid == self || pid == k->t->guard || child_is_dead(pid))
+	if (pid == self || pid == k->t->guard || pid == k->t->hook || child_is_dead(pid))
 		return;
 	struct tree_proc p = {.in_tree = true};
 	long threads = 1;

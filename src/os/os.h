@@ -93,6 +93,8 @@ struct target {
 	                     runlimit's that is never of the tree */
 	bool leads_group; /* no guard could be made: the command leads its group itself */
 	bool reaped;      /* the command is gone: its pid may belong to someone else */
+	pid_t hook;       /* the --on-timeout hook while runlimit has not reaped it (0: none);
+	                     a child of runlimit's that is never of the tree, nor is what it starts */
 };
 
 #define TREE_CONTINUE 1 /* follow sig with SIGCONT, so stopped processes act on it */
@@ -151,6 +153,34 @@ bool tree_watch_exits(const struct target *t);
  * (no process table, or no memory to list them all: the report then says it does not
  * know). */
 long tree_list(const struct target *t, struct tree_id **out);
+
+/* ---- The snapshot: the command's tree described as it is when a limit runs out, before
+ * any signal (the report's tree_at_limit, -v's tree, the hook's RUNLIMIT_PIDS).  Linux: the
+ * walk's tree (walk.c), each process read from /proc (linux_snap.c), zombies included;
+ * macOS: the same walk, libproc and KERN_PROCARGS2 (darwin.c), no zombies (the walk skips
+ * them); FreeBSD: the reaper's list of the command's subtree and kern.proc sysctls
+ * (freebsd.c); posix.c: none.  A process gone by the time it is read is left out, never an
+ * error; nothing is signalled. */
+
+#define SNAP_ARG_MAX 256   /* bytes kept of one argument */
+#define SNAP_ARGS_MAX 1024 /* bytes kept of them all, with the NUL that ends each */
+
+struct snap_proc {
+	pid_t pid, ppid, pgid;
+	char state;          /* as ps shows it: R running, S sleeping, D disk wait, T stopped,
+	                        t traced, Z zombie, I idle; ? not known */
+	int64_t elapsed;     /* ns since it started (-1: not known) */
+	int64_t cpu;         /* ns of CPU time, user and system (-1: not known) */
+	int64_t rss_kib;     /* resident memory (-1: not known) */
+	bool args_cut;       /* an argument was cut, or some were left out */
+	size_t args_len;     /* args[0..args_len): the arguments, each ended by a NUL */
+	char args[SNAP_ARGS_MAX];
+};
+
+/* Describe the processes of the command's tree alive (or zombies) now, up to max of them into
+ * out, nearest the command first; *omitted: how many more there were.  Returns how many
+ * were described, or -1 where this system cannot list the tree. */
+long tree_snapshot(const struct target *t, struct snap_proc *out, size_t max, size_t *omitted);
 
 /* ---- The clock: the deadline clock and the one blocking wait of the supervisor.  Both
  * count the time the machine is awake, and they agree with each other, so a wait that ends

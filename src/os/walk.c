@@ -1,5 +1,6 @@
 /* The walk over a process table that Linux (linux_tree.c) and macOS (darwin.c) share: the
- * freeze-rescan-kill loop, the "is anything left" test and the list for the report (walk.h). */
+ * freeze-rescan-kill loop, the "is anything left" test, the list for the report and the
+ * snapshot at a limit (walk.h). */
 #include "os.h"
 #include "walk.h"
 #include "pidmap.h"
@@ -328,4 +329,46 @@ long tree_list(const struct target *t, struct tree_id **out)
 	free(procs);
 	*out = ids;
 	return m;
+}
+
+/* Describe one process found by the walk into out[*got], or count it as left out. */
+static void describe(const struct tree_proc *p, struct snap_proc *out, size_t max, size_t *got,
+                     size_t *omitted)
+{
+	if (*got == max) {
+		(*omitted)++;
+		return;
+	}
+	int r = snap_describe(p, &out[*got]);
+	if (r > 0)
+		(*got)++;
+	else if (r < 0)
+		(*omitted)++; /* alive, but not to be read now */
+}
+
+/* The walk's tree, in the order it found it (breadth first from the command), then the
+ * zombies it found on the way: a read-only scan, which signals nothing. */
+long tree_snapshot(const struct target *t, struct snap_proc *out, size_t max, size_t *omitted)
+{
+	struct tree_proc *procs;
+	struct tree_seen dead = {NULL, 0, 0, false};
+	*omitted = 0;
+	tree_scan_dead = &dead;
+	long n = tree_scan(t, &procs);
+	tree_scan_dead = NULL;
+	if (n < 0) {
+		free(dead.ids);
+		return -1;
+	}
+	size_t got = 0;
+	for (long i = 0; i < n; i++)
+		if (procs[i].in_tree)
+			describe(&procs[i], out, max, &got, omitted);
+	for (size_t k = 0; k < dead.n; k++) {
+		struct tree_proc z = {.pid = dead.ids[k].pid, .start = dead.ids[k].start};
+		describe(&z, out, max, &got, omitted);
+	}
+	free(procs);
+	free(dead.ids);
+	return (long)got;
 }

@@ -18,6 +18,11 @@ struct tree_proc {
 	uint64_t start; /* start time: tells a process from a later one that reuses its pid */
 	bool in_tree;   /* a descendant of the command */
 	bool stopped;   /* seen stopped: not in the middle of a fork */
+	/* What the same read says for the snapshot, where the walk reads it (Linux's /proc
+	 * stat; state 0 elsewhere): one read of each process, not two. */
+	char state;
+	uint64_t cpu_ticks; /* user and system */
+	long rss_pages;
 };
 
 /* Live processes, those of the command's tree marked in_tree: the command itself while it
@@ -80,6 +85,11 @@ long tree_kill_short(const struct target *t);
 /* After a scan that ran short: the same look as tree_kill_short's, without the kill: how
  * many processes of the tree are alive (0: none), or -1 if that cannot be told. */
 long tree_count_short(const struct target *t);
+
+/* For tree_snapshot: describe p, a process the scan found (its pid and start time, and its
+ * state if the scan read it), into s.  1 if described; 0 if it is gone, or another process
+ * has its pid now; -1 if it could not be read (no descriptor, no memory). */
+int snap_describe(const struct tree_proc *p, struct snap_proc *s);
 
 /* Mark every process whose parent is marked, until nothing changes. */
 void tree_close_over_parents(struct tree_proc *procs, size_t n);

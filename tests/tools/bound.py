@@ -2,14 +2,16 @@
 """bound.py: the property test of the bound (docs/design.md, "The bound").
 
 Whatever the options and whatever the command does, runlimit returns no later than DURATION
-+ the kill grace + the output grace (+ a margin for a loaded machine) after it started; and
++ the --on-timeout hook's limit (when there is one) + the kill grace + the output grace (+ a
+margin for a loaded machine) after it started; and
 when it returns after a limit ran out or a request to end, no process of the command's tree
 is left running (a command that exited on its own may leave what it started, unless
 --kill-leftovers).
 
 Each case is drawn from the seed and its index alone, so one case can be replayed without
 the others: the options (none or every relay option, --report, --report-tail, --name with
-sometimes a concurrent --cancel, -k, -s, -p, -v, --kill-leftovers, --foreground), a command
+sometimes a concurrent --cancel, -k, -s, -p, -v, --kill-leftovers, --foreground,
+--on-timeout with a hook that ends, fails, hangs or leaves a process), a command
 (a POSIX sh script: it exits, ignores TERM, forks, setsid's, writes fast or slowly or
 nothing, leaves children holding the pipes, stops itself) and a caller (it reads
 everything, reads 1 KiB every 50 ms, never reads, or closes its end early).  Cases run
@@ -168,6 +170,10 @@ def draw(seed, index):
     c["verbose"] = rng.random() < 0.35
     c["foreground"] = rng.random() < 0.15
     c["kill_leftovers"] = rng.random() < 0.2
+    # --on-timeout: a hook that ends at once, fails, hangs past its limit, or leaves a
+    # process behind in its group.
+    c["hook"] = rng.choice(["quick", "fail", "hang", "leave"]) if rng.random() < 0.25 else None
+    c["hook_limit"] = rng.choice([0.1, 0.3, 0.5]) if c["hook"] else 0.0
 
     # The contract leaves two draws unbounded; they are drawn again as something it bounds.
     # -s 0 sends nothing and arms no default grace: it takes an explicit positive -k.
@@ -224,7 +230,7 @@ def bound(c):
     grace = kill_grace(c)
     if c["cancel_at"] is not None:
         grace = max(grace, cancel_grace(c))
-    return c["dur"] + grace + output_grace(c)
+    return c["dur"] + c["hook_limit"] + grace + output_grace(c)
 
 
 # ---- the command ------------------------------------------------------------------------
@@ -267,8 +273,14 @@ def script(c):
     return "".join(x + (" " if x.endswith("&") else "; ") for x in parts[:-1]) + parts[-1]
 
 
+HOOKS = {"quick": "echo hook", "fail": "exit 3", "hang": '"$S" 30',
+         "leave": '"$S" 30 & echo hook'}
+
+
 def options(c, name):
     o = []
+    if c["hook"]:
+        o += ["--on-timeout=" + HOOKS[c["hook"]], "--on-timeout-limit=" + fmt(c["hook_limit"])]
     if c["sig"] is not None:
         o += ["-s", c["sig"]]
     if c["k"] is not None:
@@ -305,6 +317,8 @@ def describe(c):
         bits.append("children=" + ",".join(c["children"]))
     if c["trap"]:
         bits.append("cmd-ignores-TERM")
+    if c["hook"]:
+        bits.append("hook=%s" % c["hook"])
     bits.append("stdout=%s" % c["stdout"])
     bits.append("stderr=%s" % (c["stderr"] if c["stderr"] != "pipe"
                                else "pipe:" + c["stderr_caller"]))

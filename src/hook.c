@@ -1,0 +1,202 @@
+#include "hook.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "dispositions.h"
+#include "msg.h"
+#include "relay.h"
+#include "signals.h"
+#include "snapshot.h"
+
+static struct {
+	bool ran;
+	bool over;
+	pid_t pid;           /* until reaped (0: not running, or reaped) */
+	const char *why;
+	int64_t started, ended, deadline;
+	bool have_status;
+	int status;
+	const char *killed;  /* NULL, "limit" or "request" */
+} hook = {.deadline = CLOCK_NEVER};
+
+/* In the child: its group, its environment, its descriptors, then the shell. */
+static void child(const struct config *cfg, pid_t parent, int out, char *const env[])
+{
+	setpgid(0, 0);
+	disp_child_reset();
+	if (os_child_prepare(SIGKILL, parent) < 0)
+		_exit(EXIT_RUNLIMIT_FAILED);
+	for (size_t k = 0; env[k]; k++)
+		putenv(env[k]);
+	int null = open("/dev/null", O_RDONLY);
+	if (null >= 0 && null != STDIN_FILENO) {
+		dup2(null, STDIN_FILENO);
+		close(null);
+	}
+	if (out >= 0) {
+		dup2(out, STDOUT_FILENO);
+		dup2(out, STDERR_FILENO);
+	} else {
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+	}
+	sigprocmask(SIG_SETMASK, disp_command_mask(), NULL);
+	execl("/bin/sh", "sh", "-c", cfg->on_timeout, (char *)NULL);
+	_exit(127);
+}
+
+pid_t hook_start(const struct config *cfg, const struct target *t, const char *why)
+{
+	if (hook.ran || !cfg->on_timeout)
+		return 0;
+	hook.ran = true;
+	hook.why = why;
+	/* The environment, made before the fork: RUNLIMIT_PIDS may be long. */
+	static char pid_var[32], pgid_var[32], reason_var[64];
+	char *name_var = NULL, *pids_var = malloc(12 * SNAPSHOT_MAX + 16);
+	snprintf(pid_var, sizeof pid_var, "RUNLIMIT_PID=%d", (int)t->command);
+	snprintf(pgid_var, sizeof pgid_var, "RUNLIMIT_PGID=%d", (int)(t->group > 0 ? t->group : t->command));
+	snprintf(reason_var, sizeof reason_var, "RUNLIMIT_REASON=%s", why);
+	if (pids_var) {
+		strcpy(pids_var, "RUNLIMIT_PIDS=");
+		snapshot_pids(pids_var + 14, 12 * SNAPSHOT_MAX + 2);
+	}
+	if (cfg->name && (name_var = malloc(strlen(cfg->name) + 16)))
+		sprintf(name_var, "RUNLIMIT_NAME=%s", cfg->name);
+	static char no_pids[] = "RUNLIMIT_PIDS=";
+	char *env[] = {pid_var, pgid_var, reason_var, pids_var ? pids_var : no_pids, name_var, NULL};
+	int out = relay_stderr_writer();
+	pid_t parent = getpid();
+	hook.started = clock_now();
+	pid_t pid = fork();
+	if (pid == 0)
+		child(cfg, parent, out, env);
+	int err = errno;
+	if (out >= 0)
+		close(out);
+	free(pids_var);
+	free(name_var);
+	if (pid < 0) {
+		msg("cannot run the --on-timeout command: %s", strerror(err));
+		hook.over = true;
+		return 0;
+	}
+	setpgid(pid, pid); /* both sides: it is in its group before either relies on it */
+	hook.pid = pid;
+	hook.deadline = clock_after(hook.started, cfg->on_timeout_limit);
+	if (cfg->verbose)
+		msg("running the --on-timeout command (pid %d), for at most %.3gs", (int)pid,
+		    (double)cfg->on_timeout_limit / 1e9);
+	return pid;
+}
+
+int64_t hook_deadline(void)
+{
+	return hook.pid > 0 && !hook.over ? hook.deadline : CLOCK_NEVER;
+}
+
+pid_t hook_pid(void)
+{
+	return hook.pid;
+}
+
+/* KILL the hook's group: held while the hook, its leader, is not reaped. */
+static void kill_group(void)
+{
+	if (hook.pid > 0)
+		kill(-hook.pid, SIGKILL);
+}
+
+bool hook_reaped(pid_t pid, int status)
+{
+	if (pid <= 0 || pid != hook.pid)
+		return false;
+	hook.pid = 0;
+	hook.have_status = true;
+	hook.status = status;
+	if (!hook.over) {
+		hook.over = true;
+		hook.ended = clock_now();
+	}
+	return true;
+}
+
+bool hook_over(int64_t now)
+{
+	if (hook.over || hook.pid <= 0)
+		return true;
+	siginfo_t info;
+	info.si_pid = 0;
+	if (waitid(P_PID, (id_t)hook.pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	    info.si_pid == hook.pid) {
+		/* Exited: what it left in its group goes now, while its id is still held. */
+		kill_group();
+		int st;
+		pid_t pid = hook.pid;
+		if (waitpid(pid, &st, 0) == pid)
+			hook_reaped(pid, st);
+		return true;
+	}
+	if (now < hook.deadline)
+		return false;
+	kill_group();
+	hook.killed = "limit";
+	hook.over = true;
+	hook.ended = now;
+	return true;
+}
+
+void hook_kill(void)
+{
+	if (hook.over || hook.pid <= 0)
+		return;
+	kill_group();
+	hook.killed = "request";
+	hook.over = true;
+	hook.ended = clock_now();
+}
+
+void hook_member(struct json *j, int64_t started)
+{
+	json_key(j, "on_timeout");
+	if (!hook.ran) {
+		json_null(j);
+		return;
+	}
+	json_open(j, '{');
+	json_key(j, "reason");
+	json_string(j, hook.why);
+	json_key(j, "at");
+	json_seconds(j, hook.started - started);
+	json_key(j, "seconds");
+	if (hook.over && hook.ended)
+		json_seconds(j, hook.ended - hook.started);
+	else
+		json_null(j);
+	bool exited = hook.have_status && WIFEXITED(hook.status);
+	bool signalled = hook.have_status && WIFSIGNALED(hook.status);
+	json_key(j, "exit_status");
+	if (exited)
+		json_int(j, WEXITSTATUS(hook.status));
+	else
+		json_null(j);
+	json_key(j, "signal");
+	if (signalled || (hook.killed && !hook.have_status)) {
+		char name[16];
+		json_string(j, sig_name(signalled ? WTERMSIG(hook.status) : SIGKILL, name, sizeof name));
+	} else {
+		json_null(j);
+	}
+	json_key(j, "killed");
+	if (hook.killed)
+		json_string(j, hook.killed);
+	else
+		json_null(j);
+	json_close(j, '}');
+}

@@ -1,0 +1,44 @@
+/* --on-timeout=COMMAND: a command run with /bin/sh -c when a limit runs out, after the
+ * snapshot (snapshot.h) and before runlimit's first signal, while the tree is as the limit
+ * found it; never for a request to end, never twice in a run.  It runs in a process group
+ * of its own, its output goes where runlimit's stderr goes (into a relayed stderr where the
+ * system can: relay_stderr_writer), and at --on-timeout-limit it and its group are KILLed.
+ * Nothing here waits: the supervisor keeps its one wait, and the hook is a phase of it
+ * (supervise.c, HOOKING).  The manual says what the hook is given (--on-timeout). */
+#ifndef RUNLIMIT_HOOK_H
+#define RUNLIMIT_HOOK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cli.h"
+#include "json.h"
+#include "os/os.h"
+
+/* Start the hook for the limit why ("deadline", "no-output", ...), once in a run.  Returns
+ * its pid (its group's id too), or 0 if it was not started: it ran already, or fork failed
+ * (said on stderr; the run goes on without it). */
+pid_t hook_start(const struct config *cfg, const struct target *t, const char *why);
+
+/* When the hook's limit runs out (CLOCK_NEVER: no hook runs). */
+int64_t hook_deadline(void);
+
+/* Is the hook over, at now?  One that has exited is collected: what it left in its group is
+ * KILLed, then it is reaped.  One at its limit is KILLed with its group (and reaped later). */
+bool hook_over(int64_t now);
+
+/* End it now, with its group (a request to end came). */
+void hook_kill(void);
+
+/* pid was reaped by a wait for any child: if it was the hook, its status is noted.  True if
+ * it was. */
+bool hook_reaped(pid_t pid, int status);
+
+/* The hook's pid while runlimit has not reaped it (0: none): for the target (os.h). */
+pid_t hook_pid(void);
+
+/* The report's member: "on_timeout", null if the hook did not run. */
+void hook_member(struct json *j, int64_t started);
+
+#endif

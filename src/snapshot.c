@@ -1,0 +1,258 @@
+#include "snapshot.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msg.h"
+
+static struct {
+	bool taken;
+	const char *why;         /* the report's reason */
+	int64_t at;              /* clock_now() when taken */
+	struct snap_proc *procs; /* NULL: none could be described (unavailable says why) */
+	size_t n, omitted;
+	const char *unavailable;
+} snap;
+
+/* The cap, which test builds may lower (RUNLIMIT_TEST_SNAP_MAX) to show the omitted count
+ * without starting a thousand processes. */
+static size_t cap(void)
+{
+#ifdef RUNLIMIT_TEST_HOOKS
+	const char *max = getenv("RUNLIMIT_TEST_SNAP_MAX");
+	if (max && atoi(max) > 0 && atoi(max) < SNAPSHOT_MAX)
+		return (size_t)atoi(max);
+#endif
+	return SNAPSHOT_MAX;
+}
+
+/* "9m58s": the elapsed time as -v shows it. */
+static void short_time(char *buf, size_t size, int64_t ns)
+{
+	long long s = ns / 1000000000;
+	if (ns < 0)
+		snprintf(buf, size, "?");
+	else if (s < 10)
+		snprintf(buf, size, "%lld.%llds", s, (long long)(ns / 100000000 % 10));
+	else if (s < 3600)
+		snprintf(buf, size, s < 60 ? "%llds" : "%lldm%02llds", s < 60 ? s : s / 60, s % 60);
+	else
+		snprintf(buf, size, "%lldh%02lldm", s / 3600, s / 60 % 60);
+}
+
+/* The arguments as -v shows them: joined by spaces, control characters as '?', at most
+ * size - 1 bytes (then "..."). */
+static void command_line(char *buf, size_t size, const struct snap_proc *p)
+{
+	size_t n = 0;
+	if (p->args_len == 0 && size > 10) {
+		snprintf(buf, size, p->state == 'Z' ? "<defunct>" : "<no arguments>");
+		return;
+	}
+	for (size_t k = 0; k < p->args_len && n + 1 < size; k++) {
+		unsigned char c = (unsigned char)p->args[k];
+		if (c == '\0' && k + 1 == p->args_len)
+			break;
+		buf[n++] = c == '\0' ? ' ' : c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	if (n + 1 >= size && size > 4) {
+		memcpy(buf + size - 4, "...", 3);
+		n = size - 1;
+	}
+	buf[n] = '\0';
+}
+
+struct tell {
+	long *parent; /* each process's parent among procs (-1: none described) */
+	int lines;
+};
+
+#define TELL_LINES 20
+
+/* One line for procs[i], then its children, depth deep. */
+static void tell_one(struct tell *t, size_t i, int depth)
+{
+	if (t->lines == TELL_LINES)
+		return;
+	const struct snap_proc *p = &snap.procs[i];
+	char when[32], cmd[160];
+	short_time(when, sizeof when, p->elapsed);
+	command_line(cmd, sizeof cmd, p);
+	int indent = 2 + 2 * (depth < 12 ? depth : 12);
+	msg_plain("%*s%d %c %s  %s", indent, "", (int)p->pid, p->state, when, cmd);
+	t->lines++;
+	for (size_t k = 0; k < snap.n; k++)
+		if (t->parent[k] == (long)i)
+			tell_one(t, k, depth + 1);
+}
+
+/* -v: the tree, nested by parent, at most TELL_LINES lines. */
+static void tell(void)
+{
+	static const char *const at[][2] = {
+		{"deadline", "the deadline"}, {"no-output", "the no-output limit"},
+		{"alarm", "SIGALRM"}, {"cancel", "the cancel"}, {"forwarded", "the request to end"},
+	};
+	const char *when = snap.why;
+	for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+		if (strcmp(at[k][0], snap.why) == 0)
+			when = at[k][1];
+	if (!snap.procs) {
+		msg("the command's tree at %s: not known (%s)", when, snap.unavailable);
+		return;
+	}
+	size_t total = snap.n + snap.omitted;
+	msg("the command's tree at %s: %zu process%s", when, total, total == 1 ? "" : "es");
+	struct tell t = {calloc(snap.n ? snap.n : 1, sizeof *t.parent), 0};
+	if (!t.parent)
+		return;
+	for (size_t i = 0; i < snap.n; i++) {
+		t.parent[i] = -1;
+		for (size_t k = 0; k < snap.n; k++)
+			if (k != i && snap.procs[k].pid == snap.procs[i].ppid)
+				t.parent[i] = (long)k;
+	}
+	for (size_t i = 0; i < snap.n; i++)
+		if (t.parent[i] < 0)
+			tell_one(&t, i, 0);
+	if (total > (size_t)t.lines)
+		msg_plain("  \xe2\x80\xa6 and %zu more", total - (size_t)t.lines);
+	free(t.parent);
+}
+
+void snapshot_take(const struct config *cfg, const struct target *t, const char *why)
+{
+	if (snap.taken || !(cfg->report || cfg->verbose || cfg->on_timeout))
+		return;
+	snap.taken = true;
+	snap.why = why;
+	snap.at = clock_now();
+	/* Bounded (about 1 MiB for the cap), and never a failure: short of memory, fewer. */
+	size_t max = cap();
+	while (max > 0 && !(snap.procs = malloc(max * sizeof *snap.procs)))
+		max /= 4;
+	if (!snap.procs) {
+		snap.unavailable = "out of memory";
+	} else {
+		long n = tree_snapshot(t, snap.procs, max, &snap.omitted);
+		if (n < 0) {
+			free(snap.procs);
+			snap.procs = NULL;
+			snap.unavailable = "this system cannot list the command's tree";
+		} else {
+			snap.n = (size_t)n;
+		}
+	}
+	if (cfg->verbose && strcmp(progname, "timeout") != 0)
+		tell(); /* as timeout, -v stays GNU's: one line for each signal */
+}
+
+void snapshot_pids(char *buf, size_t size)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (size_t k = 0; k < snap.n && snap.procs; k++) {
+		int w = snprintf(buf + n, size - n, n == 0 ? "%d" : " %d", (int)snap.procs[k].pid);
+		if (w < 0 || (size_t)w >= size - n) {
+			buf[n] = '\0';
+			return;
+		}
+		n += (size_t)w;
+	}
+}
+
+static const char *state_word(char state)
+{
+	switch (state) {
+	case 'R': return "running";
+	case 'S': return "sleeping";
+	case 'D': return "disk-wait";
+	case 'T': return "stopped";
+	case 't': return "traced";
+	case 'Z': return "zombie";
+	case 'I': return "idle";
+	case 'W': return "waiting";
+	case 'L': return "locked";
+	default: return "unknown";
+	}
+}
+
+static void known_seconds(struct json *j, const char *key, int64_t ns)
+{
+	json_key(j, key);
+	if (ns < 0)
+		json_null(j);
+	else
+		json_seconds(j, ns);
+}
+
+static void process_member(struct json *j, const struct snap_proc *p)
+{
+	json_open(j, '{');
+	json_key(j, "pid");
+	json_int(j, p->pid);
+	json_key(j, "ppid");
+	json_int(j, p->ppid);
+	json_key(j, "pgid");
+	json_int(j, p->pgid);
+	json_key(j, "state");
+	json_string(j, state_word(p->state));
+	known_seconds(j, "elapsed_seconds", p->elapsed);
+	known_seconds(j, "cpu_seconds", p->cpu);
+	json_key(j, "rss_kib");
+	if (p->rss_kib < 0)
+		json_null(j);
+	else
+		json_int(j, p->rss_kib);
+	/* As the report's command: text, and the bytes in base64 where the text is not them. */
+	bool exact = true;
+	json_key(j, "command");
+	json_open(j, '[');
+	for (size_t k = 0; k < p->args_len; k += strlen(p->args + k) + 1)
+		exact &= json_string(j, p->args + k);
+	json_close(j, ']');
+	json_key(j, "command_base64");
+	if (exact) {
+		json_null(j);
+	} else {
+		json_open(j, '[');
+		for (size_t k = 0; k < p->args_len; k += strlen(p->args + k) + 1)
+			json_base64(j, p->args + k, strlen(p->args + k));
+		json_close(j, ']');
+	}
+	json_key(j, "command_cut");
+	json_bool(j, p->args_cut);
+	json_close(j, '}');
+}
+
+void snapshot_member(struct json *j, int64_t started)
+{
+	json_key(j, "tree_at_limit");
+	if (!snap.taken) {
+		json_null(j);
+		return;
+	}
+	json_open(j, '{');
+	json_key(j, "reason");
+	json_string(j, snap.why);
+	json_key(j, "at");
+	json_seconds(j, snap.at - started);
+	json_key(j, "processes");
+	if (snap.procs) {
+		json_open(j, '[');
+		for (size_t k = 0; k < snap.n; k++)
+			process_member(j, &snap.procs[k]);
+		json_close(j, ']');
+	} else {
+		json_null(j);
+	}
+	json_key(j, "omitted");
+	json_int(j, (long long)snap.omitted);
+	json_key(j, "unavailable");
+	if (snap.unavailable)
+		json_string(j, snap.unavailable);
+	else
+		json_null(j);
+	json_close(j, '}');
+}
