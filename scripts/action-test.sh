@@ -134,5 +134,18 @@ rm "$rel/runlimit-$v-linux-x86_64.tar.gz"
 install missing RUNNER_OS=Linux RUNNER_ARCH=X64
 refused missing "could not download file://$rel/runlimit-$v-linux-x86_64.tar.gz"
 
+# A release of this build (scripts/local-release.sh, what the workflow's jobs install with
+# uses: ./ on every push): the action installs it, and it times out a command.
+if [ -x ./runlimit ] && lv=$(scripts/local-release.sh "$t/localrel" ./runlimit 2>"$t/localrel.err"); then
+	install local RUNLIMIT_VERSION="$lv" RUNLIMIT_RELEASE_URL="file://$t/localrel"
+	got=0
+	"$(cat "$t/local/path")/runlimit" 1 sleep 5 || got=$?
+	if [ "$status" != 0 ] || [ "$got" != 124 ]; then
+		fail "this build, released by local-release.sh: install $status, a time-out $got (want 0, 124): $(cat "$t/local/err")"
+	fi
+else
+	echo "action-test: no release of this build here (make first): $(cat "$t/localrel.err" 2>/dev/null)"
+fi
+
 [ "$fails" = 0 ] || { echo "action-test: $fails of $cases cases failed" >&2; exit 1; }
 echo "action-test: $cases cases passed under$shells"
