@@ -123,7 +123,9 @@ static void tell(void)
 
 void snapshot_take(const struct config *cfg, const struct target *t, const char *why)
 {
-	if (snap.taken || !(cfg->report || cfg->verbose || cfg->on_timeout))
+	/* Only for what shows it: the report, the hook, and -v (as timeout, -v stays GNU's). */
+	bool shown = cfg->verbose && strcmp(progname, "timeout") != 0;
+	if (snap.taken || !(cfg->report || shown || cfg->on_timeout))
 		return;
 	snap.taken = true;
 	snap.why = why;
@@ -144,8 +146,8 @@ void snapshot_take(const struct config *cfg, const struct target *t, const char 
 			snap.n = (size_t)n;
 		}
 	}
-	if (cfg->verbose && strcmp(progname, "timeout") != 0)
-		tell(); /* as timeout, -v stays GNU's: one line for each signal */
+	if (shown)
+		tell();
 }
 
 void snapshot_pids(char *buf, size_t size)
