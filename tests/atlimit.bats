@@ -120,6 +120,20 @@ start_tree() {
 	report_is "$F" 'len(d["tree_at_limit"]["processes"]) == 3' 'd["tree_at_limit"]["omitted"] == 3'
 }
 
+@test "a process that ends between the walk and its description is left out, never a failure" {
+	needs_snapshot
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	# The test build KILLs the process whose pid is in the file just before it is described,
+	# and waits for its parent (sh, in wait) to reap it.
+	RUNLIMIT_TEST_SNAP_VANISH=$D/victim run -124 "$RUNLIMIT_HOOKS" --report="$F" 1 \
+		sh -c '"$0" 30 & echo $! >"$1.tmp"; mv "$1.tmp" "$1"; "$0" 30 & wait' "$S" "$D/victim"
+	local victim
+	victim=$(cat "$D/victim")
+	report_is "$F" 'd["outcome"] == "timed-out"' 'd["tree_at_limit"]["omitted"] == 0' \
+		"$victim not in [p['pid'] for p in d['tree_at_limit']['processes']]" \
+		'len(d["tree_at_limit"]["processes"]) == 2'
+}
+
 @test "more than 1,000 processes: 1,000 are described and the rest counted" {
 	needs_snapshot
 	needs_procs 1100

@@ -38,20 +38,22 @@ static int64_t ticks_ns(unsigned long long ticks)
 	       (int64_t)(ticks % (unsigned long long)hz) * (1000000000 / hz);
 }
 
-/* The arguments, read a piece at a time (snapargs.h cuts them). */
-static void read_args(pid_t pid, struct snap_proc *s)
+/* The arguments, read a piece at a time (snapargs.h cuts them); false if the process has
+ * gone since the walk found it (its /proc directory with it). */
+static bool read_args(pid_t pid, struct snap_proc *s)
 {
 	struct snap_cut c;
 	snap_args_begin(s, &c);
 	int fd = open_proc(pid, "cmdline");
 	if (fd < 0)
-		return;
+		return wanting(errno); /* no descriptor: described without its arguments */
 	char buf[4096];
 	ssize_t got;
 	while ((got = read(fd, buf, sizeof buf)) > 0 && snap_args_add(s, &c, buf, (size_t)got))
 		;
 	close(fd);
 	snap_args_end(s, &c);
+	return true;
 }
 
 /* The fields of /proc/PID/stat the snapshot takes, where the scan did not read them (a
@@ -102,6 +104,5 @@ int snap_describe(const struct tree_proc *found, struct snap_proc *s)
 		s->elapsed = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - born;
 	if (s->elapsed < 0)
 		s->elapsed = -1;
-	read_args(p.pid, s);
-	return 1;
+	return read_args(p.pid, s) ? 1 : 0;
 }

@@ -331,6 +331,31 @@ long tree_list(const struct target *t, struct tree_id **out)
 	return m;
 }
 
+#ifdef RUNLIMIT_TEST_HOOKS
+#include <stdio.h>
+/* Test builds only: the process whose pid the file RUNLIMIT_TEST_SNAP_VANISH holds ends
+ * between the walk that found it and its description (KILLed here, and reaped by its
+ * parent), as a short-lived process may. */
+static void vanish(pid_t pid)
+{
+	const char *file = getenv("RUNLIMIT_TEST_SNAP_VANISH");
+	FILE *f = file ? fopen(file, "r") : NULL;
+	long victim = 0;
+	if (f) {
+		if (fscanf(f, "%ld", &victim) != 1)
+			victim = 0;
+		fclose(f);
+	}
+	if (victim <= 0 || victim != (long)pid || kill(pid, SIGKILL) != 0)
+		return;
+	struct timespec tick = {0, 10000000};
+	for (int i = 0; i < 300 && kill(pid, 0) == 0; i++)
+		nanosleep(&tick, NULL);
+}
+#else
+#define vanish(pid) ((void)0)
+#endif
+
 /* Describe one process found by the walk into out[*got], or count it as left out. */
 static void describe(const struct tree_proc *p, struct snap_proc *out, size_t max, size_t *got,
                      size_t *omitted)
@@ -339,6 +364,7 @@ static void describe(const struct tree_proc *p, struct snap_proc *out, size_t ma
 		(*omitted)++;
 		return;
 	}
+	vanish(p->pid);
 	int r = snap_describe(p, &out[*got]);
 	if (r > 0)
 		(*got)++;
