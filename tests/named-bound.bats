@@ -132,6 +132,9 @@ root_run_dir() {
 
 @test "--cancel of a stopped run returns (3) and says why; the run ends by it once continued" {
 	start_named job 60 "$S" 100
+	# listening, not only bound: a run stopped in between refuses connections, and a cancel
+	# then says it has no room (125; once under qemu in CI)
+	wait_until 10 listed job
 	kill -STOP "$RUN"
 	STOPPED=$RUN
 	wait_until 10 is_stopped "$RUN"
