@@ -54,23 +54,6 @@ int os_child_prepare(int sig, pid_t parent_pid)
 	return getppid() == parent_pid ? 0 : -1;
 }
 
-pid_t os_guard_start(int sig, pid_t parent)
-{
-	(void)sig;
-	(void)parent;
-	return 0; /* a plain fork */
-}
-
-void os_sharpen_waits(void)
-{
-	/* no timer slack to shrink */
-}
-
-bool os_dumped_core(int status)
-{
-	return WCOREDUMP(status) != 0;
-}
-
 /* ru_maxrss on macOS counts bytes. */
 long os_maxrss_kib(long ru_maxrss)
 {

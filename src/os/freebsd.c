@@ -45,23 +45,6 @@ int os_child_prepare(int sig, pid_t parent_pid)
 	return sig > 0;
 }
 
-pid_t os_guard_start(int sig, pid_t parent)
-{
-	(void)sig;
-	(void)parent;
-	return 0; /* a plain fork */
-}
-
-void os_sharpen_waits(void)
-{
-	/* no timer slack to shrink */
-}
-
-bool os_dumped_core(int status)
-{
-	return WCOREDUMP(status) != 0;
-}
-
 /* ru_maxrss counts KiB here. */
 long os_maxrss_kib(long ru_maxrss)
 {

@@ -256,7 +256,7 @@ unsigned long ncpu_quota(void);
 /* ---- The working directory, to come back to (named runs bind their socket from inside
  * their directory, so that its path never has to fit a socket's address): a descriptor
  * fchdir(2) takes, for which searching the directory is enough, not reading it.  Linux:
- * O_PATH; elsewhere (searchdir.c) POSIX's O_SEARCH where the system has it, else O_RDONLY,
+ * O_PATH; elsewhere (plain.c) POSIX's O_SEARCH where the system has it, else O_RDONLY,
  * which needs read permission. */
 
 /* A close-on-exec descriptor of the working directory for fchdir; -1 if none. */

@@ -33,29 +33,6 @@ int os_child_prepare(int sig, pid_t parent_pid)
 	return getppid() == parent_pid ? 0 : -1;
 }
 
-pid_t os_guard_start(int sig, pid_t parent)
-{
-	(void)sig;
-	(void)parent;
-	return 0; /* a plain fork */
-}
-
-void os_sharpen_waits(void)
-{
-	/* no timer slack to shrink */
-}
-
-/* Core dumps are told by WCOREDUMP where the system has it. */
-bool os_dumped_core(int status)
-{
-#ifdef WCOREDUMP
-	return WCOREDUMP(status) != 0;
-#else
-	(void)status;
-	return false;
-#endif
-}
-
 /* ru_maxrss where it counts KiB: the systems not known otherwise. */
 long os_maxrss_kib(long ru_maxrss)
 {

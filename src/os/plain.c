@@ -1,0 +1,40 @@
+/* What the systems without Linux's own means do alike (os/os.h): macOS, FreeBSD and the
+ * portable build.  The guard is a plain fork (guard.c), the waits have no timer slack to
+ * shrink, a core dump is told by WCOREDUMP where the system has it, and the working
+ * directory is held with POSIX's O_SEARCH where the system has it (searching the directory
+ * is then enough), else O_RDONLY, which needs read permission. */
+#include "os.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+
+#ifndef O_SEARCH
+#define O_SEARCH O_RDONLY
+#endif
+
+pid_t os_guard_start(int sig, pid_t parent)
+{
+	(void)sig;
+	(void)parent;
+	return 0; /* a plain fork */
+}
+
+void os_sharpen_waits(void)
+{
+	/* no timer slack to shrink */
+}
+
+bool os_dumped_core(int status)
+{
+#ifdef WCOREDUMP
+	return WCOREDUMP(status) != 0;
+#else
+	(void)status;
+	return false;
+#endif
+}
+
+int os_open_here(void)
+{
+	return open(".", O_SEARCH | O_DIRECTORY | O_CLOEXEC);
+}
