@@ -3,6 +3,8 @@
  * shrink, a core dump is told by WCOREDUMP where the system has it, and the working
  * directory is held with POSIX's O_SEARCH where the system has it (searching the directory
  * is then enough), else O_RDONLY, which needs read permission. */
+#define _DARWIN_C_SOURCE /* WCOREDUMP is not POSIX: macOS hides it, */
+#define _DEFAULT_SOURCE  /* and glibc and musl too */
 #include "os.h"
 
 #include <fcntl.h>
