@@ -83,8 +83,8 @@ start_tree() {
 	st=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["stopped"])' "$D/pids")
 	grep -q "the command's tree at SIGALRM: 6 processes$" "$D/err"
 	grep -Eq "^  $l1 [SR] [0-9.]+s  .*tree3\.py " "$D/err"
-	grep -Eq "^    $l2 S [0-9.]+s  .*python.* -c " "$D/err"
-	grep -Eq "^      $l3 S [0-9.]+s  $S 60$" "$D/err"
+	grep -Eq "^    $l2 [SR] [0-9.]+s  .*python.* -c " "$D/err"
+	grep -Eq "^      $l3 [SR] [0-9.]+s  $S 60$" "$D/err" # (R: just exec'd, on a loaded machine)
 	grep -Eq "^    $st T [0-9.]+s  $S 62$" "$D/err"
 	grep -Eq "^    $zb Z [0-9.]+s  <defunct>$" "$D/err"
 	# Before the first signal.
