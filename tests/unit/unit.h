@@ -15,5 +15,6 @@ void test_clock(void);     /* unit_clock.c */
 void test_tail(void);      /* unit_relay_tail.c */
 void test_lines(void);     /* unit_relay_lines.c */
 void test_deadline(void);  /* unit_deadline.c */
+void test_size(void);      /* unit_size.c */
 
 #endif
