@@ -74,7 +74,7 @@ endif
 # POSIX-only files (poll, the process group only, sysconf).  PLATFORM=portable picks them on
 # any system, which is how the paths of systems without a reaper or a process table are
 # tested here (make check-portable).
-PLAT_Linux    = src/os/linux.c src/os/linux_tree.c src/os/linux_snap.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/cpufiles.c src/os/ppoll.c src/os/clock.c
+PLAT_Linux    = src/os/linux.c src/os/linux_tree.c src/os/linux_snap.c src/os/linux_stat.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/cpufiles.c src/os/ppoll.c src/os/clock.c
 PLAT_FreeBSD  = src/os/freebsd.c src/os/plain.c src/os/snapargs.c src/os/ppoll.c src/os/clock.c src/os/pipecopy.c
 PLAT_Darwin   = src/os/darwin.c src/os/plain.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/selfpipe.c src/os/clock.c src/os/pipecopy.c
 PLAT_portable = src/os/posix.c src/os/plain.c src/os/selfpipe.c src/os/clock.c src/os/pipecopy.c
@@ -131,11 +131,11 @@ $(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 # unit_clock.c runs.
 UNIT_SRCS = src/deadline.c src/duration.c src/signals.c src/nproc.c src/longopt.c src/msg.c \
 	src/nowait.c src/quote.c src/json.c src/status.c src/relay_tail.c src/relay_lines.c
-UNIT_OS = src/os/cpufiles.c src/os/pidmap.c src/os/grow.c
+UNIT_OS = src/os/cpufiles.c src/os/pidmap.c src/os/grow.c src/os/linux_stat.c
 UNIT_TESTS = tests/unit/unit.c tests/unit/unit_nproc.c tests/unit/unit_cpufiles.c \
 	tests/unit/unit_quote.c tests/unit/unit_pidmap.c tests/unit/unit_json.c \
 	tests/unit/unit_status.c tests/unit/unit_clock.c tests/unit/unit_relay_tail.c \
-	tests/unit/unit_relay_lines.c tests/unit/unit_deadline.c
+	tests/unit/unit_relay_lines.c tests/unit/unit_deadline.c tests/unit/unit_stat.c
 # UNIT_OS and a platform's files, each once
 unit_os = $(UNIT_OS) $(filter-out $(UNIT_OS),$(1))
 UNIT_PLAT = $(call unit_os,$(PLATFORM_SRCS))
