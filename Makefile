@@ -89,9 +89,10 @@ PLATFORM_SRCS = $(PLAT_$(PLAT))
 # tail is read back from a regular file (reopen_for_reading); splice: the relay moves bytes
 # between pipes in the kernel (pipe_move); peercred: a control socket knows its peer's uid
 # (peer_uid); snapshot: the tree is described at a limit (tree_snapshot); hooktail: the
-# --on-timeout hook's output reaches a relayed stderr (relay_stderr_writer).  The portable
-# build takes nothing for granted.
-EXPECT_Linux   = sessions orphans counts readback splice peercred searchcwd snapshot hooktail
+# --on-timeout hook's output reaches a relayed stderr (relay_stderr_writer); widepipe: the
+# relay's pipe holds more than 64 KiB (pipe_widen).  The portable build takes nothing for
+# granted.
+EXPECT_Linux   = sessions orphans counts readback splice peercred searchcwd snapshot hooktail widepipe
 EXPECT_FreeBSD = sessions orphans peercred snapshot
 EXPECT_Darwin  = sessions counts readback peercred snapshot
 EXPECT = $(EXPECT_$(PLAT))
