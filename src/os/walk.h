@@ -23,6 +23,7 @@ struct tree_proc {
 	char state;
 	uint64_t cpu_ticks; /* user and system */
 	long rss_pages;
+	uint64_t arg_start, arg_end; /* where its arguments lie in its memory (0: not known) */
 	uint64_t reaped_ticks; /* user and system of the ended children it collected (Linux,
 	                          for tree_usage) */
 };
