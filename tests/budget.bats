@@ -108,6 +108,23 @@ ready_count() { [ "$(ls "$1" | grep -c '^ready\.[0-9]*$')" -ge "$2" ]; }
 	report_is "$F" 'd["timed_out_by"] is None' '2 <= d["budgets"]["procs_peak"] <= 5'
 }
 
+@test "--max-procs under a small descriptor limit, after many processes came and went" {
+	needs_budgets
+	needs_procs 100
+	# Where the measure holds each process's files open between measures (Linux), those of
+	# the ended must be closed and at most a share of the limit held: 150 short-lived
+	# processes first, each seen by a measure or two, would otherwise fill a table of 64
+	# descriptors, and the 31 processes after them would go unmeasured.
+	local S
+	S=$(private_sleep "$N-s")
+	run -124 sh -c 'ulimit -n 64 && exec "$0" --report="$1" --max-procs=20 \
+		--budget-interval=0.01 60 sh -c "$2" "$3"' "$RUNLIMIT" "$F" \
+		'i=0; while [ $i -lt 150 ]; do "$0" 0.02; i=$((i + 1)); done
+		i=0; while [ $i -lt 30 ]; do "$0" 20 & i=$((i + 1)); done; wait' "$S"
+	report_is "$F" 'd["timed_out_by"] == "procs"' 'd["budgets"]["procs_peak"] > 20'
+	no_survivors "$N-s" 10
+}
+
 # ---- CPU time -------------------------------------------------------------------------------
 
 @test "--cpu-time=1s ends two busy children after about one CPU second in total (both counted)" {
