@@ -1,0 +1,244 @@
+#!/bin/bash
+# make check-vm: the tests that need a real cgroup v2 hierarchy with every controller (the
+# memory and pids controllers are on v1 on some hosts, this CI machine's among them), run on
+# a second, real kernel: Debian's own cloud kernel (the linux-image-*-cloud-amd64 package,
+# fetched with apt-get download into a cache and unpacked, never installed) booted under
+# qemu-system-x86_64 with plain emulation (TCG: no KVM needed), with an initramfs built here
+# each run.  The VM's /init mounts proc, sys, dev, /tmp and cgroup2 with every controller
+# enabled in the root's cgroup.subtree_control, runs the bats files as root, prints their TAP
+# and a status line on the serial console, then execs runlimit as the VM's PID 1 (a command
+# that leaves a setsid'd child and times out): the kernel's panic at PID 1's exit tells its
+# status.  This script reads the console, checks both, and exits with the tests' status.
+#
+# Usage: scripts/check-vm.sh [BATS_FILE]...   (default: tests/vm/*.bats and $VM_SUITE_FILES)
+# Environment:
+#   RUNLIMIT_VM_CACHE    where the kernel is kept between runs (default
+#                        ${XDG_CACHE_HOME:-$HOME/.cache}/runlimit-vm; CI caches it)
+#   RUNLIMIT_VM_KERNEL   a kernel image to boot instead of Debian's package
+#   RUNLIMIT_VM_TIMEOUT  seconds the VM may run before it is killed (default 600)
+#   CI=true              what cannot be had (qemu, the kernel package...) fails the gate
+#                        instead of skipping it
+# Exit status: the tests' (0 or 1); 77, with a "SKIP:" line, where the VM cannot be made
+# here (outside CI); 1 if the VM did not finish or a check failed.
+set -euo pipefail
+cd "$(dirname "$0")/.." || exit 1
+
+# The existing suite files that run in the VM besides tests/vm/: what a second real kernel
+# shows of the tree's handling (the walk, the subreaper, the final KILL).
+VM_SUITE_FILES=${VM_SUITE_FILES-}
+timeout=${RUNLIMIT_VM_TIMEOUT:-600}
+cache=${RUNLIMIT_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/runlimit-vm}
+meta=linux-image-cloud-amd64
+
+fail() { echo "check-vm: $*" >&2; exit 1; }
+# skip REASON: what the VM needs cannot be had here; in CI that is a failure.
+skip() {
+	if [ "${CI:-}" = true ]; then
+		fail "cannot run (CI=true, so this fails instead of skipping): $*"
+	fi
+	echo "SKIP: check-vm: $*"
+	exit 77
+}
+
+# ---- what the VM needs from this host ------------------------------------------------------
+
+[ "$(uname -s)-$(uname -m)" = Linux-x86_64 ] ||
+	skip "the VM runs an x86_64 static runlimit: needs an x86_64 Linux host, not $(uname -s)-$(uname -m)"
+command -v qemu-system-x86_64 >/dev/null 2>&1 || skip "no qemu-system-x86_64 (apt-get install qemu-system-x86)"
+command -v musl-gcc >/dev/null 2>&1 || skip "no musl-gcc for the static runlimit (apt-get install musl-tools)"
+static_exe() { [ -x "$1" ] && LC_ALL=C file -b "$1" 2>/dev/null | grep -q 'statically linked'; }
+busybox=/bin/busybox
+static_exe "$busybox" || skip "no static $busybox (apt-get install busybox-static)"
+bash_static=/bin/bash-static
+static_exe "$bash_static" || skip "no $bash_static (apt-get install bash-static)"
+bats=$(command -v bats 2>/dev/null) || skip "no bats (apt-get install bats)"
+
+# bats-core's own files: the bats script, and the directories it finds beside it (Debian's
+# /usr/lib/bats-core and /usr/libexec/bats-core; npm and Homebrew put them elsewhere).
+bats=$(readlink -f "$bats")
+bats_prefix=$(dirname "$(dirname "$bats")")
+[ -d "$bats_prefix/libexec/bats-core" ] || skip "bats at $bats has no libexec/bats-core beside it"
+
+# ---- the kernel ----------------------------------------------------------------------------
+
+# kernel_image: the path of the kernel to boot, fetched into the cache if need be: the
+# versioned package Debian's metapackage depends on now, else the newest one cached.
+kernel_image() {
+	if [ -n "${RUNLIMIT_VM_KERNEL:-}" ]; then
+		[ -r "$RUNLIMIT_VM_KERNEL" ] || fail "RUNLIMIT_VM_KERNEL: no such file: $RUNLIMIT_VM_KERNEL"
+		echo "$RUNLIMIT_VM_KERNEL"
+		return
+	fi
+	local pkg img
+	pkg=$(apt-cache depends "$meta" 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*-cloud-amd64\)$/\1/p' | head -n 1) || pkg=
+	if [ -z "$pkg" ]; then
+		# No apt, or it does not know the package: what an earlier run left, if anything.
+		img=$(find "$cache" -path '*/boot/vmlinuz-*' -type f 2>/dev/null | sort -V | tail -n 1)
+		[ -n "$img" ] || skip "apt does not know $meta (not Debian? apt-get update?) and $cache holds no kernel"
+		echo "$img"
+		return
+	fi
+	img=$(find "$cache/$pkg/boot" -name 'vmlinuz-*' -type f 2>/dev/null | head -n 1)
+	if [ -z "$img" ]; then
+		echo "check-vm: fetching $pkg into $cache" >&2
+		mkdir -p "$cache"
+		local tmp
+		tmp=$(mktemp -d "$cache/fetch.XXXXXX")
+		if ! (cd "$tmp" && apt-get download "$pkg" >/dev/null 2>&1); then
+			# Stale package lists name a version the mirror no longer has.
+			if [ "$(id -u)" = 0 ]; then
+				apt-get update -qq >/dev/null 2>&1 || true
+			fi
+			(cd "$tmp" && apt-get download "$pkg" >/dev/null 2>&1) || {
+				rm -rf "$tmp"
+				skip "apt-get download $pkg failed"
+			}
+		fi
+		# Only the kernel image and its config: the modules (most of the package) are not
+		# needed, everything the tests use is built in.
+		mkdir "$tmp/x"
+		dpkg-deb --fsys-tarfile "$tmp"/*.deb | tar -x -C "$tmp/x" --wildcards './boot/*' ||
+			{ rm -rf "$tmp"; fail "cannot unpack $pkg"; }
+		rm -rf "${cache:?}/$pkg"
+		mv "$tmp/x" "$cache/$pkg"
+		rm -rf "$tmp"
+		img=$(find "$cache/$pkg/boot" -name 'vmlinuz-*' -type f | head -n 1)
+		[ -n "$img" ] || fail "$pkg holds no boot/vmlinuz-*"
+	fi
+	echo "$img"
+}
+kernel=$(kernel_image)
+
+# ---- the initramfs -------------------------------------------------------------------------
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/check-vm.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+root=$work/root
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/lib,usr/libexec,proc,sys,dev,tmp,run,root,etc}
+
+# A static runlimit (and its test-hooks build), musl's, built beside the others.
+make -s BIN=runlimit-vm CC=musl-gcc STATIC=1 HOOKS_BIN=runlimit-vm-hooks runlimit-vm runlimit-vm-hooks
+static_exe runlimit-vm || fail "runlimit-vm is not statically linked"
+
+cp "$busybox" "$root/bin/busybox"
+for applet in $("$busybox" --list); do
+	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+done
+rm -f "$root/bin/bash"
+cp "$bash_static" "$root/bin/bash"
+ln -s ../../bin/bash "$root/usr/bin/bash"
+# Where busybox's applet differs from what the suite expects (ps -p, -o ucomm; setpriv
+# --reuid; a sleep that a copy under another name still runs), this host's own program, with
+# the shared libraries it loads, found by its loader (ldd).
+host_tool() {
+	local exe lib
+	exe=$(type -P "$1") || fail "no $1 on this host, for the VM"
+	exe=$(readlink -f "$exe")
+	mkdir -p "$root$(dirname "$exe")"
+	rm -f "$root$exe" # never through a link already there (to busybox)
+	cp "$exe" "$root$exe"
+	[ "$exe" = "/usr/bin/$1" ] || ln -sf "$exe" "$root/usr/bin/$1"
+	for lib in $(ldd "$exe" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
+		[ -e "$root$lib" ] && continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+# GNU coreutils whole (date +%N, stat -f, sleep run as a copy under another name...),
+# procps' ps (-p, -o ucomm) and util-linux's setpriv (--reuid) and setsid.
+coreutils=$(dpkg -L coreutils 2>/dev/null | sed -n 's|^\(/usr\)\{0,1\}/bin/\([^/]*\)$|\2|p') || coreutils=
+for tool in $coreutils ps setpriv setsid; do
+	host_tool "$tool"
+done
+cp "$bats" "$root/usr/bin/bats"
+cp -R "$bats_prefix/libexec/bats-core" "$root/usr/libexec/"
+[ ! -d "$bats_prefix/lib/bats-core" ] || cp -R "$bats_prefix/lib/bats-core" "$root/usr/lib/"
+
+# The source tree's tests, where the suite looks for the binary (tests/../runlimit).
+mkdir -p "$root/src/tests"
+cp runlimit-vm "$root/src/runlimit"
+cp runlimit-vm-hooks "$root/src/runlimit-hooks"
+cp tests/helpers.bash "$root/src/tests/"
+cp -R tests/tools "$root/src/tests/"
+
+files=("$@")
+if [ "${#files[@]}" -eq 0 ]; then
+	files=(tests/vm/*.bats)
+	# shellcheck disable=SC2206 # a list of paths, split on purpose
+	files+=($VM_SUITE_FILES)
+fi
+vm_files=
+for f in "${files[@]}"; do
+	[ -f "$f" ] || fail "no such test file: $f"
+	mkdir -p "$root/src/$(dirname "$f")"
+	cp "$f" "$root/src/$f"
+	vm_files="$vm_files $f"
+done
+
+cat >"$root/init" <<EOF
+#!/bin/sh
+# The VM's init (written by scripts/check-vm.sh).
+export PATH=/usr/bin:/bin:/sbin HOME=/root TERM=dumb LC_ALL=C
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mkdir -p /dev/pts /dev/shm
+ln -s /proc/self/fd /dev/fd
+ln -s fd/0 /dev/stdin
+ln -s fd/1 /dev/stdout
+ln -s fd/2 /dev/stderr
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmp /tmp
+mount -t tmpfs run /run
+mount -t cgroup2 cgroup2 /sys/fs/cgroup
+# Every controller the kernel has, for the cgroups below the root (the root itself is
+# exempt from the rule that a cgroup with processes enables none for its children).
+for c in \$(cat /sys/fs/cgroup/cgroup.controllers); do
+	echo "+\$c" >/sys/fs/cgroup/cgroup.subtree_control
+done
+echo "runlimit-vm: kernel \$(uname -r); cgroup2 controllers: \$(cat /sys/fs/cgroup/cgroup.subtree_control)"
+cd /src
+RUNLIMIT=/src/runlimit RUNLIMIT_HOOKS=/src/runlimit-hooks RUNLIMIT_LIBC=musl \\
+	RUNLIMIT_EXPECT="sessions orphans counts readback splice peercred searchcwd snapshot hooktail" \\
+	RUNLIMIT_VM=1 bats --tap$vm_files
+echo "runlimit-vm: bats status \$?"
+# runlimit as the VM's PID 1: a command that leaves a setsid'd child and a child in its
+# group, and times out.  When PID 1 exits the kernel panics, saying PID 1's exit status.
+# The report goes to the second serial port, which nothing else writes to (the panic's
+# lines on the console would cut into it), and whose last close waits until it is sent.
+echo "runlimit-vm: runlimit as PID 1"
+exec /src/runlimit -v -k 2 --report=/dev/ttyS1 2 sh -c 'setsid sleep 300 & sleep 300 & sleep 300'
+EOF
+chmod 755 "$root/init"
+
+(cd "$root" && find . | "$busybox" cpio -o -H newc -R 0:0 2>/dev/null) >"$work/initrd"
+
+# ---- the run -------------------------------------------------------------------------------
+
+echo "check-vm: booting $kernel under qemu (TCG), at most ${timeout}s"
+log=$work/console
+start=$SECONDS
+status=0
+# Bounded by the static runlimit just built: a hung VM never hangs the gate.
+./runlimit-vm -k 10 "$timeout" qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp 2 \
+	-display none -monitor none -serial stdio -serial "file:$work/pid1.json" -no-reboot -kernel "$kernel" -initrd "$work/initrd" \
+	-append "console=ttyS0 quiet panic=-1" </dev/null | tr -d '\r' | tee "$log" || status=$?
+echo "check-vm: the VM ran $((SECONDS - start))s (qemu status $status)"
+
+bats_status=$(sed -n 's/^runlimit-vm: bats status \([0-9]*\)$/\1/p' "$log")
+[ -n "$bats_status" ] || fail "the VM did not finish the tests (timed out or crashed): see above"
+result=$bats_status
+# runlimit as PID 1: it timed out (124), ended the whole tree, and returned.
+pid1_ok=1
+grep -q 'Attempted to kill init! exitcode=0x00007c00' "$log" || pid1_ok=0
+report=$(tr -d '\r' <"$work/pid1.json")
+echo "check-vm: runlimit as PID 1 reported: $report"
+case $report in *'"exit_status":124,'*'"ended":3,"left_running":0,'*) ;; *) pid1_ok=0 ;; esac
+if [ "$pid1_ok" = 1 ]; then
+	echo "check-vm: ok: runlimit as PID 1 timed out (124) and left nothing running"
+else
+	echo "check-vm: not ok: runlimit as PID 1 did not time out cleanly (exit 124, nothing left)"
+	result=1
+fi
+exit "$result"
