@@ -281,7 +281,7 @@ chmod 755 "$root/init"
 
 # ---- the run -------------------------------------------------------------------------------
 
-echo "check-vm: booting $kernel under qemu ($accel), at most ${timeout}s"
+echo "check-vm: built in ${SECONDS}s; booting $kernel under qemu ($accel), at most ${timeout}s"
 log=$work/console
 start=$SECONDS
 status=0
