@@ -9,6 +9,7 @@
 #include "walk.h"
 #include "pidmap.h"
 #include "grow.h"
+#include "linux_stat.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -44,15 +45,6 @@ static bool preexisting_unread;
 /* The start time of a process that could not be read: a pid taken for a child of runlimit's
  * only (which cannot be reused while unreaped), matched by pid alone where that is safe. */
 #define START_UNKNOWN UINT64_MAX
-
-struct stat_fields {
-	pid_t ppid, pgrp, session;
-	char state;
-	long threads;
-	unsigned long long start;
-	unsigned long long utime, stime; /* for the snapshot (walk.h) */
-	long rss;
-};
 
 /* What a read of /proc found: the process, no such process (or no longer the one listed),
  * or nothing for want of a descriptor or memory, which never means that it is gone. */
@@ -307,8 +299,7 @@ void tree_init(pid_t runlimit)
 	note_preexisting_children();
 }
 
-/* Read /proc/PID/stat.  The command name (field 2) may hold spaces and parentheses, so
- * parse from the last ')'.  BLIND (errno saying why) for want of a descriptor or memory. */
+/* Read /proc/PID/stat (linux_stat.h).  BLIND (errno saying why) for want of a descriptor or memory. */
 static enum got read_stat(pid_t pid, struct stat_fields *f)
 {
 	char path[64], buf[1024];
@@ -329,22 +320,7 @@ static enum got read_stat(pid_t pid, struct stat_fields *f)
 	if (n <= 0)
 		return GONE;
 	buf[n] = '\0';
-	char *p = strrchr(buf, ')');
-	if (!p)
-		return GONE;
-	int parent, group, session;
-	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
-	 * cutime cstime priority nice threads itrealvalue starttime vsize rss */
-	f->rss = 0;
-	if (sscanf(p + 1, " %c %d %d %d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d %ld "
-	                  "%*d %llu %*u %ld",
-	           &f->state, &parent, &group, &session, &f->utime, &f->stime, &f->threads,
-	           &f->start, &f->rss) < 8)
-		return GONE;
-	f->ppid = parent;
-	f->pgrp = group;
-	f->session = session;
-	return GOT;
+	return stat_parse(buf, f) ? GOT : GONE;
 }
 
 /* A live process into *p, keeping p->in_tree; GONE if it is gone.  A zombie main thread
@@ -366,6 +342,8 @@ static enum got read_live(pid_t pid, struct tree_proc *p, long *threads)
 	p->state = f.state;
 	p->cpu_ticks = f.utime + f.stime;
 	p->rss_pages = f.rss;
+	p->arg_start = f.arg_start;
+	p->arg_end = f.arg_end;
 	*threads = f.threads;
 	return GOT;
 }

@@ -23,6 +23,7 @@ struct tree_proc {
 	char state;
 	uint64_t cpu_ticks; /* user and system */
 	long rss_pages;
+	uint64_t arg_start, arg_end; /* where its arguments lie in its memory (0: not known) */
 };
 
 /* Live processes, those of the command's tree marked in_tree: the command itself while it

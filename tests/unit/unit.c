@@ -491,6 +491,7 @@ int main(void)
 	test_signals();
 	test_nproc();
 	test_pidmap();
+	test_stat_parse();
 	test_json();
 	test_status();
 	test_clock();
