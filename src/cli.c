@@ -13,6 +13,7 @@
 #include "named.h"
 #include "quote.h"
 #include "signals.h"
+#include "size.h"
 
 #define DEFAULT_KILL_AFTER ((int64_t)5 * 1000000000)
 /* The output grace when the relay is on and none is given: long enough for the last writes
@@ -22,11 +23,18 @@
 #define TAIL_MAX (16ULL * 1024 * 1024)
 /* How long the --on-timeout hook may run when no --on-timeout-limit is given. */
 #define DEFAULT_HOOK_LIMIT ((int64_t)30 * 1000000000)
+/* How often the budgets measure the tree when no --budget-interval is given: a tenth of a
+ * second lets a tree grow little past a budget, at a cost of some 0.1% of a CPU for a tree
+ * of 200 processes (scripts/bench.sh); and the shortest interval taken, below which the
+ * measuring would be most of what runlimit does. */
+#define DEFAULT_BUDGET_INTERVAL ((int64_t)100 * 1000000)
+#define MIN_BUDGET_INTERVAL ((int64_t)1000000)
 
 enum opt_id { OPT_SIGNAL, OPT_KILL, OPT_PRESERVE, OPT_FOREGROUND, OPT_VERBOSE,
 	OPT_KILL_LEFTOVERS, OPT_REPORT, OPT_OUTPUT_GRACE, OPT_NO_OUTPUT, OPT_REPORT_TAIL,
 	OPT_NAME, OPT_CANCEL, OPT_MARKER_TTL, OPT_LIST, OPT_JSON, OPT_NPROC, OPT_HELP, OPT_VERSION,
-	OPT_RESERVE, OPT_NO_INHERIT, OPT_REMAINING, OPT_ON_TIMEOUT, OPT_ON_TIMEOUT_LIMIT };
+	OPT_RESERVE, OPT_NO_INHERIT, OPT_REMAINING, OPT_ON_TIMEOUT, OPT_ON_TIMEOUT_LIMIT,
+	OPT_MEMORY, OPT_MAX_PROCS, OPT_CPU_TIME, OPT_BUDGET_INTERVAL, OPT_CGROUP };
 
 struct option_def {
 	struct longopt lo; /* first: longopt_match reads it */
@@ -54,6 +62,11 @@ static const struct option_def options[] = {
 	{{"json", false, true}, 0, OPT_JSON},
 	{{"on-timeout", true, true}, 0, OPT_ON_TIMEOUT},
 	{{"on-timeout-limit", true, true}, 0, OPT_ON_TIMEOUT_LIMIT},
+	{{"memory", true, true}, 0, OPT_MEMORY},
+	{{"max-procs", true, true}, 0, OPT_MAX_PROCS},
+	{{"cpu-time", true, true}, 0, OPT_CPU_TIME},
+	{{"budget-interval", true, true}, 0, OPT_BUDGET_INTERVAL},
+	{{"cgroup", true, true}, 0, OPT_CGROUP},
 	{{"nproc", false, true}, 0, OPT_NPROC},
 	{{"reserve", true, true}, 0, OPT_RESERVE},
 	{{"no-inherit", false, true}, 0, OPT_NO_INHERIT},
@@ -121,6 +134,18 @@ static const char usage_extensions[] =
 	"                               the --report; SIZE may end in K or k (1024),\n"
 	"                               M (1048576), KiB, MiB, kB or MB (1000s);\n"
 	"                               at most 16M; none of a terminal\n"
+	"      --memory=SIZE          time out when the resident memory of COMMAND and\n"
+	"                               what it started exceeds SIZE together: bytes,\n"
+	"                               or a number with K, M, G or T (1024s) after it\n"
+	"      --max-procs=N          time out when more than N processes of COMMAND's\n"
+	"                               tree are alive at once\n"
+	"      --cpu-time=DURATION    time out when COMMAND and what it started, the\n"
+	"                               ended included, have used DURATION of CPU time\n"
+	"      --budget-interval=DURATION  how often the tree is measured for these\n"
+	"                               budgets (default 0.1s, at least 1ms)\n"
+	"      --cgroup=WHEN          enforce the budgets by a cgroup of the run's own:\n"
+	"                               auto (where one can be made, the default), no,\n"
+	"                               or required (fail where one cannot)\n"
 	"      --name=NAME            register the run as NAME, for --cancel and --list\n"
 	"      --cancel=NAME          end the run named NAME as a TERM would (the -s\n"
 	"                               signal, then KILL after the -k grace), and\n"
@@ -159,7 +184,8 @@ static const char usage_as_timeout[] =
 	"\nrunlimit's extensions (--kill-leftovers, --report, --output-grace,\n"
 	"--no-output-timeout, --report-tail, --name, --cancel, --marker-ttl, --list,\n"
 	"--json, --nproc, --reserve, --no-inherit, --remaining, --on-timeout,\n"
-	"--on-timeout-limit) work here too: see 'runlimit --help'.\n";
+	"--on-timeout-limit, --memory, --max-procs, --cpu-time, --budget-interval,\n"
+	"--cgroup) work here too: see 'runlimit --help'.\n";
 
 static enum cli_result usage(void)
 {
@@ -232,6 +258,65 @@ static bool tail_size(const char *arg, size_t *bytes)
 		return false;
 	*bytes = (size_t)(n * unit);
 	return true;
+}
+
+/* --max-procs: a whole number of processes, at least 1. */
+static bool procs_count(const char *arg, long *n)
+{
+	char *end;
+	errno = 0;
+	if (!isdigit((unsigned char)*arg))
+		return false;
+	long v = strtol(arg, &end, 10);
+	if (errno || *end || v < 1)
+		return false;
+	*n = v;
+	return true;
+}
+
+/* --memory, --max-procs, --cpu-time, --budget-interval, --cgroup. */
+static enum cli_result budget_option(struct config *cfg, enum opt_id id, const char *arg)
+{
+	switch (id) {
+	case OPT_MEMORY:
+		if (size_parse(arg, &cfg->mem_budget))
+			return CLI_RUN;
+		msg("invalid memory size %s (a number of bytes above 0, with K, M, G or T after "
+		    "it)", quote(arg));
+		break;
+	case OPT_MAX_PROCS:
+		if (procs_count(arg, &cfg->procs_budget))
+			return CLI_RUN;
+		msg("invalid process count %s (a whole number, at least 1)", quote(arg));
+		break;
+	case OPT_CPU_TIME:
+		if (!interval(arg, &cfg->cpu_budget))
+			break;
+		if (cfg->cpu_budget > 0)
+			return CLI_RUN;
+		msg("invalid CPU time %s (more than 0)", quote(arg));
+		break;
+	case OPT_BUDGET_INTERVAL:
+		if (!interval(arg, &cfg->budget_interval))
+			break;
+		if (cfg->budget_interval >= MIN_BUDGET_INTERVAL)
+			return CLI_RUN;
+		msg("invalid budget interval %s (at least 1ms)", quote(arg));
+		break;
+	default: /* OPT_CGROUP */
+		if (strcmp(arg, "auto") == 0)
+			cfg->cgroup = CGROUP_AUTO;
+		else if (strcmp(arg, "no") == 0)
+			cfg->cgroup = CGROUP_NO;
+		else if (strcmp(arg, "required") == 0)
+			cfg->cgroup = CGROUP_REQUIRED;
+		else {
+			msg("invalid cgroup use %s (auto, no or required)", quote(arg));
+			break;
+		}
+		return CLI_RUN;
+	}
+	return bad_usage();
 }
 
 /* --name, --cancel: a run's name into *name (for --cancel, UID:NAME too: --list shows another
@@ -311,6 +396,12 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 		if (!interval(arg, &cfg->on_timeout_limit))
 			return bad_usage();
 		break;
+	case OPT_MEMORY:
+	case OPT_MAX_PROCS:
+	case OPT_CPU_TIME:
+	case OPT_BUDGET_INTERVAL:
+	case OPT_CGROUP:
+		return budget_option(cfg, id, arg);
 	case OPT_NPROC: return CLI_NPROC;
 	case OPT_RESERVE:
 		if (!interval(arg, &cfg->reserve))
@@ -405,7 +496,8 @@ static enum cli_result parse_short(struct config *cfg, char *arg, int argc, char
 enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 {
 	*cfg = (struct config){.signal = SIGTERM, .kill_after = DEFAULT_KILL_AFTER,
-	                       .on_timeout_limit = DEFAULT_HOOK_LIMIT};
+	                       .on_timeout_limit = DEFAULT_HOOK_LIMIT,
+	                       .budget_interval = DEFAULT_BUDGET_INTERVAL};
 	int i = 1;
 	/* Options stop at the first operand: in "runlimit 5 ls -l", -l is ls's. */
 	for (; i < argc; i++) {

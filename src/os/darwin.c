@@ -416,6 +416,15 @@ bool tree_watch_exits(const struct target *t)
 	return all;
 }
 
+/* Mach time units to ns (nanoseconds on Intel, not on Apple silicon); -1 if unknown. */
+static int64_t mach_ns(uint64_t t)
+{
+	mach_timebase_info_data_t tb;
+	if (mach_timebase_info(&tb) != KERN_SUCCESS || !tb.denom)
+		return -1;
+	return (int64_t)(t / tb.denom * tb.numer + t % tb.denom * tb.numer / tb.denom);
+}
+
 /* The snapshot (walk.c's tree_snapshot finds the processes): libproc for the process, its
  * task's times and memory, KERN_PROCARGS2 for its arguments.  The walk skips zombies. */
 static char state_of(uint32_t status)
@@ -491,15 +500,33 @@ int snap_describe(const struct tree_proc *p, struct snap_proc *s)
 	                        .state = state_of(bi.pbi_status), .elapsed = elapsed < 0 ? -1 : elapsed,
 	                        .cpu = -1, .rss_kib = -1};
 	if (task) {
-		/* Mach time units (nanoseconds on Intel, not on Apple silicon). */
-		mach_timebase_info_data_t tb;
-		uint64_t t = ti.ptinfo.pti_total_user + ti.ptinfo.pti_total_system;
-		if (mach_timebase_info(&tb) == KERN_SUCCESS && tb.denom)
-			s->cpu = (int64_t)(t / tb.denom * tb.numer + t % tb.denom * tb.numer / tb.denom);
+		s->cpu = mach_ns(ti.ptinfo.pti_total_user + ti.ptinfo.pti_total_system);
 		s->rss_kib = (int64_t)(ti.ptinfo.pti_resident_size / 1024);
 	}
 	read_args(pid, s);
 	return 1;
+}
+
+/* The budgets' usage: proc_pid_rusage, whose v2 record has the children's times too.  A
+ * process given p's pid since the walk would be measured in its place: a moment's error in
+ * one measure, never a signal. */
+bool tree_proc_usage(const struct tree_proc *p, int64_t *bytes, int64_t *cpu)
+{
+	struct rusage_info_v2 ri;
+	if (proc_pid_rusage(p->pid, RUSAGE_INFO_V2, (rusage_info_t *)&ri) != 0)
+		return false;
+	int64_t used = mach_ns(ri.ri_user_time + ri.ri_system_time + ri.ri_child_user_time +
+	                       ri.ri_child_system_time);
+	if (used < 0)
+		return false;
+	*bytes = (int64_t)ri.ri_resident_size;
+	*cpu = used;
+	return true;
+}
+
+bool tree_usage_possible(void)
+{
+	return true;
 }
 
 /* Processor counts: the kernel's.  No affinity masks and no CPU quotas here. */

@@ -194,21 +194,30 @@ static bool describe(pid_t pid, struct snap_proc *s, char *buf, size_t size)
 	return true;
 }
 
+/* The reaper's descendants into *rp (rp_pids to be freed); false if they cannot be listed. */
+static bool reaper_pids(struct procctl_reaper_pids *rp)
+{
+	struct procctl_reaper_status rs;
+	memset(&rs, 0, sizeof rs);
+	memset(rp, 0, sizeof *rp);
+	if (procctl(P_PID, getpid(), PROC_REAP_STATUS, &rs) < 0)
+		return false;
+	rp->rp_count = rs.rs_descendants;
+	rp->rp_pids = calloc(rp->rp_count ? rp->rp_count : 1, sizeof *rp->rp_pids);
+	if (!rp->rp_pids || procctl(P_PID, getpid(), PROC_REAP_GETPIDS, rp) < 0) {
+		free(rp->rp_pids);
+		rp->rp_pids = NULL;
+		return false;
+	}
+	return true;
+}
+
 long tree_snapshot(const struct target *t, struct snap_proc *out, size_t max, size_t *omitted)
 {
 	*omitted = 0;
-	struct procctl_reaper_status rs;
-	memset(&rs, 0, sizeof rs);
-	if (procctl(P_PID, getpid(), PROC_REAP_STATUS, &rs) < 0)
-		return -1;
 	struct procctl_reaper_pids rp;
-	memset(&rp, 0, sizeof rp);
-	rp.rp_count = rs.rs_descendants;
-	rp.rp_pids = calloc(rp.rp_count ? rp.rp_count : 1, sizeof *rp.rp_pids);
-	if (!rp.rp_pids || procctl(P_PID, getpid(), PROC_REAP_GETPIDS, &rp) < 0) {
-		free(rp.rp_pids);
+	if (!reaper_pids(&rp))
 		return -1;
-	}
 	long argmax = sysconf(_SC_ARG_MAX);
 	size_t size = argmax > 0 ? (size_t)argmax : 262144;
 	char *buf = malloc(size); /* without it, the processes are described without arguments */
@@ -225,6 +234,41 @@ long tree_snapshot(const struct target *t, struct snap_proc *out, size_t max, si
 	free(buf);
 	free(rp.rp_pids);
 	return (long)got;
+}
+
+/* The budgets' usage: the reaper's list of the command's subtree, each process's resident
+ * pages and times (its own, and its collected children's) from kern.proc.  A process that
+ * ended between the list and its read is left out. */
+int tree_usage(const struct target *t, struct tree_usage *u)
+{
+	struct procctl_reaper_pids rp;
+	if (!reaper_pids(&rp))
+		return -1;
+	*u = (struct tree_usage){0, 0, 0};
+	int64_t page = getpagesize();
+	for (unsigned k = 0; k < rp.rp_count; k++) {
+		const struct procctl_reaper_pidinfo *pi = &rp.rp_pids[k];
+		if (!(pi->pi_flags & REAPER_PIDINFO_VALID) || pi->pi_subtree != t->command)
+			continue;
+		struct kinfo_proc kp;
+		size_t len = sizeof kp;
+		int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_PID, (int)pi->pi_pid};
+		if (sysctl(mib, 4, &kp, &len, NULL, 0) != 0 || len != sizeof kp || kp.ki_stat == SZOMB)
+			continue;
+		const struct rusage *ch = &kp.ki_rusage_ch;
+		u->procs++;
+		u->memory += (int64_t)kp.ki_rssize * page;
+		u->cpu += (int64_t)kp.ki_runtime * 1000 +
+		          ((int64_t)ch->ru_utime.tv_sec + (int64_t)ch->ru_stime.tv_sec) * 1000000000 +
+		          ((int64_t)ch->ru_utime.tv_usec + (int64_t)ch->ru_stime.tv_usec) * 1000;
+	}
+	free(rp.rp_pids);
+	return 0;
+}
+
+bool tree_usage_possible(void)
+{
+	return true;
 }
 
 /* Processor counts: the process's cpuset, then hw.ncpu.  No CPU quotas counted here (rctl's

@@ -51,6 +51,7 @@ struct stat_fields {
 	long threads;
 	unsigned long long start;
 	unsigned long long utime, stime; /* for the snapshot (walk.h) */
+	unsigned long long cutime, cstime; /* for tree_usage */
 	long rss;
 };
 
@@ -336,10 +337,11 @@ static enum got read_stat(pid_t pid, struct stat_fields *f)
 	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
 	 * cutime cstime priority nice threads itrealvalue starttime vsize rss */
 	f->rss = 0;
-	if (sscanf(p + 1, " %c %d %d %d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d %ld "
+	f->cutime = f->cstime = 0;
+	if (sscanf(p + 1, " %c %d %d %d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu %*d %*d %ld "
 	                  "%*d %llu %*u %ld",
-	           &f->state, &parent, &group, &session, &f->utime, &f->stime, &f->threads,
-	           &f->start, &f->rss) < 8)
+	           &f->state, &parent, &group, &session, &f->utime, &f->stime, &f->cutime,
+	           &f->cstime, &f->threads, &f->start, &f->rss) < 10)
 		return GONE;
 	f->ppid = parent;
 	f->pgrp = group;
@@ -366,6 +368,7 @@ static enum got read_live(pid_t pid, struct tree_proc *p, long *threads)
 	p->state = f.state;
 	p->cpu_ticks = f.utime + f.stime;
 	p->rss_pages = f.rss;
+	p->reaped_ticks = f.cutime + f.cstime;
 	*threads = f.threads;
 	return GOT;
 }
@@ -919,6 +922,28 @@ long tree_count_short(const struct target *t)
 		return -1;
 	struct short_kill k = {t, self, 0, 0};
 	return each_child(own_path, own_child, &k) ? k.alive : -1;
+}
+
+/* The scan's own read of /proc/PID/stat says it all: no read more per process. */
+bool tree_proc_usage(const struct tree_proc *p, int64_t *bytes, int64_t *cpu)
+{
+	static long page, hz;
+	if (!page)
+		page = sysconf(_SC_PAGESIZE);
+	if (!hz)
+		hz = sysconf(_SC_CLK_TCK);
+	if (p->state == 0 || page <= 0 || hz <= 0)
+		return false; /* a child that could not be read: counted, not measured */
+	uint64_t ticks = p->cpu_ticks + p->reaped_ticks;
+	*bytes = (int64_t)p->rss_pages * page;
+	*cpu = (int64_t)(ticks / (uint64_t)hz) * 1000000000 +
+	       (int64_t)(ticks % (uint64_t)hz) * (1000000000 / hz);
+	return true;
+}
+
+bool tree_usage_possible(void)
+{
+	return walk_state() != 0;
 }
 
 bool tree_watch_exits(const struct target *t)

@@ -155,6 +155,27 @@ bool tree_watch_exits(const struct target *t);
  * know). */
 long tree_list(const struct target *t, struct tree_id **out);
 
+/* ---- The usage: what the command's tree holds and has used, for the budgets (budget.h),
+ * measured now.  Linux: the walk's read of /proc/PID/stat (linux_tree.c); macOS: the walk
+ * and proc_pid_rusage (darwin.c); FreeBSD: the reaper's list and kern.proc (freebsd.c);
+ * posix.c: none (no process table), and the budgets are refused there. */
+
+struct tree_usage {
+	int64_t memory; /* bytes resident, summed over the tree's live processes (-1: not known) */
+	long procs;     /* the tree's processes alive, zombies not counted (-1: not known) */
+	int64_t cpu;    /* ns of CPU, user and system, of the live processes and of the ended
+	                   ones they collected (-1: not known); those runlimit collected itself
+	                   are the core's to add (getrusage, budget.c) */
+};
+
+/* Measure the command's tree into *u, as tree_list finds it.  0, or -1 where this system
+ * cannot (no process table, or a walk short of memory or descriptors). */
+int tree_usage(const struct target *t, struct tree_usage *u);
+
+/* Can tree_usage measure here at all (after os_init)?  Not without a process table, nor on
+ * Linux where the walk does not hold the whole tree (no subreaper, another /proc). */
+bool tree_usage_possible(void);
+
 /* ---- The snapshot: the command's tree described as it is when a limit runs out, before
  * any signal (the report's tree_at_limit, -v's tree, the hook's RUNLIMIT_PIDS).  Linux: the
  * walk's tree (walk.c), each process read from /proc (linux_snap.c), zombies included;

@@ -154,6 +154,20 @@ long tree_list(const struct target *t, struct tree_id **out)
 	return -1; /* no process table read here */
 }
 
+/* No process table: the budgets are refused (budget.c) rather than kept on the command
+ * alone, which a tree could exceed many times over unseen. */
+int tree_usage(const struct target *t, struct tree_usage *u)
+{
+	(void)t;
+	(void)u;
+	return -1;
+}
+
+bool tree_usage_possible(void)
+{
+	return false;
+}
+
 long tree_snapshot(const struct target *t, struct snap_proc *out, size_t max, size_t *omitted)
 {
 	(void)t;

@@ -331,6 +331,34 @@ long tree_list(const struct target *t, struct tree_id **out)
 	return m;
 }
 
+/* One scan, as tree_list's; a process gone between the scan and its read is left out, as it
+ * would have been a moment later.  The processes are counted as they are found, those that
+ * cannot be read included. */
+int tree_usage(const struct target *t, struct tree_usage *u)
+{
+	struct tree_proc *procs;
+	long n = tree_scan(t, &procs);
+	if (n < 0)
+		return -1;
+	if (tree_scan_short) {
+		free(procs);
+		return -1; /* a sum that may be short is no measure */
+	}
+	*u = (struct tree_usage){0, 0, 0};
+	for (long i = 0; i < n; i++) {
+		int64_t bytes, cpu;
+		if (!procs[i].in_tree)
+			continue;
+		u->procs++;
+		if (!tree_proc_usage(&procs[i], &bytes, &cpu))
+			continue;
+		u->memory += bytes;
+		u->cpu += cpu;
+	}
+	free(procs);
+	return 0;
+}
+
 #ifdef RUNLIMIT_TEST_HOOKS
 #include <stdio.h>
 /* Test builds only: the process whose pid the file RUNLIMIT_TEST_SNAP_VANISH holds ends

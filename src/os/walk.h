@@ -23,6 +23,8 @@ struct tree_proc {
 	char state;
 	uint64_t cpu_ticks; /* user and system */
 	long rss_pages;
+	uint64_t reaped_ticks; /* user and system of the ended children it collected (Linux,
+	                          for tree_usage) */
 };
 
 /* Live processes, those of the command's tree marked in_tree: the command itself while it
@@ -90,6 +92,11 @@ long tree_count_short(const struct target *t);
  * state if the scan read it), into s.  1 if described; 0 if it is gone, or another process
  * has its pid now; -1 if it could not be read (no descriptor, no memory). */
 int snap_describe(const struct tree_proc *p, struct snap_proc *s);
+
+/* For tree_usage: what p, a process the scan found, holds resident (bytes) and has used of
+ * CPU (ns), its own and that of the ended children it collected.  False if it is gone, or
+ * cannot be read now. */
+bool tree_proc_usage(const struct tree_proc *p, int64_t *bytes, int64_t *cpu);
 
 /* Mark every process whose parent is marked, until nothing changes. */
 void tree_close_over_parents(struct tree_proc *procs, size_t n);
