@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "budget_cgroup.h"
 #include "size.h"
 
 static int sampled_measure(const struct target *t, struct tree_usage *u);
@@ -63,11 +64,12 @@ static int sampled_measure(const struct target *t, struct tree_usage *u)
 
 const char *budget_prepare(const struct config *cfg)
 {
-	if (cfg->cgroup == CGROUP_REQUIRED)
-		return "cannot make a cgroup for the run: not supported here";
+	const char *refused = budget_cgroup_prepare(cfg); /* it calls budget_use, or not */
+	if (refused)
+		return refused;
 	if (!budget_wanted(cfg))
 		return NULL;
-	if (!tree_usage_possible())
+	if (!b.mechanism && !tree_usage_possible())
 		return "the budgets cannot be measured here: the command's processes cannot be "
 		       "listed";
 	b.cfg = cfg;
