@@ -91,9 +91,9 @@ PLATFORM_SRCS = $(PLAT_$(PLAT))
 # (peer_uid); snapshot: the tree is described at a limit (tree_snapshot); hooktail: the
 # --on-timeout hook's output reaches a relayed stderr (relay_stderr_writer).  The portable
 # build takes nothing for granted.
-EXPECT_Linux   = sessions orphans counts readback splice peercred searchcwd snapshot hooktail
-EXPECT_FreeBSD = sessions orphans peercred snapshot
-EXPECT_Darwin  = sessions counts readback peercred snapshot
+EXPECT_Linux   = sessions orphans counts readback splice peercred searchcwd snapshot hooktail budgets
+EXPECT_FreeBSD = sessions orphans peercred snapshot budgets
+EXPECT_Darwin  = sessions counts readback peercred snapshot budgets
 EXPECT = $(EXPECT_$(PLAT))
 
 CORE = src/budget.c src/budget_cgroup.c src/cli.c src/deadline.c src/deliver.c src/dispositions.c src/duration.c src/finish.c \

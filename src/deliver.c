@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget.h"
 #include "guard.h"
 #include "msg.h"
 #include "quote.h"
@@ -67,6 +68,14 @@ static void signal_tree(const struct target *t, int sig, bool cont)
 		    "been sent signal %s", want, name);
 }
 
+/* What -v says of the budget exceeded ("memory 2.3G over the 2G budget"). */
+static const char *budget_words(void)
+{
+	static char words[96];
+	budget_over_words(words, sizeof words);
+	return words;
+}
+
 /* A duration as given without its unit ("1", "0.5"): seconds, which -v then says. */
 static bool unitless(const char *duration)
 {
@@ -93,6 +102,9 @@ void deliver(const struct config *cfg, const struct target *t, int sig, enum rea
 		if (why == REASON_NO_OUTPUT)
 			msg("no output for %s%s: sending signal %s to command %s", cfg->silence_arg,
 			    unitless(cfg->silence_arg) ? "s" : "", name, quote(cfg->command[0]));
+		else if (why == REASON_MEMORY || why == REASON_PROCS || why == REASON_CPU_TIME)
+			msg("%s: sending signal %s to command %s", budget_words(), name,
+			    quote(cfg->command[0]));
 		else if (why == REASON_CANCEL)
 			msg("cancelled by --cancel=%s: sending signal %s to command %s", cfg->name, name,
 			    quote(cfg->command[0]));

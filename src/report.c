@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "inherit.h"
 #include "json.h"
 #include "msg.h"
@@ -51,6 +52,8 @@ static const char *const reason_words[REASONS] = {
 	[REASON_GRACE] = "grace",         [REASON_NO_OUTPUT] = "no-output",
 	[REASON_CANCEL] = "cancel",       [REASON_FORWARDED] = "forwarded",
 	[REASON_LEFTOVERS] = "leftovers", [REASON_RESUME] = "resume",
+	[REASON_MEMORY] = "memory",       [REASON_PROCS] = "procs",
+	[REASON_CPU_TIME] = "cpu-time",
 };
 
 const char *report_reason(enum reason why)
@@ -376,6 +379,35 @@ static void signal_members(struct json *j)
 	json_int(j, (long long)rep.omitted);
 }
 
+/* The budgets, only when one was asked: the limits (null: not asked), what the mechanism
+ * measured of the tree at its peak (null: never measured) and which one it was. */
+static void budgets_member(struct json *j)
+{
+	struct budget_figures f;
+	if (!budget_figures(&f))
+		return;
+	json_key(j, "budgets");
+	json_open(j, '{');
+	string_member(j, "mechanism", f.mechanism);
+	json_key(j, "interval_seconds");
+	json_seconds(j, f.interval);
+	int_member(j, "memory_limit_bytes", f.memory_limit > 0, (long long)f.memory_limit);
+	int_member(j, "max_procs", f.procs_limit > 0, f.procs_limit);
+	json_key(j, "cpu_time_limit_seconds");
+	if (f.cpu_limit > 0)
+		json_seconds(j, f.cpu_limit);
+	else
+		json_null(j);
+	int_member(j, "memory_peak_bytes", f.memory_peak >= 0, f.memory_peak);
+	int_member(j, "procs_peak", f.procs_peak >= 0, f.procs_peak);
+	json_key(j, "cpu_seconds");
+	if (f.cpu_used >= 0)
+		json_seconds(j, f.cpu_used);
+	else
+		json_null(j);
+	json_close(j, '}');
+}
+
 /* The resources used by the command and what it started (all of runlimit's children). */
 static void rusage_member(struct json *j)
 {
@@ -480,6 +512,7 @@ static void build(struct json *j, const struct report_end *e)
 	output_member(j, e->output);
 	snapshot_member(j, rep.started);
 	hook_member(j, rep.started);
+	budgets_member(j);
 	rusage_member(j);
 	json_close(j, '}');
 }

@@ -31,6 +31,9 @@ enum reason {
 	REASON_FORWARDED, /* a signal from outside, passed on ("forwarded") */
 	REASON_LEFTOVERS, /* --kill-leftovers, once the command exited ("leftovers") */
 	REASON_RESUME,    /* the group continued after a stop ("resume") */
+	REASON_MEMORY,    /* the tree's resident memory exceeded --memory ("memory") */
+	REASON_PROCS,     /* more processes of the tree alive than --max-procs ("procs") */
+	REASON_CPU_TIME,  /* the tree used more CPU time than --cpu-time ("cpu-time") */
 	REASONS
 };
 
@@ -46,7 +49,8 @@ void report_signal(int sig, const char *target, enum reason why);
  * list is sorted in place. */
 void report_targets(struct tree_seen *seen, bool kill);
 
-/* The limit that ran out: REASON_DEADLINE, REASON_ALARM or REASON_NO_OUTPUT. */
+/* The limit that ran out: REASON_DEADLINE, REASON_ALARM, REASON_NO_OUTPUT or a budget's
+ * (REASON_MEMORY, REASON_PROCS, REASON_CPU_TIME). */
 void report_timed_out_by(enum reason why);
 
 /* The run was ended by a --cancel (or a cancel came before it started). */

@@ -49,6 +49,7 @@ enum phase {
 enum event {
 	DEADLINE,   /* the time limit passed */
 	SILENT,     /* the output was silent for the --no-output-timeout (the relay's) */
+	BUDGET,     /* the tree exceeded a budget (budget.h; r->budget says which) */
 	GRACE_OVER, /* the grace after the first signal ran out */
 	EXITED,     /* the command has been reaped */
 	STOPPED,    /* the command stopped (r->stopped_by) */
@@ -73,6 +74,7 @@ struct run {
 	int64_t kill_after;        /* the grace before the final KILL (a cancel may change it) */
 	int stopped_by;            /* the command is stopped, by this signal (0: running) */
 	enum event limit;          /* while HOOKING: the limit that ran out */
+	enum reason budget;        /* the reason of a BUDGET: the budget exceeded */
 	bool polling;              /* the leftovers' exits wake nothing: look again soon */
 	bool kill_sent;            /* the final KILL went out (the tree's zombies go to init) */
 	bool child_news;           /* SIGCHLD came since the last reap (or none was tried yet) */
@@ -134,11 +136,16 @@ static void killed(struct run *r)
 }
 
 /* The report's reason for what a limit's event sends (escalation as data; the other
- * events send for reasons of their own). */
+ * events send for reasons of their own); a BUDGET's is the budget's (reason). */
 static const enum reason reason_of[EVENTS] = {
 	[DEADLINE] = REASON_DEADLINE, [SILENT] = REASON_NO_OUTPUT,
 	[GRACE_OVER] = REASON_GRACE,  [ALARM] = REASON_ALARM,
 };
+
+static enum reason reason(const struct run *r, enum event ev)
+{
+	return ev == BUDGET ? r->budget : reason_of[ev];
+}
 
 /* An event that means nothing in the phase it comes in. */
 static void ignore(struct run *r, enum event ev)
@@ -153,7 +160,7 @@ static void done(struct run *r, enum event ev);
  * reaped), and the grace. */
 static void first_signal(struct run *r, enum event ev)
 {
-	deliver(r->cfg, &r->target, r->cfg->signal, REACH_TREE, true, reason_of[ev]);
+	deliver(r->cfg, &r->target, r->cfg->signal, REACH_TREE, true, reason(r, ev));
 	if (r->cfg->signal == SIGKILL)
 		killed(r);
 	/* "-s 0" sends nothing: only an explicit -k makes it escalate (as in GNU), not the
@@ -168,13 +175,14 @@ static void first_signal(struct run *r, enum event ev)
  * (HOOKING, until HOOK_OVER). */
 static void time_out(struct run *r, enum event ev)
 {
+	const char *why = report_reason(reason(r, ev));
 	r->end.timed_out = true;
 	r->deadline = CLOCK_NEVER;
 	relay_stop_timing(); /* one limit runs out, once */
-	report_timed_out_by(reason_of[ev]);
-	snapshot_take(r->cfg, &r->target, report_reason(reason_of[ev]));
-	if (r->phase == RUNNING &&
-	    (r->target.hook = hook_start(r->cfg, &r->target, report_reason(reason_of[ev]))) > 0) {
+	budget_stop();       /* the tree measured for the last time, before the hook starts */
+	report_timed_out_by(reason(r, ev));
+	snapshot_take(r->cfg, &r->target, why);
+	if (r->phase == RUNNING && (r->target.hook = hook_start(r->cfg, &r->target, why)) > 0) {
 		r->limit = ev;
 		r->phase = HOOKING;
 		return;
@@ -233,7 +241,7 @@ static void request_hooking(struct run *r, enum event ev)
 /* At the end of the grace; and while draining (--kill-leftovers), at the deadline too. */
 static void final_kill(struct run *r, enum event ev)
 {
-	deliver(r->cfg, &r->target, SIGKILL, REACH_TREE, false, reason_of[ev]);
+	deliver(r->cfg, &r->target, SIGKILL, REACH_TREE, false, reason(r, ev));
 	r->end.kill_needed = true;
 	killed(r);
 }
@@ -300,16 +308,18 @@ static void exit_hooking(struct run *r, enum event ev)
 	r->phase = HOOKING;
 }
 
-static int64_t next_wake(const struct run *r);
+static int64_t next_wake_but_budgets(const struct run *r);
 
 /* The command stopped: job control (jobctl.h) decides, and the group is continued after.
- * Time passed meanwhile: everything is looked at again before the next wait. */
+ * Time passed meanwhile: everything is looked at again before the next wait.  The budgets
+ * do not wake a stopped run (a stopped tree grows in nothing, and the wake would continue
+ * it each interval): they are measured again once it runs. */
 static void stopped(struct run *r, enum event ev)
 {
 	(void)ev;
 	int sig = r->stopped_by;
 	r->stopped_by = 0; /* seen; waitpid reports the next stop afresh */
-	if (job_command_stopped(r->target.group, sig, next_wake(r)))
+	if (job_command_stopped(r->target.group, sig, next_wake_but_budgets(r)))
 		deliver(r->cfg, &r->target, SIGCONT, REACH_GROUP, false, REASON_RESUME);
 	r->look_again = true;
 }
@@ -337,6 +347,7 @@ static const action table[EVENTS][PHASES] = {
 	/*             RUNNING      HOOKING          ENDING       KILLED       DRAINING    FLUSHING DONE */
 	[DEADLINE]   = {time_out,   ignore,          time_out,    time_out,    final_kill, ignore,  ignore},
 	[SILENT]     = {time_out,   ignore,          time_out,    time_out,    ignore,     ignore,  ignore},
+	[BUDGET]     = {time_out,   ignore,          time_out,    time_out,    ignore,     ignore,  ignore},
 	[GRACE_OVER] = {ignore,     ignore,          final_kill,  ignore,      final_kill, ignore,  ignore},
 	[EXITED]     = {exit_running, exit_hooking,  exit_ending, exit_killed, ignore,     ignore,  ignore},
 	[STOPPED]    = {stopped,    ignore,          stopped,     stopped,     ignore,     ignore,  ignore},
@@ -493,8 +504,23 @@ static bool leftovers_gone(struct run *r)
 
 /* The events that do not come as signals, in the order a pass looks for them: what one's
  * action does may make the next one due, or not (a time-out ends the no-output limit). */
-static const enum event order[] = {DEADLINE, SILENT, GRACE_OVER, EXITED, HOOK_OVER, STOPPED,
-                                   DRAINED, FLUSHED};
+static const enum event order[] = {DEADLINE, SILENT, BUDGET, GRACE_OVER, EXITED, HOOK_OVER,
+                                   STOPPED, DRAINED, FLUSHED};
+
+/* Has a budget been exceeded, at now?  budget_check measures when its interval is due
+ * (nothing without a budget). */
+static bool budget_due(struct run *r, int64_t now)
+{
+	static const enum reason why[] = {
+		[BUDGET_MEMORY] = REASON_MEMORY, [BUDGET_PROCS] = REASON_PROCS,
+		[BUDGET_CPU] = REASON_CPU_TIME,
+	};
+	enum budget_kind kind = budget_check(now);
+	if (kind == BUDGET_NONE)
+		return false;
+	r->budget = why[kind];
+	return true;
+}
 
 /* Has ev come, at now?  The relay is asked while the command runs (its silence), and once
  * it has the output grace (its end). */
@@ -505,6 +531,8 @@ static bool due(struct run *r, enum event ev, int64_t now)
 		return now >= r->deadline;
 	case SILENT:
 		return !reaped(r) && relay_due(now) == RELAY_SILENT;
+	case BUDGET: /* the budgets are the command's tree's while the command lives */
+		return !reaped(r) && budget_due(r, now);
 	case GRACE_OVER:
 		return now >= r->grace_end;
 	case EXITED: /* a child's exit or stop always sends SIGCHLD: nothing to collect without */
@@ -529,8 +557,8 @@ static bool due(struct run *r, enum event ev, int64_t now)
 #define LEFTOVER_POLL ((int64_t)10 * 1000000)
 
 /* When runlimit next has something to do on its own: the deadline or the final KILL, what
- * the relay has to do, a look at the leftovers, the control socket's. */
-static int64_t next_wake(const struct run *r)
+ * the relay has to do, a look at the leftovers, the control socket's, the hook's limit... */
+static int64_t next_wake_but_budgets(const struct run *r)
 {
 	int64_t wake = r->deadline < r->grace_end ? r->deadline : r->grace_end;
 	if (relay_next_wake() < wake)
@@ -544,6 +572,16 @@ static int64_t next_wake(const struct run *r)
 		wake = control_next_wake();
 	if (r->phase == HOOKING && hook_deadline() < wake)
 		wake = hook_deadline();
+	return wake;
+}
+
+/* ...and the budgets' next measure: the one periodic wake-up, and only with a budget
+ * (CLOCK_NEVER without). */
+static int64_t next_wake(const struct run *r)
+{
+	int64_t wake = next_wake_but_budgets(r);
+	if (!reaped(r) && budget_next_wake() < wake)
+		wake = budget_next_wake();
 	return wake;
 }
 
@@ -635,7 +673,9 @@ int supervise(const struct config *cfg)
 		return finish_failed(relay_failed ? "cannot make the output relay's pipes"
 		                                  : "fork system call failed", err);
 	}
+	budget_start(&r.target);
 	loop(&r);
+	budget_stop(); /* the report's last figures, before the guard is collected */
 	if (cfg->verbose && cfg->relay)
 		relay_tell_dropped();
 	guard_stop();
