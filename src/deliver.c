@@ -116,7 +116,8 @@ void deliver(const struct config *cfg, const struct target *t, int sig, enum rea
 	/* The final KILL, where the run has a cgroup: one write, and nothing in it can fork
 	 * past it.  The walk below still follows, for what left the cgroup (a process of the
 	 * tree with the right to move itself out), and it counts what is left. */
-	if (reach == REACH_TREE && sig == SIGKILL && !cfg->foreground && cgroup_kill()) {
+	if (reach == REACH_TREE && sig == SIGKILL && !cfg->foreground) {
+		cgroup_kill();
 #ifdef RUNLIMIT_TEST_HOOKS
 		/* Test builds only: cgroup.kill alone, no walk nor group, to show it does it all. */
 		if (getenv("RUNLIMIT_TEST_CGROUP_KILL_ONLY")) {
