@@ -74,7 +74,7 @@ endif
 # POSIX-only files (poll, the process group only, sysconf).  PLATFORM=portable picks them on
 # any system, which is how the paths of systems without a reaper or a process table are
 # tested here (make check-portable).
-PLAT_Linux    = src/os/linux.c src/os/linux_cgroup.c src/os/linux_tree.c src/os/linux_snap.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/cpufiles.c src/os/ppoll.c src/os/clock.c
+PLAT_Linux    = src/os/linux.c src/os/linux_cgroup.c src/os/linux_tree.c src/os/linux_snap.c src/os/linux_stat.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/cpufiles.c src/os/ppoll.c src/os/clock.c
 PLAT_FreeBSD  = src/os/freebsd.c src/os/plain.c src/os/snapargs.c src/os/ppoll.c src/os/clock.c src/os/pipecopy.c
 PLAT_Darwin   = src/os/darwin.c src/os/plain.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/selfpipe.c src/os/clock.c src/os/pipecopy.c
 PLAT_portable = src/os/posix.c src/os/plain.c src/os/selfpipe.c src/os/clock.c src/os/pipecopy.c
@@ -89,9 +89,10 @@ PLATFORM_SRCS = $(PLAT_$(PLAT))
 # tail is read back from a regular file (reopen_for_reading); splice: the relay moves bytes
 # between pipes in the kernel (pipe_move); peercred: a control socket knows its peer's uid
 # (peer_uid); snapshot: the tree is described at a limit (tree_snapshot); hooktail: the
-# --on-timeout hook's output reaches a relayed stderr (relay_stderr_writer).  The portable
-# build takes nothing for granted.
-EXPECT_Linux   = sessions orphans counts readback splice peercred searchcwd snapshot hooktail budgets
+# --on-timeout hook's output reaches a relayed stderr (relay_stderr_writer); widepipe: the
+# relay's pipe holds more than 64 KiB (pipe_widen); budgets: the tree is measured for the
+# budgets (tree_usage).  The portable build takes nothing for granted.
+EXPECT_Linux   = sessions orphans counts readback splice peercred searchcwd snapshot hooktail widepipe budgets
 EXPECT_FreeBSD = sessions orphans peercred snapshot budgets
 EXPECT_Darwin  = sessions counts readback peercred snapshot budgets
 EXPECT = $(EXPECT_$(PLAT))
@@ -126,16 +127,17 @@ $(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 
 # The unit tests take the pure parts, on any OS: parsers, the nproc policy (with made-up
 # probes), the cgroup files (against made-up trees), quoting, the pid map, the JSON writer,
-# the exit-status rules, the report tail's ring, runlimit's own lines and RUNLIMIT_DEADLINE's
-# text and arithmetic; and they link the platform built, whose event wait (the clock)
-# unit_clock.c runs.
+# the exit-status rules, the report tail's ring, runlimit's own lines, RUNLIMIT_DEADLINE's
+# text and arithmetic and the budgets' sizes; and they link the platform built, whose event
+# wait (the clock) unit_clock.c runs.
 UNIT_SRCS = src/deadline.c src/duration.c src/signals.c src/nproc.c src/longopt.c src/msg.c \
-	src/nowait.c src/quote.c src/json.c src/status.c src/relay_tail.c src/relay_lines.c
-UNIT_OS = src/os/cpufiles.c src/os/pidmap.c src/os/grow.c
+	src/nowait.c src/quote.c src/json.c src/status.c src/relay_tail.c src/relay_lines.c src/size.c
+UNIT_OS = src/os/cpufiles.c src/os/pidmap.c src/os/grow.c src/os/linux_stat.c
 UNIT_TESTS = tests/unit/unit.c tests/unit/unit_nproc.c tests/unit/unit_cpufiles.c \
 	tests/unit/unit_quote.c tests/unit/unit_pidmap.c tests/unit/unit_json.c \
 	tests/unit/unit_status.c tests/unit/unit_clock.c tests/unit/unit_relay_tail.c \
-	tests/unit/unit_relay_lines.c tests/unit/unit_deadline.c
+	tests/unit/unit_relay_lines.c tests/unit/unit_deadline.c tests/unit/unit_stat.c \
+	tests/unit/unit_size.c
 # UNIT_OS and a platform's files, each once
 unit_os = $(UNIT_OS) $(filter-out $(UNIT_OS),$(1))
 UNIT_PLAT = $(call unit_os,$(PLATFORM_SRCS))

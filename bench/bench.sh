@@ -3,19 +3,20 @@
 # uutils (rust-coreutils) timeout and timelimit.  It measures and prints a Markdown table;
 # it never fails on noise.  Usage:
 #   bench/bench.sh [--quick] [--install-peers] [--no-peers] [--runlimit PATH] [--baseline PATH]
-#                    [--relay-only] [--ref-only]
+#                    [--relay-only] [--ref-only] [--budget-only]
 # --install-peers installs the peers (and hyperfine, strace) from the Debian packages first;
 # --no-peers compares with GNU timeout only.  --baseline PATH adds another runlimit build
 # (an earlier commit's, say) as a last column, "baseline", measured in the same rotation: a
 # before-and-after in one run.  --relay-only measures the output relay alone (section 11);
 # --ref-only the reference measurements alone (section 12: floor.c and treekill.py, from
-# $BENCH_REF, default ../shared/bench, skipped where they are not).
+# $BENCH_REF, default ../shared/bench, skipped where they are not); --budget-only the budgets'
+# measure alone (section 13).
 # The timing is done by bench/benchrun.c, compiled here with cc: tools run interleaved,
 # round-robin, so that each sees the same machine.  Linux only (it reads /proc).
 set -eu
 cd "$(dirname "$0")/.."
 
-quick=0 install=0 peers=1 runlimit=$PWD/runlimit baseline='' relay_only=0 ref_only=0
+quick=0 install=0 peers=1 runlimit=$PWD/runlimit baseline='' relay_only=0 ref_only=0 budget_only=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1 ;;
@@ -25,7 +26,8 @@ while [ $# -gt 0 ]; do
 	--baseline) baseline=$2; shift ;;
 	--relay-only) relay_only=1 ;;
 	--ref-only) ref_only=1 ;;
-	*) echo "usage: $0 [--quick] [--install-peers] [--no-peers] [--runlimit PATH] [--baseline PATH] [--relay-only] [--ref-only]" >&2
+	--budget-only) budget_only=1 ;;
+	*) echo "usage: $0 [--quick] [--install-peers] [--no-peers] [--runlimit PATH] [--baseline PATH] [--relay-only] [--ref-only] [--budget-only]" >&2
 		exit 2 ;;
 	esac
 	shift
@@ -225,8 +227,51 @@ ref_section() {
 	done
 }
 
+# 13. The budgets' sampled measure: runlimit's own CPU time (user and system, from its
+# /proc/PID/stat) while it measures an idle tree of 200 processes every 50 ms for 5 s, per
+# measure, and the same run without a budget (nothing measured: 0).  The measures in the
+# run are counted as the wait makes them: one an interval after the last one's end, so that
+# per measure = cpu * interval / (wall - cpu).  Ticks of 1/CLK_TCK s: a rough figure, taken
+# 3 times (the median shown).
+budget_run() { # INTERVAL [BUDGET OPTION]: runlimit's CPU seconds over 5 s, as "cpu wall"
+	rm -f "$work/tree-ready"
+	# shellcheck disable=SC2016
+	"$runlimit" ${2:+"$2"} --budget-interval="$1" 60 sh -c \
+		'i=0; while [ $i -lt 199 ]; do sleep 60 & i=$((i + 1)); done; : >"$0"; wait' \
+		"$work/tree-ready" &
+	pid=$!
+	i=0
+	while [ ! -e "$work/tree-ready" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+	a=$(awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$pid/stat")
+	sleep 5
+	b=$(awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$pid/stat")
+	kill -TERM "$pid"
+	wait "$pid" 2>/dev/null || true
+	echo "$a $b $(getconf CLK_TCK)" | awk '{ printf "%.3f 5\n", ($2 - $1) / $3 }'
+}
+budget_section() {
+	echo "budgets: the sampled measure of a 200-process tree (3 runs of 5 s)..." >&2
+	with="" without=""
+	for _ in 1 2 3; do
+		with="$with $(budget_run 0.05 --max-procs=1000000 | awk '{
+			printf "%.2f", $1 * 0.05 / ($2 - $1) * 1000 }')"
+		without="$without $(budget_run 0.05 | awk '{ printf "%.2f", $1 * 1000 }')"
+	done
+	median() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+	# shellcheck disable=SC2086
+	echo "The budgets' sampled measure of an idle 200-process tree costs runlimit $(median $with)"
+	# shellcheck disable=SC2086
+	echo "ms of CPU per measure (runs: $with; target < 2 ms); without a budget runlimit used"
+	# shellcheck disable=SC2086
+	echo "$(median $without) ms of CPU in the same 5 s (nothing is measured)."
+}
+
 if [ "$relay_only" = 1 ]; then
 	relay_section
+	exit 0
+fi
+if [ "$budget_only" = 1 ]; then
+	budget_section
 	exit 0
 fi
 if [ "$ref_only" = 1 ]; then
@@ -426,6 +471,7 @@ forksig=$(BENCH_DEADLINE=1 "$br" forksig "$n_fork" 1000 "$runlimit" -k 0.2 1 :: 
 
 relay_table=$(relay_section)
 ref_table=$(ref_section)
+budget_line=$(budget_section)
 
 svg=${BENCH_SVG:-bench/bench-tree.svg}
 bench/bench-plot.sh "$work/series" >"$svg" && echo "wrote $svg" >&2
@@ -504,6 +550,8 @@ echo
 echo "$relay_table"
 echo
 echo "$ref_table"
+echo
+echo "$budget_line"
 echo
 echo "Targets: overhead ≤ 1.2 × the floor's and below every peer's; lateness ≤ GNU's; exit"
 echo "latency ≤ 1000 µs; system calls the same for both waits; peak RSS ≤ GNU; tree kill"

@@ -12,7 +12,8 @@
 # Options that take a value in the next word (or after "=").
 _runlimit_argopts='--kill-after --signal --report --output-grace --no-output-timeout
 	--report-tail --name --cancel --marker-ttl --reserve
-	--on-timeout --on-timeout-limit'
+	--on-timeout --on-timeout-limit --memory --max-procs --cpu-time --budget-interval
+	--cgroup'
 
 # _runlimit_takes_arg WORD: WORD is an option whose value is the next word: a long one
 # above, or short flags ending in -k or -s ("-vk", "-s"); the short one is then in
@@ -118,6 +119,10 @@ _runlimit()
 		COMPREPLY=($(compgen -W '--json' -- "$cur"))
 		return
 		;;
+	--cgroup)
+		COMPREPLY=($(compgen -W 'auto no required' -- "$cur"))
+		return
+		;;
 	--help | --version | --json | --nproc | --remaining) return ;;
 	esac
 	if _runlimit_takes_arg "$prev"; then
@@ -129,7 +134,8 @@ _runlimit()
 		COMPREPLY=($(compgen -W '-k --kill-after= -s --signal= -v --verbose -f --foreground
 			-p --preserve-status --kill-leftovers --report= --output-grace=
 			--no-output-timeout= --report-tail= --name= --cancel= --marker-ttl= --list
-			--on-timeout= --on-timeout-limit=
+			--on-timeout= --on-timeout-limit= --memory= --max-procs= --cpu-time=
+			--budget-interval= --cgroup=
 			--json --nproc --reserve= --no-inherit --remaining --help --version' -- "$cur"))
 		[[ ${COMPREPLY-} == *= ]] && compopt -o nospace
 	fi

@@ -17,7 +17,8 @@ function __runlimit_duration_at
                 return
             case --kill-after --signal --report --output-grace --no-output-timeout \
                     --report-tail --name --cancel --marker-ttl --reserve \
-                    --on-timeout --on-timeout-limit
+                    --on-timeout --on-timeout-limit --memory --max-procs --cpu-time \
+                    --budget-interval --cgroup
                 set i (math $i + 1) # its value is the next word
             case '--*'
             case '-?*'
@@ -93,6 +94,11 @@ complete -c runlimit -n __runlimit_options -l cancel -x -a '(__runlimit_names)' 
 complete -c runlimit -n __runlimit_options -l marker-ttl -x -d 'With --cancel: how long its marker stands'
 complete -c runlimit -n __runlimit_options -l on-timeout -x -d 'When a limit runs out, run COMMAND before the first signal'
 complete -c runlimit -n __runlimit_options -l on-timeout-limit -x -d 'KILL the --on-timeout command after this long'
+complete -c runlimit -n __runlimit_options -l memory -x -d "Time out when the tree's resident memory exceeds SIZE"
+complete -c runlimit -n __runlimit_options -l max-procs -x -d 'Time out when more than N processes of the tree are alive'
+complete -c runlimit -n __runlimit_options -l cpu-time -x -d 'Time out when the tree has used this much CPU time'
+complete -c runlimit -n __runlimit_options -l budget-interval -x -d 'How often the tree is measured for the budgets'
+complete -c runlimit -n __runlimit_options -l cgroup -x -a 'auto no required' -d "Enforce the budgets by a cgroup of the run's own"
 complete -c runlimit -n __runlimit_options -l list -d 'Show the named runs'
 complete -c runlimit -n __runlimit_options -l json -d 'With --list: one JSON object per run, per line'
 complete -c runlimit -n __runlimit_options -l nproc -d 'Print the processors usable'

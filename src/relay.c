@@ -69,6 +69,7 @@ static bool open_stream(struct stream *s, int std, bool both)
 	int p[2];
 	if (pipe(p) < 0)
 		return false;
+	pipe_widen(p[0]);
 	s->in = high(p[0]);
 	s->write_end = high(p[1]);
 	return s->in >= 0 && s->write_end >= 0 && fcntl(s->in, F_SETFL, O_NONBLOCK) == 0;

@@ -66,7 +66,7 @@ bool size_parse(const char *s, uint64_t *bytes)
 	if (total > UINT64_MAX - part)
 		return false;
 	total += part;
-	if (total == 0)
+	if (total == 0 || total > SIZE_LIMIT)
 		return false;
 	*bytes = total;
 	return true;

@@ -112,6 +112,19 @@ start_tree() {
 	report_is "$F" 'not d["tree_at_limit"]["processes"][0]["command_cut"]'
 }
 
+@test "a process that gave itself a title (setproctitle) is shown by it, as ps shows it" {
+	needs_snapshot
+	command -v perl >/dev/null || skip "no perl (its \$0 sets the process's title)"
+	# A title longer than the arguments runs on over the NUL that ended them: Linux's
+	# snapshot, which reads the arguments from the process's memory, must then take them
+	# as the kernel gives them (/proc/PID/cmdline) and not cut the title at the old end.
+	title="retitled $(printf '%0200d' 0)"
+	run -124 "$RUNLIMIT" --report="$F" 0.5 perl -e '$0 = $ARGV[0]; sleep 30' "$title"
+	report_is "$F" "d['tree_at_limit']['processes'][0]['command'] == ['$title']"
+	run -124 "$RUNLIMIT" --report="$F" 0.5 perl -e '$0 = "short"; sleep 30'
+	report_is "$F" "d['tree_at_limit']['processes'][0]['command'] == ['short']"
+}
+
 @test "past the cap the processes are counted, not described (a test build's cap of 3)" {
 	needs_snapshot
 	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"

@@ -108,11 +108,28 @@ ready_count() { [ "$(ls "$1" | grep -c '^ready\.[0-9]*$')" -ge "$2" ]; }
 	report_is "$F" 'd["timed_out_by"] is None' '2 <= d["budgets"]["procs_peak"] <= 5'
 }
 
+@test "--max-procs under a small descriptor limit, after many processes came and went" {
+	needs_budgets
+	needs_procs 100
+	# Where the measure holds each process's files open between measures (Linux), those of
+	# the ended must be closed and at most a share of the limit held: 150 short-lived
+	# processes first, each seen by a measure or two, would otherwise fill a table of 64
+	# descriptors, and the 31 processes after them would go unmeasured.
+	local S
+	S=$(private_sleep "$N-s")
+	run -124 sh -c 'ulimit -n 64 && exec "$0" --report="$1" --max-procs=20 \
+		--budget-interval=0.01 60 sh -c "$2" "$3"' "$RUNLIMIT" "$F" \
+		'i=0; while [ $i -lt 150 ]; do "$0" 0.02; i=$((i + 1)); done
+		i=0; while [ $i -lt 30 ]; do "$0" 20 & i=$((i + 1)); done; wait' "$S"
+	report_is "$F" 'd["timed_out_by"] == "procs"' 'd["budgets"]["procs_peak"] > 20'
+	no_survivors "$N-s" 10
+}
+
 # ---- CPU time -------------------------------------------------------------------------------
 
 @test "--cpu-time=1s ends two busy children after about one CPU second in total (both counted)" {
 	needs_budgets
-	run -124 "$RUNLIMIT" -v --report="$F" --cpu-time=1s 60 "$PY" "$TOOLS/spin.py" 2 40
+	run -124 "$RUNLIMIT" -v --report="$F" --cpu-time=1s 60 "$PY" "$TOOLS/spin.py" 2 30
 	# The tree's CPU time at the end is the budget and what one interval adds (two CPUs
 	# busy: 0.2 s); each child alone had used well under the second when they were ended,
 	# which only counting both makes happen (the snapshot at the limit says what each used).
@@ -126,10 +143,22 @@ ready_count() { [ "$(ls "$1" | grep -c '^ready\.[0-9]*$')" -ge "$2" ]; }
 
 @test "--cpu-time: the CPU time of children already ended counts (the dead included)" {
 	needs_budgets
-	# Ten children in turn, each spinning 0.3 s and exiting: never more than one alive, and
-	# none near the budget alone; together they exceed it.
+	# Ten children in turn, each spinning for 0.3 s of CPU and exiting: never more than one
+	# alive, and none near the budget alone; together they exceed it.
 	run -124 "$RUNLIMIT" --report="$F" --cpu-time=1s 60 sh -c \
 		'i=0; while [ $i -lt 10 ]; do "$0" "$1" 1 0.3; i=$((i + 1)); done' "$PY" "$TOOLS/spin.py"
+	report_is "$F" 'd["timed_out_by"] == "cpu-time"' 'd["budgets"]["cpu_seconds"] >= 1'
+}
+
+@test "--cpu-time: the CPU time of orphans runlimit collected counts too" {
+	needs_budgets
+	needs_orphan_adoption
+	# Ten in turn, each orphaned at once (its subshell exits), spinning for 0.3 s of CPU and
+	# collected by runlimit, the reaper of the tree's orphans: their time is runlimit's
+	# children's.
+	run -124 "$RUNLIMIT" --report="$F" --cpu-time=1s 60 sh -c \
+		'i=0; while [ $i -lt 10 ]; do ("$0" "$1" 1 0.3 &); sleep 0.4; i=$((i + 1)); done' \
+		"$PY" "$TOOLS/spin.py"
 	report_is "$F" 'd["timed_out_by"] == "cpu-time"' 'd["budgets"]["cpu_seconds"] >= 1'
 }
 

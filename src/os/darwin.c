@@ -524,6 +524,11 @@ bool tree_proc_usage(const struct tree_proc *p, int64_t *bytes, int64_t *cpu)
 	return true;
 }
 
+int tree_usage(const struct target *t, struct tree_usage *u)
+{
+	return tree_usage_by_scan(t, u);
+}
+
 bool tree_usage_possible(void)
 {
 	return true;

@@ -179,6 +179,15 @@ ssize_t pipe_tee(int in, int out, size_t max)
 	return got;
 }
 
+void pipe_widen(int fd)
+{
+	/* Over pipe-max-size an unprivileged user gets EPERM, and past the soft quota of pipe
+	 * pages (pipe-user-pages-soft) the kernel keeps the pipe at its size: try less. */
+	for (int size = 1 << 20; size >= 1 << 18; size >>= 1)
+		if (fcntl(fd, F_SETPIPE_SZ, size) >= size)
+			return;
+}
+
 int os_open_here(void)
 {
 	return open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);

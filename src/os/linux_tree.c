@@ -9,6 +9,7 @@
 #include "walk.h"
 #include "pidmap.h"
 #include "grow.h"
+#include "linux_stat.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -44,16 +45,6 @@ static bool preexisting_unread;
 /* The start time of a process that could not be read: a pid taken for a child of runlimit's
  * only (which cannot be reused while unreaped), matched by pid alone where that is safe. */
 #define START_UNKNOWN UINT64_MAX
-
-struct stat_fields {
-	pid_t ppid, pgrp, session;
-	char state;
-	long threads;
-	unsigned long long start;
-	unsigned long long utime, stime; /* for the snapshot (walk.h) */
-	unsigned long long cutime, cstime; /* for tree_usage */
-	long rss;
-};
 
 /* What a read of /proc found: the process, no such process (or no longer the one listed),
  * or nothing for want of a descriptor or memory, which never means that it is gone. */
@@ -308,8 +299,7 @@ void tree_init(pid_t runlimit)
 	note_preexisting_children();
 }
 
-/* Read /proc/PID/stat.  The command name (field 2) may hold spaces and parentheses, so
- * parse from the last ')'.  BLIND (errno saying why) for want of a descriptor or memory. */
+/* Read /proc/PID/stat (linux_stat.h).  BLIND (errno saying why) for want of a descriptor or memory. */
 static enum got read_stat(pid_t pid, struct stat_fields *f)
 {
 	char path[64], buf[1024];
@@ -330,23 +320,7 @@ static enum got read_stat(pid_t pid, struct stat_fields *f)
 	if (n <= 0)
 		return GONE;
 	buf[n] = '\0';
-	char *p = strrchr(buf, ')');
-	if (!p)
-		return GONE;
-	int parent, group, session;
-	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
-	 * cutime cstime priority nice threads itrealvalue starttime vsize rss */
-	f->rss = 0;
-	f->cutime = f->cstime = 0;
-	if (sscanf(p + 1, " %c %d %d %d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu %*d %*d %ld "
-	                  "%*d %llu %*u %ld",
-	           &f->state, &parent, &group, &session, &f->utime, &f->stime, &f->cutime,
-	           &f->cstime, &f->threads, &f->start, &f->rss) < 10)
-		return GONE;
-	f->ppid = parent;
-	f->pgrp = group;
-	f->session = session;
-	return GOT;
+	return stat_parse(buf, f) ? GOT : GONE;
 }
 
 /* A live process into *p, keeping p->in_tree; GONE if it is gone.  A zombie main thread
@@ -368,6 +342,8 @@ static enum got read_live(pid_t pid, struct tree_proc *p, long *threads)
 	p->state = f.state;
 	p->cpu_ticks = f.utime + f.stime;
 	p->rss_pages = f.rss;
+	p->arg_start = f.arg_start;
+	p->arg_end = f.arg_end;
 	p->reaped_ticks = f.cutime + f.cstime;
 	*threads = f.threads;
 	return GOT;
@@ -944,6 +920,250 @@ bool tree_proc_usage(const struct tree_proc *p, int64_t *bytes, int64_t *cpu)
 bool tree_usage_possible(void)
 {
 	return walk_state() != 0;
+}
+
+/* ---- The budgets' measure (tree_usage): the tree read as the walk reads it (runlimit's
+ * children, theirs, and so on), but read-only, and with each process's stat and children
+ * files held open from one measure to the next: a pread of a held file costs a third of an
+ * open, a read and a close (7 against 19 us a process on a loaded 2-core machine), which is
+ * most of a measure.  A file of /proc/PID is the process's, not its pid's: once the process
+ * has ended it reads nothing, however the pid is reused, and is opened again for whatever
+ * has the pid now (checked as the walk checks it: listed by its parent, or an orphan of the
+ * command's).  At most a quarter of the descriptor limit is held; beyond that the files are
+ * opened and closed each time.  The files of the processes a measure did not find are
+ * closed after it.  Nothing is signalled through them. */
+
+struct held {
+	pid_t pid;
+	int stat, children; /* -1: not held */
+	unsigned measure;   /* the last measure that found the process */
+};
+
+static struct held *held;
+static size_t nheld, held_cap, held_fds;
+static struct pidmap held_index;
+static unsigned measures;
+static char *list_text; /* a children file's text, grown as needed */
+static size_t list_size;
+
+/* How many descriptors may be held: a quarter of the limit, at most 4096. */
+static size_t held_room(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return 0;
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur / 4 > 4096)
+		return 4096;
+	return (size_t)(rl.rlim_cur / 4);
+}
+
+/* The held entry of pid (made if memory allows; NULL if not). */
+static struct held *held_of(pid_t pid)
+{
+	long k = pidmap_get(&held_index, pid);
+	if (k >= 0)
+		return &held[k];
+	if (!grow(&held, nheld, &held_cap, sizeof *held) ||
+	    !pidmap_put(&held_index, pid, (long)nheld))
+		return NULL;
+	held[nheld] = (struct held){pid, -1, -1, measures};
+	return &held[nheld++];
+}
+
+static void held_drop(int *fd)
+{
+	if (*fd < 0)
+		return;
+	close(*fd);
+	*fd = -1;
+	held_fds--;
+}
+
+/* Read a file of pid's from its start through *fd, held (or -1: opened now from path, and
+ * held if there is room), into list_text.  Its length, or -1 if it cannot be read: the
+ * process is gone (errno ESRCH or ENOENT), or for want of a descriptor or memory. */
+static ssize_t held_read(int *fd, const char *path)
+{
+	bool fresh = *fd < 0;
+	if (fresh) {
+		int f = open(path, O_RDONLY | O_CLOEXEC);
+		if (f < 0)
+			return -1;
+		*fd = f;
+		held_fds++;
+	}
+	size_t len = 0;
+	for (;;) {
+		if (list_size - len < 1024) {
+			size_t bigger = list_size ? list_size * 2 : 4096;
+			char *grown = realloc(list_text, bigger);
+			if (!grown) {
+				errno = ENOMEM;
+				return -1;
+			}
+			list_text = grown;
+			list_size = bigger;
+		}
+		ssize_t got = pread(*fd, list_text + len, list_size - len - 1, (off_t)len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int err = errno;
+			held_drop(fd); /* the process it was opened for has ended */
+			errno = err == ENOMEM ? ENOMEM : ESRCH;
+			return -1;
+		}
+		if (got == 0)
+			break;
+		len += (size_t)got;
+	}
+	list_text[len] = '\0';
+	return (ssize_t)len;
+}
+
+/* pid's stat into *f, through its held file; opened afresh once if the held one is of a
+ * process that has ended (the pid may be another's now).  GOT, GONE or BLIND. */
+static enum got held_stat(struct held *h, struct stat_fields *f)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)h->pid);
+	for (int tries = 0; tries < 2; tries++) {
+		bool was_held = h->stat >= 0;
+		if (held_read(&h->stat, path) >= 0)
+			return stat_parse(list_text, f) ? GOT : GONE;
+		if (out_of_descriptors(errno))
+			return BLIND;
+		held_drop(&h->children); /* of the same ended process */
+		if (!was_held)
+			return GONE;
+	}
+	return GONE;
+}
+
+/* Close the files of the processes this measure did not find, and index the rest. */
+static void held_sweep(void)
+{
+	size_t k = 0;
+	pidmap_free(&held_index);
+	for (size_t i = 0; i < nheld; i++) {
+		if (held[i].measure != measures) {
+			held_drop(&held[i].stat);
+			held_drop(&held[i].children);
+			continue;
+		}
+		held[k] = held[i];
+		if (!pidmap_put(&held_index, held[k].pid, (long)k)) {
+			held_drop(&held[k].stat); /* no index, no entry: opened afresh next time */
+			held_drop(&held[k].children);
+			continue;
+		}
+		k++;
+	}
+	nheld = k;
+}
+
+/* Add the pids of list_text ("12 34 ") to the queue under parent, those not seen yet. */
+static bool queue_listed(struct listed **queue, size_t *n, size_t *cap, struct pidmap *seen,
+                         pid_t parent)
+{
+	for (char *p = list_text, *end;; p = end) {
+		long pid = strtol(p, &end, 10);
+		if (end == p || pid <= 0)
+			return true;
+		if (pidmap_get(seen, (pid_t)pid) >= 0)
+			continue;
+		if (!pidmap_put(seen, (pid_t)pid, 1) || !grow(queue, *n, cap, sizeof **queue))
+			return false;
+		(*queue)[(*n)++] = (struct listed){(pid_t)pid, parent};
+	}
+}
+
+/* One process of the measure: counted and measured if it is alive and still the one its
+ * parent listed, and its children queued.  False for want of a descriptor or memory. */
+static bool measure_one(const struct target *t, struct tree_usage *u, struct listed l,
+                        struct listed **queue, size_t *n, size_t *cap, struct pidmap *seen)
+{
+	bool own = l.parent == self;
+	if (own && child_is_dead(l.pid))
+		return true; /* a zombie of runlimit's, not yet collected */
+	struct held *h = held_of(l.pid);
+	if (!h)
+		return false;
+	h->measure = measures;
+	bool keep = held_fds + 2 <= held_room();
+	struct stat_fields f;
+	enum got got = held_stat(h, &f);
+	if (!keep) {
+		held_drop(&h->stat);
+		held_drop(&h->children);
+	}
+	if (got == BLIND)
+		return false;
+	if (got == GONE || f.state == 'X' || (f.state == 'Z' && f.threads <= 1))
+		return true;
+	struct tree_proc p = {.pid = l.pid, .ppid = f.ppid, .pgid = f.pgrp, .start = f.start};
+	if (!still_listed(t, l.pid, l.parent, &p))
+		return true; /* another process has the pid now */
+	static long page, hz;
+	if (!page)
+		page = sysconf(_SC_PAGESIZE);
+	if (!hz)
+		hz = sysconf(_SC_CLK_TCK);
+	unsigned long long ticks = f.utime + f.stime + f.cutime + f.cstime;
+	u->procs++;
+	u->memory += (int64_t)(f.rss > 0 ? f.rss : 0) * page;
+	u->cpu += (int64_t)(ticks / (unsigned long long)hz) * 1000000000 +
+	          (int64_t)(ticks % (unsigned long long)hz) * (1000000000 / hz);
+	if (f.threads > 1) {
+		/* Children of other threads too: each thread's file, opened each time. */
+		pid_t *list = NULL;
+		size_t m = 0, list_cap = 0;
+		tree_scan_short = false;
+		children_of(l.pid, f.threads, &list, &m, &list_cap);
+		add_unseen(queue, n, cap, seen, list, m, l.pid);
+		free(list);
+		return !tree_scan_short;
+	}
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)l.pid, (int)l.pid);
+	if (held_read(&h->children, path) < 0)
+		return !out_of_descriptors(errno); /* gone since its stat was read: no children */
+	if (!keep)
+		held_drop(&h->children);
+	return queue_listed(queue, n, cap, seen, l.pid);
+}
+
+int tree_usage(const struct target *t, struct tree_usage *u)
+{
+	if (walk_state() != 1 || !has_children_files())
+		return tree_usage_by_scan(t, u); /* the walk's own answer, or none */
+	struct listed *queue = NULL;
+	size_t n = 0, cap = 0;
+	struct pidmap seen = {NULL, 0, 0};
+	pid_t *own = NULL;
+	size_t nown = 0, own_cap = 0;
+	bool ok = true;
+	measures++;
+	*u = (struct tree_usage){0, 0, 0};
+	tree_scan_short = false;
+	if (!read_children(own_path, &own, &nown, &own_cap) || tree_scan_short)
+		ok = false;
+	for (size_t k = 0; ok && k < nown; k++) {
+		pid_t pid = own[k];
+		if (pid == self || pid == t->guard || pid == t->hook || pidmap_get(&seen, pid) >= 0)
+			continue;
+		if (!pidmap_put(&seen, pid, 1) || !grow(&queue, n, &cap, sizeof *queue))
+			ok = false;
+		else
+			queue[n++] = (struct listed){pid, self};
+	}
+	for (size_t i = 0; ok && i < n; i++)
+		ok = measure_one(t, u, queue[i], &queue, &n, &cap, &seen);
+	held_sweep();
+	free(own);
+	free(queue);
+	pidmap_free(&seen);
+	return ok ? 0 : -1;
 }
 
 bool tree_watch_exits(const struct target *t)

@@ -391,6 +391,13 @@ ssize_t pipe_move(int in, int out, size_t max);
  * them), and as pipe_move otherwise. */
 ssize_t pipe_tee(int in, int out, size_t max);
 
+/* Make the relay's own pipe (fd: either end) hold more than the default 64 KiB where the
+ * system lets it (Linux: F_SETPIPE_SZ, up to 1 MiB, less as /proc/sys/fs/pipe-max-size or
+ * the user's pipe quota allows; quietly nothing where neither does), so that a command
+ * writing fast wakes runlimit once a megabyte, not once every 64 KiB.  Elsewhere nothing:
+ * the system sizes its pipes itself. */
+void pipe_widen(int fd);
+
 /* ---- Signals whose default action POSIX leaves to the system: SIGIO ends a process on
  * Linux (as POSIX's SIGPOLL does), and is ignored by default on macOS and the BSDs (4.4BSD's
  * default).  A constant, so that the core's signal table stays plain C for the unit tests. */

@@ -334,7 +334,7 @@ long tree_list(const struct target *t, struct tree_id **out)
 /* One scan, as tree_list's; a process gone between the scan and its read is left out, as it
  * would have been a moment later.  The processes are counted as they are found, those that
  * cannot be read included. */
-int tree_usage(const struct target *t, struct tree_usage *u)
+int tree_usage_by_scan(const struct target *t, struct tree_usage *u)
 {
 	struct tree_proc *procs;
 	long n = tree_scan(t, &procs);

@@ -23,6 +23,7 @@ struct tree_proc {
 	char state;
 	uint64_t cpu_ticks; /* user and system */
 	long rss_pages;
+	uint64_t arg_start, arg_end; /* where its arguments lie in its memory (0: not known) */
 	uint64_t reaped_ticks; /* user and system of the ended children it collected (Linux,
 	                          for tree_usage) */
 };
@@ -93,7 +94,11 @@ long tree_count_short(const struct target *t);
  * has its pid now; -1 if it could not be read (no descriptor, no memory). */
 int snap_describe(const struct tree_proc *p, struct snap_proc *s);
 
-/* For tree_usage: what p, a process the scan found, holds resident (bytes) and has used of
+/* tree_usage from one tree_scan and tree_proc_usage of each process found (macOS; Linux
+ * where it cannot hold the tree's files, see linux_tree.c). */
+int tree_usage_by_scan(const struct target *t, struct tree_usage *u);
+
+/* For tree_usage_by_scan: what p, a process the scan found, holds resident (bytes) and has used of
  * CPU (ns), its own and that of the ended children it collected.  False if it is gone, or
  * cannot be read now. */
 bool tree_proc_usage(const struct tree_proc *p, int64_t *bytes, int64_t *cpu);

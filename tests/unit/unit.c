@@ -1,8 +1,8 @@
 /* Unit tests for the pure functions: duration_parse (duration.h) and the signal name table
  * (signals.h) here; in the other unit_*.c files, one each: the nproc policy, Linux's CPU
  * files, message quoting, the pid map, the JSON writer, the exit-status rules, the event
- * wait of the platform built (the clock), the report tail's ring, runlimit's own lines and
- * RUNLIMIT_DEADLINE (deadline.h).
+ * wait of the platform built (the clock), the report tail's ring, runlimit's own lines,
+ * RUNLIMIT_DEADLINE (deadline.h) and the budgets' sizes (size.h).
  * No framework: each check prints a line on failure and is counted. */
 /* The same view of <signal.h> as signals.c's (on macOS, 7 is SIGEMT there, not SIGPOLL). */
 #define _DARWIN_C_SOURCE
@@ -491,12 +491,14 @@ int main(void)
 	test_signals();
 	test_nproc();
 	test_pidmap();
+	test_stat_parse();
 	test_json();
 	test_status();
 	test_clock();
 	test_tail();
 	test_lines();
 	test_deadline();
+	test_size();
 	test_cpufiles();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
