@@ -116,7 +116,7 @@ in_cgroup() {
 	# shellcheck disable=SC2016
 	# (--max-procs keeps a failure from taking the machine: the loops then go on forking.)
 	run bounded 60 env RUNLIMIT_TEST_CGROUP_KILL_ONLY=1 "$RUNLIMIT_HOOKS" --cgroup=required \
-		--max-procs=2000 -k 0.5 1 sh -c '
+		--max-procs=300 -k 0.5 1 sh -c '
 		trap "" TERM
 		for i in 1 2 3 4; do (while :; do setsid "$1" 300 & done) & done
 		wait' _ "$s"
