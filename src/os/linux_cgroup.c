@@ -236,7 +236,7 @@ int cgroup_make(const struct cgroup_ask *ask, char *why, size_t size)
 	const bool want[2] = {ask->memory > 0, ask->procs > 0};
 	if (!cgroup_v2_dir("/proc/self/cgroup", "/proc/self/mountinfo", "/sys/fs/cgroup", dir,
 	                   sizeof dir)) {
-		say(why, size, "no cgroup v2 hierarchy holds runlimit's cgroup", NULL, 0);
+		snprintf(why, size, "no cgroup v2 hierarchy holds runlimit's cgroup");
 		return -1;
 	}
 	cg.parent = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
