@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "budget_cgroup.h"
 #include "size.h"
 
 static int sampled_measure(const struct target *t, struct tree_usage *u);
@@ -64,9 +63,8 @@ static int sampled_measure(const struct target *t, struct tree_usage *u)
 
 const char *budget_prepare(const struct config *cfg)
 {
-	const char *refused = budget_cgroup_prepare(cfg); /* it calls budget_use, or not */
-	if (refused)
-		return refused;
+	/* --cgroup=required is budget_cgroup.c's to refuse, before: it calls budget_use when
+	 * the run has its cgroup. */
 	if (!budget_wanted(cfg))
 		return NULL;
 	if (!b.mechanism && !tree_usage_possible())

@@ -14,8 +14,9 @@
 
 #include "cli.h"
 
-/* Before the guard and the command start: make the cgroup where cfg asks for one and plug
- * the mechanism in.  NULL, or why the run is refused (--cgroup=required). */
+/* Before the guard and the command start, and before budget_prepare: make the cgroup where
+ * cfg asks for one and plug the mechanism in (budget_use).  NULL, or why the run is refused
+ * (--cgroup=required). */
 const char *budget_cgroup_prepare(const struct config *cfg);
 
 /* The descriptors for the run's wait, into fds (at most CGROUP_MAX_FDS); how many. */

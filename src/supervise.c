@@ -643,8 +643,11 @@ int supervise(const struct config *cfg)
 	tree_init(self);
 	os_init();
 	report_start(cfg);
-	const char *refused = budget_prepare(cfg);
+	const char *refused = budget_cgroup_prepare(cfg);
+	if (!refused)
+		refused = budget_prepare(cfg);
 	if (refused) {
+		budget_cgroup_end();
 		msg("%s", refused);
 		return finish_refused(refused);
 	}
