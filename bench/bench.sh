@@ -469,6 +469,11 @@ forksig=$(BENCH_DEADLINE=1 "$br" forksig "$n_fork" 1000 "$runlimit" -k 0.2 1 :: 
 	"$runlimit" --report="$work/fork.json" -k 0.2 1 :: "$runlimit" -k 0.2 1 :: \
 	"$runlimit" --report="$work/fork.json" -k 0.2 1 | tr '\n' ' ')
 
+# What any /proc walk of such a tree pays before it can signal anything: each process's stat
+# and children file read once, cold (the kernel makes their entries on the first look) and
+# warm, and the snapshot's read of arguments from memory.
+procread=$("$br" procread 1000)
+
 relay_table=$(relay_section)
 ref_table=$(ref_section)
 budget_line=$(budget_section)
@@ -541,6 +546,11 @@ set -- $forksig
 echo "The deadline's TERM under a forking tree of 1,000 processes, from the deadline to the"
 echo "command's receiving it (µs, median of $n_fork): without --report $1 and $3, with it $2 and $4"
 echo "(the difference: the snapshot of the tree, tree_at_limit, taken before the first signal)."
+# shellcheck disable=SC2086
+set -- $procread
+echo "The floor of that snapshot on this machine, 1,000 idle processes (benchrun procread, ms):"
+echo "each one's stat and children file read once, cold $1 (as at a deadline), warm $2; their"
+echo "arguments from memory (process_vm_readv) $3."
 echo
 echo "Floor on this machine, a minimal static supervisor (fork, exec, sleep, SIGTERM, wait),"
 echo "measured in the same rotation as the tools:"

@@ -20,6 +20,13 @@
  *       escapees, and 50 of them (a quarter of a small tree) loops that fork a short-lived
  *       child every 50 ms.  Prints "median-ms worst-survivors": from the deadline to the
  *       tool's return, and how many of the tree were alive 100 ms after it (then killed).
+ *   benchrun procread N
+ *       The floor of any walk of a tree through /proc: N idle processes (forked, not exec'd,
+ *       as "build" makes them), each one's stat and its children file opened and read once,
+ *       cold (nobody has read them yet: the kernel makes each file's entries on the first
+ *       look, as at a real deadline), then once more, warm; and process_vm_readv of 256
+ *       bytes of each one's memory, as the snapshot reads arguments.  Prints
+ *       "cold-ms warm-ms memory-ms", three rounds of fresh processes, medians.
  *   benchrun build SIZE NAME READY
  *       The tree of "series", named NAME (the process name), READY written once it stands.
  *   benchrun forksig N SIZE CMD... [:: CMD...]...
@@ -63,6 +70,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -613,6 +621,64 @@ static _Noreturn void build(int size, const char *name, const char *ready)
 		pause();
 }
 
+static double read_proc_files(const pid_t *pids, int n)
+{
+	char path[64], buf[4096];
+	double start = now_us();
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "/proc/%d/stat", (int)pids[i]);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			(void)!read(fd, buf, sizeof buf);
+			close(fd);
+		}
+		snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pids[i], (int)pids[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			(void)!read(fd, buf, sizeof buf);
+			close(fd);
+		}
+	}
+	return (now_us() - start) / 1000;
+}
+
+static int procread(int n)
+{
+	static char data[256] = "arguments";
+	double cold[3], warm[3], mem[3];
+	pid_t *pids = calloc((size_t)n, sizeof *pids);
+	if (!pids)
+		return 2;
+	for (int r = 0; r < 3; r++) {
+		int made = 0;
+		for (; made < n; made++) {
+			pids[made] = fork();
+			if (pids[made] == 0)
+				for (;;)
+					pause();
+			if (pids[made] < 0)
+				break;
+		}
+		sleep_us(200000);
+		cold[r] = read_proc_files(pids, made);
+		warm[r] = read_proc_files(pids, made);
+		double start = now_us();
+		for (int i = 0; i < made; i++) {
+			char buf[256];
+			struct iovec local = {buf, sizeof buf}, remote = {data, sizeof data};
+			(void)!process_vm_readv(pids[i], &local, 1, &remote, 1, 0);
+		}
+		mem[r] = (now_us() - start) / 1000;
+		for (int i = 0; i < made; i++)
+			kill(pids[i], SIGKILL);
+		for (int i = 0; i < made; i++)
+			waitpid(pids[i], NULL, 0);
+	}
+	printf("%.1f %.1f %.1f\n", median(cold, 3), median(warm, 3), median(mem, 3));
+	free(pids);
+	return 0;
+}
+
 static int forksig(int n, int size, int argc, char **argv)
 {
 	double deadline_s = deadline_from_env("forksig");
@@ -757,7 +823,7 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && strcmp(argv[1], "emit") == 0)
 		return emit(atoll(argv[2]));
-	if (argc < 4) {
+	if (argc < 4 && !(argc == 3 && strcmp(argv[1], "procread") == 0)) {
 		fprintf(stderr, "usage: benchrun runs|signal|exit|floor|supervise|rss|tree|silence|relayrss N CMD...\n");
 		return 2;
 	}
@@ -781,6 +847,8 @@ int main(int argc, char **argv)
 		build(atoi(argv[2]), argv[3], argv[4]);
 	if (strcmp(argv[1], "series") == 0 && argc > 4)
 		return series(n, atoi(argv[3]), argc - 4, argv + 4);
+	if (strcmp(argv[1], "procread") == 0)
+		return procread(n);
 	if (strcmp(argv[1], "forksig") == 0 && argc > 4)
 		return forksig(n, atoi(argv[3]), argc - 4, argv + 4);
 	if (strcmp(argv[1], "supervise") == 0)

@@ -8,7 +8,7 @@
 set -u
 cd "$(dirname "$0")/.." || exit 1
 files=
-for f in tests/*.bats tests/helpers.bash tests/tools/*.sh tests/tools/block_signals scripts/*.sh bench/*.sh .ci/run; do
+for f in tests/*.bats tests/vm/*.bats tests/vm/*.bash tests/helpers.bash tests/tools/*.sh tests/tools/block_signals scripts/*.sh bench/*.sh .ci/run; do
 	[ -f "$f" ] && [ "$f" != scripts/check-bash3.sh ] && files="$files $f"
 done
 id='[A-Za-z_][A-Za-z0-9_]*'
