@@ -929,7 +929,7 @@ bool tree_usage_possible(void)
  * most of a measure.  A file of /proc/PID is the process's, not its pid's: once the process
  * has ended it reads nothing, however the pid is reused, and is opened again for whatever
  * has the pid now (checked as the walk checks it: listed by its parent, or an orphan of the
- * command's).  At most a quarter of the descriptor limit is held; beyond that the files are
+ * command's).  One pread a file: a short one is its end.  At most a quarter of the descriptor limit is held; beyond that the files are
  * opened and closed each time.  The files of the processes a measure did not find are
  * closed after it.  Nothing is signalled through them. */
 
@@ -1004,7 +1004,8 @@ static ssize_t held_read(int *fd, const char *path)
 			list_text = grown;
 			list_size = bigger;
 		}
-		ssize_t got = pread(*fd, list_text + len, list_size - len - 1, (off_t)len);
+		size_t want = list_size - len - 1;
+		ssize_t got = pread(*fd, list_text + len, want, (off_t)len);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
@@ -1013,9 +1014,11 @@ static ssize_t held_read(int *fd, const char *path)
 			errno = err == ENOMEM ? ENOMEM : ESRCH;
 			return -1;
 		}
-		if (got == 0)
-			break;
 		len += (size_t)got;
+		/* A /proc file (a seq_file) fills a read as far as it has text: a short one is its
+		 * end, and no read more is needed to see the 0. */
+		if ((size_t)got < want)
+			break;
 	}
 	list_text[len] = '\0';
 	return (ssize_t)len;
