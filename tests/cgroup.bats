@@ -50,8 +50,13 @@ v2_dir() {
 		! grep -qw memory "$dir/cgroup.controllers"; then
 		[[ "$output" == *"the memory controller is not available in cgroup $dir"* ]]
 	fi
-	# auto: the budgets are kept all the same, by sampling.
+	# auto: the budgets are kept all the same, by sampling (where the tree can be listed:
+	# the portable build refuses the budgets, and says why).
 	run "$RUNLIMIT" --report="$F" --memory=100M 5 true
+	if [ "$status" -eq 125 ]; then
+		[[ "$output" == *"the budgets cannot be measured here"* ]]
+		return
+	fi
 	[ "$status" -eq 0 ]
 	report_is "$F" 'd["budgets"]["mechanism"] == "sampled"' 'd["budgets"]["oom_kills"] is None'
 }
