@@ -41,12 +41,13 @@ v2_dir() {
 	fi
 	[ "$status" -eq 125 ]
 	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" == *"runlimit: cannot make a cgroup for the run: "?* ]]
+	[[ "$output" == *": cannot make a cgroup for the run: "?* ]]
 	# Where the controllers are missing (as on a host that keeps memory on cgroup v1), the
-	# reason names the controller and the cgroup.
+	# reason names the controller and the cgroup (a build with cgroups: not the portable).
 	local dir
 	dir=$(v2_dir)
-	if [ -n "$dir" ] && [ -r "$dir/cgroup.controllers" ] &&
+	if [[ "$output" != *"this system has no cgroups"* ]] && [ -n "$dir" ] &&
+		[ -r "$dir/cgroup.controllers" ] &&
 		! grep -qw memory "$dir/cgroup.controllers"; then
 		[[ "$output" == *"the memory controller is not available in cgroup $dir"* ]]
 	fi
