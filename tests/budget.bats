@@ -101,6 +101,21 @@ ready_count() { [ "$(ls "$1" | grep -c '^ready\.[0-9]*$')" -ge "$2" ]; }
 	[[ $output =~ procs\ [0-9]+\ over\ the\ 50\ budget:\ sending\ signal\ TERM\ to\ command\ .*sh ]]
 }
 
+@test "--max-procs counts every child of a process with a thousand of them" {
+	needs_budgets
+	needs_procs 1100
+	# A children file of /proc gives a page at most in one read: the measure must read on,
+	# and not take a short read for the end (which saw some 700 of the 1,000 here).
+	local S t0
+	S=$(private_sleep "$N-s")
+	t0=$(now)
+	run -124 "$RUNLIMIT" --report="$F" --max-procs=900 --budget-interval=0.05 120 sh -c \
+		'i=0; while [ $i -lt 1000 ]; do "$0" 60 & i=$((i + 1)); done; wait' "$S"
+	report_is "$F" 'd["timed_out_by"] == "procs"' 'd["budgets"]["procs_peak"] > 900'
+	lt "$(elapsed "$t0")" 100
+	no_survivors "$N-s" 20
+}
+
 @test "--max-procs: a tree that stays within it runs to its end" {
 	needs_budgets
 	run -0 "$RUNLIMIT" --report="$F" --max-procs=5 --budget-interval=0.02 30 \

@@ -929,8 +929,8 @@ bool tree_usage_possible(void)
  * most of a measure.  A file of /proc/PID is the process's, not its pid's: once the process
  * has ended it reads nothing, however the pid is reused, and is opened again for whatever
  * has the pid now (checked as the walk checks it: listed by its parent, or an orphan of the
- * command's).  One pread a file: a short one is its end.  At most a quarter of the descriptor limit is held; beyond that the files are
- * opened and closed each time.  The files of the processes a measure did not find are
+ * command's).  One pread a file, for most (see held_read).  At most a quarter of the
+ * descriptor limit is held; beyond that the files are opened and closed each time.  The files of the processes a measure did not find are
  * closed after it.  Nothing is signalled through them. */
 
 struct held {
@@ -979,6 +979,11 @@ static void held_drop(int *fd)
 	held_fds--;
 }
 
+/* What a seq_file of /proc gives at most in one read (a page: at least this), and the
+ * longest record of the files read here that matters (a children file's "PID "). */
+#define SEQ_PAGE 4096
+#define SEQ_RECORD 64
+
 /* Read a file of pid's from its start through *fd, held (or -1: opened now from path, and
  * held if there is room), into list_text.  Its length, or -1 if it cannot be read: the
  * process is gone (errno ESRCH or ENOENT), or for want of a descriptor or memory. */
@@ -1015,9 +1020,12 @@ static ssize_t held_read(int *fd, const char *path)
 			return -1;
 		}
 		len += (size_t)got;
-		/* A /proc file (a seq_file) fills a read as far as it has text: a short one is its
-		 * end, and no read more is needed to see the 0. */
-		if ((size_t)got < want)
+		/* A /proc file (a seq_file) gives at most its own buffer's worth in one read, a
+		 * page, however much is asked: a read short of that by more than a record (a
+		 * child's pid and a space, or a whole stat line) is the end, and no read more is
+		 * needed to see the 0; a shorter one may be followed by more (a children file of
+		 * some 700 pids or more). */
+		if (got == 0 || ((size_t)got < want && (size_t)got + SEQ_RECORD < SEQ_PAGE))
 			break;
 	}
 	list_text[len] = '\0';
