@@ -74,7 +74,7 @@ endif
 # POSIX-only files (poll, the process group only, sysconf).  PLATFORM=portable picks them on
 # any system, which is how the paths of systems without a reaper or a process table are
 # tested here (make check-portable).
-PLAT_Linux    = src/os/linux.c src/os/linux_tree.c src/os/linux_snap.c src/os/linux_stat.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/cpufiles.c src/os/ppoll.c src/os/clock.c
+PLAT_Linux    = src/os/linux.c src/os/linux_cgroup.c src/os/linux_tree.c src/os/linux_snap.c src/os/linux_stat.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/cpufiles.c src/os/ppoll.c src/os/clock.c
 PLAT_FreeBSD  = src/os/freebsd.c src/os/plain.c src/os/snapargs.c src/os/ppoll.c src/os/clock.c src/os/pipecopy.c
 PLAT_Darwin   = src/os/darwin.c src/os/plain.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/selfpipe.c src/os/clock.c src/os/pipecopy.c
 PLAT_portable = src/os/posix.c src/os/plain.c src/os/selfpipe.c src/os/clock.c src/os/pipecopy.c
@@ -97,7 +97,7 @@ EXPECT_FreeBSD = sessions orphans peercred snapshot budgets
 EXPECT_Darwin  = sessions counts readback peercred snapshot budgets
 EXPECT = $(EXPECT_$(PLAT))
 
-CORE = src/budget.c src/cli.c src/deadline.c src/deliver.c src/dispositions.c src/duration.c src/finish.c \
+CORE = src/budget.c src/budget_cgroup.c src/cli.c src/deadline.c src/deliver.c src/dispositions.c src/duration.c src/finish.c \
 	src/guard.c src/hook.c src/inherit.c src/jobctl.c src/json.c src/launch.c src/longopt.c src/msg.c src/nowait.c src/nproc.c \
 	src/quote.c src/relay.c src/relay_lines.c src/relay_stream.c src/relay_tail.c \
 	src/relay_watch.c src/named.c src/named_cancel.c src/named_control.c src/report.c \

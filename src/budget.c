@@ -63,11 +63,11 @@ static int sampled_measure(const struct target *t, struct tree_usage *u)
 
 const char *budget_prepare(const struct config *cfg)
 {
-	if (cfg->cgroup == CGROUP_REQUIRED)
-		return "cannot make a cgroup for the run: not supported here";
+	/* --cgroup=required is budget_cgroup.c's to refuse, before: it calls budget_use when
+	 * the run has its cgroup. */
 	if (!budget_wanted(cfg))
 		return NULL;
-	if (!tree_usage_possible())
+	if (!b.mechanism && !tree_usage_possible())
 		return "the budgets cannot be measured here: the command's processes cannot be "
 		       "listed";
 	b.cfg = cfg;

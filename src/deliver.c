@@ -113,6 +113,20 @@ void deliver(const struct config *cfg, const struct target *t, int sig, enum rea
 	}
 	if (reach == REACH_TREE && sig != 0 && !cfg->foreground)
 		tree_prepare(t);
+	/* The final KILL, where the run has a cgroup: one write, and nothing in it can fork
+	 * past it.  The walk below still follows, for what left the cgroup (a process of the
+	 * tree with the right to move itself out), and it counts what is left. */
+	if (reach == REACH_TREE && sig == SIGKILL && !cfg->foreground) {
+		cgroup_kill();
+#ifdef RUNLIMIT_TEST_HOOKS
+		/* Test builds only: cgroup.kill alone, no walk nor group, to show it does it all. */
+		if (getenv("RUNLIMIT_TEST_CGROUP_KILL_ONLY")) {
+			if (!t->reaped)
+				kill(t->command, sig);
+			return;
+		}
+#endif
+	}
 	if (!t->reaped)
 		kill(t->command, sig);
 	if (cfg->foreground)
@@ -129,6 +143,8 @@ void deliver(const struct config *cfg, const struct target *t, int sig, enum rea
 
 bool deliver_leftovers_alive(const struct target *t)
 {
+	if (cgroup_populated() == 1)
+		return true; /* the kernel's word, without a walk */
 	int alive = tree_alive(t);
 	if (alive == TREE_MAYBE)
 		return true; /* never taken for gone: the grace runs out, and the final KILL says */

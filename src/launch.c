@@ -69,6 +69,7 @@ static struct target start(const struct config *cfg, pid_t self, bool *relay_fai
 			.mask = disp_command_mask(),
 			.child_setup = child_setup,
 			.env = inherit_env(),
+			.cgroup_procs = cgroup_procs_fd(),
 		};
 		l.command = spawn(&req);
 		if (l.command < 0 && errno == EAGAIN && l.group > 0) {
@@ -102,6 +103,7 @@ struct target launch_command(const struct config *cfg, pid_t self, bool *relay_f
 	int err = errno;
 	relay_started();
 	tree_started();
+	cgroup_started();
 	os_sharpen_waits();
 	if (l.command > 0 && l.group > 0 && tty_leading())
 		tty_give(l.group); /* the child takes it too: whichever runs first */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "budget.h"
+#include "budget_cgroup.h"
 #include "inherit.h"
 #include "json.h"
 #include "msg.h"
@@ -405,6 +406,10 @@ static void budgets_member(struct json *j)
 		json_seconds(j, f.cpu_used);
 	else
 		json_null(j);
+	/* The kernel's OOM kills in the run's cgroup (null: no cgroup kept the memory budget,
+	 * and what the kernel's own OOM killer did is not known). */
+	int64_t oom = budget_cgroup_oom_kills();
+	int_member(j, "oom_kills", oom >= 0, oom);
 	json_close(j, '}');
 }
 

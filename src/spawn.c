@@ -99,6 +99,12 @@ struct child_args {
 static void child(const struct child_args *a)
 {
 	const struct spawn_req *req = a->req;
+	/* Into the run's cgroup before anything of the command runs: where that fails, the
+	 * budgets would not hold, so the command does not run at all. */
+	if (req->cgroup_procs >= 0 && write(req->cgroup_procs, "0", 1) != 1) {
+		msg("cannot move the command into its cgroup: %s", strerror(errno));
+		_exit(EXIT_RUNLIMIT_FAILED);
+	}
 	if (req->group != 0)
 		setpgid(0, req->group > 0 ? req->group : 0);
 	req->child_setup();

@@ -17,6 +17,8 @@ struct spawn_req {
 	const sigset_t *mask;        /* the signal mask the command gets: runlimit's inherited one */
 	char **env;                  /* the command's environment (NULL: runlimit's) */
 	void (*child_setup)(void);   /* in the child, signals blocked: terminal, dispositions */
+	int cgroup_procs;            /* the cgroup.procs the child moves itself into first (os.h:
+	                                cgroup_procs_fd); -1: none */
 };
 
 /* Fork and exec.  Returns the child's pid, or -1 with errno if fork failed.  Once the child

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "budget.h"
+#include "budget_cgroup.h"
 #include "deliver.h"
 #include "dispositions.h"
 #include "finish.h"
@@ -595,11 +596,13 @@ static bool wait_next(struct run *r, struct control_request *q)
 		clock_wait(0, disp_waitmask(), NULL, 0);
 		return false;
 	}
-	struct pollfd fds[RELAY_MAX_FDS + CONTROL_MAX_FDS];
+	struct pollfd fds[RELAY_MAX_FDS + CONTROL_MAX_FDS + CGROUP_MAX_FDS];
 	size_t n = relay_fds(fds);
 	size_t m = control_fds(fds + n);
-	clock_wait(next_wake(r), disp_waitmask(), fds, n + m);
+	size_t g = budget_cgroup_fds(fds + n + m);
+	clock_wait(next_wake(r), disp_waitmask(), fds, n + m + g);
 	relay_pump(fds, n);
+	budget_cgroup_pump(fds + n + m, g);
 	return control_pump(fds + n, m, q);
 }
 
@@ -640,8 +643,11 @@ int supervise(const struct config *cfg)
 	tree_init(self);
 	os_init();
 	report_start(cfg);
-	const char *refused = budget_prepare(cfg);
+	const char *refused = budget_cgroup_prepare(cfg);
+	if (!refused)
+		refused = budget_prepare(cfg);
 	if (refused) {
+		budget_cgroup_end();
 		msg("%s", refused);
 		return finish_refused(refused);
 	}
@@ -654,6 +660,8 @@ int supervise(const struct config *cfg)
 	                 ? CLOCK_NEVER : began + cfg->duration;
 	r.deadline = inherit_deadline(cfg, r.deadline);
 	enum control_state named = cfg->name ? control_open(cfg) : CONTROL_READY;
+	if (named != CONTROL_READY)
+		budget_cgroup_end(); /* the run's cgroup, if one was made, goes with the run */
 	if (named == CONTROL_FAILED)
 		return finish_refused("the run could not be registered under its name");
 	if (named == CONTROL_CANCELLED)
@@ -663,6 +671,7 @@ int supervise(const struct config *cfg)
 	if (r.target.command < 0) {
 		int err = errno;
 		guard_stop();
+		budget_cgroup_end();
 		control_close();
 		return finish_failed(relay_failed ? "cannot make the output relay's pipes"
 		                                  : "fork system call failed", err);
@@ -674,6 +683,7 @@ int supervise(const struct config *cfg)
 		relay_tell_dropped();
 	guard_stop();
 	r.target.guard = 0;
+	budget_cgroup_end(); /* the tree is gone: its cgroup goes, all runlimit changed undone */
 	if (!cfg->foreground)
 		tty_take_back(r.target.group, r.end.timed_out || WIFSIGNALED(r.end.wait_status));
 	struct run_end *end = &r.end;

@@ -429,6 +429,44 @@ static bool cgroup_path_of(char *line, void *arg)
 	return path[V1] && path[V2];
 }
 
+static void mounts_free(struct mounts *ms)
+{
+	for (size_t i = 0; i < ms->n; i++) {
+		free(ms->m[i].root);
+		free(ms->m[i].mount_point);
+	}
+	free(ms->m);
+}
+
+bool cgroup_v2_dir(const char *cgroup_file, const char *mountinfo_file, const char *v2_default,
+	char *dir, size_t size)
+{
+	char *path[2] = {NULL, NULL};
+	struct mounts ms = {NULL, 0, 0};
+	each_line(cgroup_file, cgroup_path_of, path);
+	free(path[V1]);
+	if (path[V2])
+		each_line(mountinfo_file, add_mount, &ms);
+	if (path[V2] && ms.n == 0 && v2_default)
+		assume_v2_mount(&ms, v2_default);
+	const struct mount *m = path[V2] ? mount_for(&ms, V2, path[V2]) : NULL;
+	const char *rel = m ? path_under(m->root, path[V2]) : NULL;
+	bool ok = false;
+	if (rel && m->mount_point[0] == '/') {
+		size_t top = strlen(m->mount_point);
+		while (top > 1 && m->mount_point[top - 1] == '/')
+			top--;
+		if (top + strlen(rel) < size) {
+			memcpy(dir, m->mount_point, top);
+			strcpy(dir + top, rel);
+			ok = true;
+		}
+	}
+	free(path[V2]);
+	mounts_free(&ms);
+	return ok;
+}
+
 unsigned long cgroup_cpu_quota(const char *cgroup_file, const char *mountinfo_file,
 	const char *v2_default)
 {
@@ -451,10 +489,6 @@ unsigned long cgroup_cpu_quota(const char *cgroup_file, const char *mountinfo_fi
 		}
 		free(path[v]);
 	}
-	for (size_t i = 0; i < ms.n; i++) {
-		free(ms.m[i].root);
-		free(ms.m[i].mount_point);
-	}
-	free(ms.m);
+	mounts_free(&ms);
 	return best;
 }

@@ -1,10 +1,12 @@
-/* Linux's CPU files, read and parsed: cgroup CPU quotas (v1 and v2) and sysfs CPU lists.
+/* Linux's CPU files, read and parsed: cgroup CPU quotas (v1 and v2), the process's own v2
+ * cgroup (where the run's cgroup is made: linux_cgroup.c) and sysfs CPU lists.
  * Plain C with no Linux headers, so the unit tests run the parsers and the quota walk
  * against made-up files on any system. */
 #ifndef RUNLIMIT_CPUFILES_H
 #define RUNLIMIT_CPUFILES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* A sysfs CPU list such as "0-3,8,10-11\n": how many CPUs it names; 0 if malformed. */
 unsigned long cpulist_count(const char *text);
@@ -50,5 +52,12 @@ bool cgroup_path_ok(const char *path);
  * guessed.  ULONG_MAX when no quota applies or none can be read. */
 unsigned long cgroup_cpu_quota(const char *cgroup_file, const char *mountinfo_file,
 	const char *v2_default);
+
+/* The directory of the process's cgroup v2, from the same files and the same default
+ * mount, into dir (size bytes): "/sys/fs/cgroup/user.slice/..." (the mount point alone for
+ * the top of the mount).  False where there is no v2 hierarchy, no mount of it holds the
+ * process's cgroup, or the path does not fit. */
+bool cgroup_v2_dir(const char *cgroup_file, const char *mountinfo_file, const char *v2_default,
+	char *dir, size_t size);
 
 #endif

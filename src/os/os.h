@@ -5,6 +5,7 @@
  * One file per system, chosen by the Makefile (PLAT_<system>, one line each):
  *   linux.c, linux_tree.c  Linux: subreaper, parent-death signal, the cloned guard, splice,
  *                          /proc (the tree walk, big enough for a file of its own), cgroups
+ *   linux_cgroup.c         Linux: the run's own cgroup v2, for the budgets
  *   darwin.c               macOS: libproc walk, kqueue wait, F_GETPATH
  *   freebsd.c              FreeBSD: procctl reaper and its in-kernel subtree kill, cpusets
  *   posix.c                any other system, and PLATFORM=portable: POSIX alone (poll, the
@@ -202,6 +203,68 @@ struct snap_proc {
  * out, nearest the command first; *omitted: how many more there were.  Returns how many
  * were described, or -1 where this system cannot list the tree. */
 long tree_snapshot(const struct target *t, struct snap_proc *out, size_t max, size_t *omitted);
+
+/* ---- The run's cgroup: where a budget is asked and the system allows it, a cgroup of the
+ * run's own that the command starts in, whose limits the kernel enforces, and whose files
+ * say when they were hit, what the tree uses, and when it is gone; its cgroup.kill is the
+ * final KILL.  Linux, cgroup v2 (linux_cgroup.c, which says where it is made and why it is
+ * safe); none elsewhere (plain.c): the budgets are then measured from the walk. */
+
+/* What the run's cgroup is to enforce: 0 for a budget not asked. */
+struct cgroup_ask {
+	int64_t memory; /* bytes: memory.max (and no swap) */
+	int64_t procs;  /* tasks alive at once: pids.max (the kernel counts threads too) */
+};
+
+/* What its event files said when last read. */
+struct cgroup_state {
+	bool populated;        /* a process of the tree is in it */
+	int64_t oom_kills;     /* processes the kernel killed at memory.max (memory.events) */
+	int64_t procs_refused; /* forks refused at pids.max (pids.events "max") */
+};
+
+/* What the tree uses, from its files; -1 where a file is missing (an older kernel). */
+struct cgroup_usage {
+	int64_t memory_now, memory_peak; /* bytes: memory.current, memory.peak */
+	int64_t procs_now, procs_peak;   /* tasks: pids.current, pids.peak or the most seen */
+	int64_t cpu_ns;                  /* CPU time of the tree, the dead too: cpu.stat */
+	int64_t oom_kills;
+};
+
+/* In runlimit, before the guard and the command are started: make the run's cgroup with
+ * ask's limits.  0, or -1 with why it cannot be (one line, into why) and nothing left
+ * behind. */
+int cgroup_make(const struct cgroup_ask *ask, char *why, size_t size);
+
+/* The run's cgroup.procs, open for writing: the child writes "0" to it before exec.  -1
+ * when there is no run's cgroup. */
+int cgroup_procs_fd(void);
+
+/* In runlimit, after the fork of the command: cgroup.procs is closed. */
+void cgroup_started(void);
+
+/* The descriptors for runlimit's wait (POLLPRI when the event files change), into fds (at
+ * most CGROUP_MAX_FDS); how many. */
+#define CGROUP_MAX_FDS 3
+size_t cgroup_fds(struct pollfd *fds);
+
+/* The event files read now: NULL when there is no run's cgroup. */
+const struct cgroup_state *cgroup_events(void);
+
+/* Is the tree in its cgroup?  1 yes, 0 no, -1 when there is no cgroup to tell. */
+int cgroup_populated(void);
+
+/* What the tree uses now, into *u; false when there is no run's cgroup. */
+bool cgroup_usage(struct cgroup_usage *u);
+
+/* The final KILL, by cgroup.kill: one write, and nothing in the cgroup can fork past it.
+ * False where there is no run's cgroup or no cgroup.kill (Linux before 5.14). */
+bool cgroup_kill(void);
+
+/* Before runlimit returns, on every path once cgroup_make succeeded: wait (a little) for a
+ * killed tree to be gone, move what the command left running back where runlimit was,
+ * and remove all runlimit made, undoing what it changed. */
+void cgroup_remove(void);
 
 /* ---- The clock: the deadline clock and the one blocking wait of the supervisor.  Both
  * count the time the machine is awake, and they agree with each other, so a wait that ends

@@ -2,12 +2,14 @@
  * portable build.  The guard is a plain fork (guard.c), the waits have no timer slack to
  * shrink, a core dump is told by WCOREDUMP where the system has it, and the working
  * directory is held with POSIX's O_SEARCH where the system has it (searching the directory
- * is then enough), else O_RDONLY, which needs read permission. */
+ * is then enough), else O_RDONLY, which needs read permission.  None of them has cgroups:
+ * the budgets are measured from the walk. */
 #define _DARWIN_C_SOURCE /* WCOREDUMP is not POSIX: macOS hides it, */
 #define _DEFAULT_SOURCE  /* and glibc and musl too */
 #include "os.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/wait.h>
 
 #ifndef O_SEARCH
@@ -39,4 +41,52 @@ bool os_dumped_core(int status)
 int os_open_here(void)
 {
 	return open(".", O_SEARCH | O_DIRECTORY | O_CLOEXEC);
+}
+
+int cgroup_make(const struct cgroup_ask *ask, char *why, size_t size)
+{
+	(void)ask;
+	if (size > 0)
+		snprintf(why, size, "this system has no cgroups");
+	return -1;
+}
+
+int cgroup_procs_fd(void)
+{
+	return -1;
+}
+
+void cgroup_started(void)
+{
+}
+
+size_t cgroup_fds(struct pollfd *fds)
+{
+	(void)fds;
+	return 0;
+}
+
+const struct cgroup_state *cgroup_events(void)
+{
+	return NULL;
+}
+
+int cgroup_populated(void)
+{
+	return -1;
+}
+
+bool cgroup_usage(struct cgroup_usage *u)
+{
+	(void)u;
+	return false;
+}
+
+bool cgroup_kill(void)
+{
+	return false;
+}
+
+void cgroup_remove(void)
+{
 }

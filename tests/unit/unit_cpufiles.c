@@ -172,6 +172,53 @@ static void test_no_mountinfo(void)
 	put("sys-cgroup/cpu.max", "50000 100000\n");
 }
 
+/* The directory of the process's own v2 cgroup: where the run's cgroup is made. */
+static void v2_dir_is(const char *what, const char *cgroup, const char *mountinfo,
+	const char *want)
+{
+	char mi[2048], cg_file[512], mi_file[512], dir[512], expect[512];
+	put("proc-cgroup", cgroup);
+	if (mountinfo) {
+		snprintf(mi, sizeof mi, mountinfo, tmp, tmp, tmp);
+		put("mountinfo", mi);
+	} else {
+		gone("mountinfo");
+	}
+	snprintf(cg_file, sizeof cg_file, "%s/proc-cgroup", tmp);
+	snprintf(mi_file, sizeof mi_file, "%s/mountinfo", tmp);
+	bool ok = cgroup_v2_dir(cg_file, mi_file, sys_cgroup, dir, sizeof dir);
+	if (!want) {
+		check(!ok, what, ok ? dir : NULL);
+		return;
+	}
+	snprintf(expect, sizeof expect, want, tmp);
+	check(ok && strcmp(dir, expect) == 0, what, ok ? dir : "none found");
+}
+
+static void test_v2_dir(void)
+{
+	v2_dir_is("v2 mounted whole: the mount point and the path",
+		"0::/user.slice/a.scope\n",
+		"31 23 0:28 / %s/cg rw - cgroup2 cgroup2 rw\n", "%s/cg/user.slice/a.scope");
+	v2_dir_is("the top cgroup: the mount point itself", "0::/\n",
+		"31 23 0:28 / %s/cg/ rw - cgroup2 cgroup2 rw\n", "%s/cg");
+	v2_dir_is("a mount of a subtree (a container's): the path below its root",
+		"0::/lxc/c1/init.scope\n",
+		"31 23 0:28 /lxc/c1 %s/cg rw - cgroup2 cgroup2 rw\n", "%s/cg/init.scope");
+	v2_dir_is("v1 only: none", "4:memory:/x\n",
+		"31 23 0:28 / %s/cg rw - cgroup cgroup rw,memory\n", NULL);
+	v2_dir_is("a hybrid host: the v2 line, the cgroup2 mount",
+		"4:memory:/x\n0::/\n",
+		"31 23 0:28 / %s/memory rw - cgroup cgroup rw,memory\n"
+		"32 23 0:29 / %s/unified rw - cgroup2 cgroup2 rw\n", "%s/unified");
+	v2_dir_is("a '..' path: none", "0::/a/../..\n",
+		"31 23 0:28 / %s/cg rw - cgroup2 cgroup2 rw\n", NULL);
+	v2_dir_is("a path outside the mount's root: none", "0::/elsewhere\n",
+		"31 23 0:28 /lxc %s/cg rw - cgroup2 cgroup2 rw\n", NULL);
+	put("sys-cgroup/cgroup.controllers", "memory pids\n");
+	v2_dir_is("no mountinfo: the default mount", "0::/a\n", NULL, "%s/sys-cgroup/a");
+}
+
 static void test_quota_walk(void)
 {
 	snprintf(tmp, sizeof tmp, "/tmp/runlimit-unit-XXXXXX");
@@ -269,6 +316,8 @@ static void test_quota_walk(void)
 	char bad[512];
 	snprintf(bad, sizeof bad, "%s/no-such-file", tmp);
 	ulong_is("no cgroup file: no quota", cgroup_cpu_quota(bad, bad, sys_cgroup), ULONG_MAX);
+
+	test_v2_dir();
 
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
