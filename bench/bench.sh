@@ -3,7 +3,7 @@
 # uutils (rust-coreutils) timeout and timelimit.  It measures and prints a Markdown table;
 # it never fails on noise.  Usage:
 #   bench/bench.sh [--quick] [--install-peers] [--no-peers] [--runlimit PATH] [--baseline PATH]
-#                    [--relay-only] [--ref-only] [--budget-only]
+#                    [--relay-only] [--ref-only] [--budget-only] [--cgroup-only]
 # --install-peers installs the peers (and hyperfine, strace) from the Debian packages first;
 # --no-peers compares with GNU timeout only.  --baseline PATH adds another runlimit build
 # (an earlier commit's, say) as a last column, "baseline", measured in the same rotation: a
@@ -16,7 +16,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-quick=0 install=0 peers=1 runlimit=$PWD/runlimit baseline='' relay_only=0 ref_only=0 budget_only=0
+quick=0 install=0 peers=1 runlimit=$PWD/runlimit baseline='' relay_only=0 ref_only=0 budget_only=0 cgroup_only=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1 ;;
@@ -27,7 +27,8 @@ while [ $# -gt 0 ]; do
 	--relay-only) relay_only=1 ;;
 	--ref-only) ref_only=1 ;;
 	--budget-only) budget_only=1 ;;
-	*) echo "usage: $0 [--quick] [--install-peers] [--no-peers] [--runlimit PATH] [--baseline PATH] [--relay-only] [--ref-only] [--budget-only]" >&2
+	--cgroup-only) cgroup_only=1 ;;
+	*) echo "usage: $0 [--quick] [--install-peers] [--no-peers] [--runlimit PATH] [--baseline PATH] [--relay-only] [--ref-only] [--budget-only] [--cgroup-only]" >&2
 		exit 2 ;;
 	esac
 	shift
@@ -253,7 +254,7 @@ budget_section() {
 	echo "budgets: the sampled measure of a 200-process tree (3 runs of 5 s)..." >&2
 	with="" without=""
 	for _ in 1 2 3; do
-		with="$with $(budget_run 0.05 --max-procs=1000000 | awk '{
+		with="$with $(budget_run 0.05 --cgroup=no --max-procs=1000000 | awk '{
 			printf "%.2f", $1 * 0.05 / ($2 - $1) * 1000 }')"
 		without="$without $(budget_run 0.05 | awk '{ printf "%.2f", $1 * 1000 }')"
 	done
@@ -266,8 +267,35 @@ budget_section() {
 	echo "$(median $without) ms of CPU in the same 5 s (nothing is measured)."
 }
 
+# 14. The budgets' cgroup mechanism, where runlimit may make a cgroup here (root, cgroup v2;
+# a CPU-time budget needs no controller): what making it adds to runlimit's start (a budget
+# with --cgroup=required against the same budget sampled, and no budget; 400 interleaved
+# runs of "runlimit 10 true"), and a 5,000-process tree killed at the deadline with the
+# cgroup (cgroup.kill, then the walk) and without.
+cgroup_section() {
+	if ! "$runlimit" --cgroup=required --cpu-time=1h 10 true 2>/dev/null; then
+		echo "The cgroup mechanism cannot be used here (runlimit --cgroup=required refuses): not measured."
+		return 0
+	fi
+	echo "cgroup: start cost (400 runs each) and a 5,000-process kill (3 runs each)..." >&2
+	start=$("$br" runs 400 "$runlimit" 10 true :: "$runlimit" --cgroup=no --cpu-time=1h 10 true :: \
+		"$runlimit" --cgroup=required --cpu-time=1h 10 true | col 1 | tr '\n' ' ')
+	# shellcheck disable=SC2086
+	set -- $start
+	echo "Making the run's cgroup: runlimit 10 true takes $1 µs, $2 with a CPU-time budget sampled,"
+	echo "$3 with it in a cgroup (+$(($3 - $2)) µs; median of 400 interleaved runs)."
+	with=$(BENCH_DEADLINE=8 "$br" series 3 5000 "$runlimit" -s KILL --cgroup=required --cpu-time=1h 8)
+	without=$(BENCH_DEADLINE=8 "$br" series 3 5000 "$runlimit" -s KILL --cgroup=no --cpu-time=1h 8)
+	echo "A tree of 5,000 processes killed at the deadline, to runlimit's return (ms, survivors):"
+	echo "with the cgroup (cgroup.kill) $with; without $without."
+}
+
 if [ "$relay_only" = 1 ]; then
 	relay_section
+	exit 0
+fi
+if [ "$cgroup_only" = 1 ]; then
+	cgroup_section
 	exit 0
 fi
 if [ "$budget_only" = 1 ]; then
@@ -477,6 +505,7 @@ procread=$("$br" procread 1000)
 relay_table=$(relay_section)
 ref_table=$(ref_section)
 budget_line=$(budget_section)
+cgroup_line=$(cgroup_section)
 
 svg=${BENCH_SVG:-bench/bench-tree.svg}
 bench/bench-plot.sh "$work/series" >"$svg" && echo "wrote $svg" >&2
@@ -562,6 +591,8 @@ echo
 echo "$ref_table"
 echo
 echo "$budget_line"
+echo
+echo "$cgroup_line"
 echo
 echo "Targets: overhead ≤ 1.2 × the floor's and below every peer's; lateness ≤ GNU's; exit"
 echo "latency ≤ 1000 µs; system calls the same for both waits; peak RSS ≤ GNU; tree kill"

@@ -38,6 +38,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,9 +122,11 @@ static bool has_word(const char *text, const char *word)
 	return false;
 }
 
+/* The reason, into why: fmt with one "%s" (a, a path of at most PATH_MAX), and err's
+ * words.  Room for the whole path here: it is cut, if at all, to why's size. */
 static void say(char *why, size_t size, const char *fmt, const char *a, int err)
 {
-	char text[256];
+	char text[PATH_MAX + 256];
 	snprintf(text, sizeof text, fmt, a);
 	if (err)
 		snprintf(why, size, "%s: %s", text, strerror(err));
