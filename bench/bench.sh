@@ -283,7 +283,7 @@ cgroup_section() {
 	# shellcheck disable=SC2086
 	set -- $start
 	echo "Making the run's cgroup: runlimit 10 true takes $1 µs, $2 with a CPU-time budget sampled,"
-	echo "$3 with it in a cgroup (+$(($3 - $2)) µs; median of 400 interleaved runs)."
+	echo "$3 with it in a cgroup (+$(echo "$3 $2" | awk '{ printf "%.0f", $1 - $2 }') µs; median of 400 interleaved runs)."
 	with=$(BENCH_DEADLINE=8 "$br" series 3 5000 "$runlimit" -s KILL --cgroup=required --cpu-time=1h 8)
 	without=$(BENCH_DEADLINE=8 "$br" series 3 5000 "$runlimit" -s KILL --cgroup=no --cpu-time=1h 8)
 	echo "A tree of 5,000 processes killed at the deadline, to runlimit's return (ms, survivors):"
@@ -460,6 +460,14 @@ for size in $sizes; do
 		echo "$t $size $r" >>"$work/series"
 	done
 done
+# 7b. The floor of those kills: the same tree in a cgroup of its own, ended by one write to
+# cgroup.kill and waited for until the cgroup is empty (benchrun killfloor; root and cgroup
+# v2 only, else n/a).  It waits for every process's death, which runlimit's return does not
+# (the dead are collected, the dying are not waited for), so the ratio flatters neither.
+: >"$work/floor"
+for size in $sizes; do
+	echo "$size $("$br" killfloor "$n_tree" "$size")" >>"$work/floor"
+done
 # 8. The same for runlimit alone with two CPU-bound hogs running: the loaded machine.
 hog_sizes="200 1000 5000"
 [ "$quick" = 1 ] && hog_sizes="200 1000"
@@ -552,6 +560,18 @@ for size in $sizes; do
 		line="$line ${v:-n/a} |"
 	done
 	echo "$line"
+done
+echo
+echo "The floor, the same trees ended by cgroup.kill until the cgroup is empty (ms), and runlimit's"
+echo "ratio to it:"
+echo
+echo "| processes | floor | runlimit / floor |"
+echo "|---|---|---|"
+for size in $sizes; do
+	f=$(awk -v s="$size" '$1 == s { print $2 }' "$work/floor")
+	r=$(awk -v s="$size" '$1 == "runlimit" && $2 == s { print $3 }' "$work/series")
+	ratio=$(echo "${r:-x} ${f:-x}" | awk '$1 + 0 > 0 && $2 + 0 > 0 { printf "%.2f", $1 / $2; exit } { print "n/a" }')
+	echo "| $size | ${f:-n/a} | $ratio |"
 done
 echo
 echo "With two CPU-bound hogs running, runlimit (ms; target: twice the idle target):"

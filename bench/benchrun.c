@@ -20,6 +20,12 @@
  *       escapees, and 50 of them (a quarter of a small tree) loops that fork a short-lived
  *       child every 50 ms.  Prints "median-ms worst-survivors": from the deadline to the
  *       tool's return, and how many of the tree were alive 100 ms after it (then killed).
+ *   benchrun killfloor N SIZE
+ *       The floor of a tree kill: the tree of "series" (SIZE processes), built in a cgroup of
+ *       its own (cgroup v2, root: /sys/fs/cgroup or its "unified" part), ended the fastest
+ *       way the kernel has: one write to cgroup.kill, then waiting for cgroup.events to say
+ *       "populated 0" and reaping the builder (this program is a subreaper meanwhile).
+ *       Prints the median ms from the write to the end, "n/a" where no cgroup can be made.
  *   benchrun procread N
  *       The floor of any walk of a tree through /proc: N idle processes (forked, not exec'd,
  *       as "build" makes them), each one's stat and its children file opened and read once,
@@ -63,6 +69,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -642,6 +649,82 @@ static double read_proc_files(const pid_t *pids, int n)
 	return (now_us() - start) / 1000;
 }
 
+/* A cgroup v2 directory this program may make a cgroup in, or NULL. */
+static const char *cgroup_root(void)
+{
+	static const char *const roots[] = {"/sys/fs/cgroup/unified", "/sys/fs/cgroup"};
+	char path[128];
+	for (size_t k = 0; k < sizeof roots / sizeof *roots; k++) {
+		snprintf(path, sizeof path, "%s/cgroup.procs", roots[k]);
+		struct stat st;
+		if (stat(path, &st) == 0 && access(roots[k], W_OK) == 0)
+			return roots[k];
+	}
+	return NULL;
+}
+
+static int killfloor(int n, int size)
+{
+	const char *root = cgroup_root();
+	if (!root) {
+		printf("n/a\n");
+		return 0;
+	}
+	double ms[64];
+	if (n > 64)
+		n = 64;
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	int got = 0;
+	for (int r = 0; r < n; r++) {
+		char cg[160], path[256], name[16], ready[64];
+		snprintf(cg, sizeof cg, "%s/benchrun-floor-%d", root, (int)getpid());
+		snprintf(name, sizeof name, "bk%dr%d", (int)(getpid() % 10000), r);
+		snprintf(ready, sizeof ready, "/tmp/benchrun-ready-%d-%d", (int)getpid(), r);
+		if (mkdir(cg, 0755) != 0)
+			break;
+		snprintf(path, sizeof path, "%s/cgroup.procs", cg);
+		int procs = open(path, O_WRONLY | O_CLOEXEC);
+		snprintf(path, sizeof path, "%s/cgroup.events", cg);
+		int events = open(path, O_RDONLY | O_CLOEXEC);
+		snprintf(path, sizeof path, "%s/cgroup.kill", cg);
+		int killer = open(path, O_WRONLY | O_CLOEXEC);
+		pid_t builder = fork();
+		if (builder == 0) {
+			if (write(procs, "0", 1) != 1)
+				_exit(2);
+			build(size, name, ready);
+		}
+		struct stat st;
+		for (int k = 0; k < 6000 && stat(ready, &st) != 0; k++)
+			sleep_us(5000);
+		sleep_us(200000);
+		double start = now_us();
+		bool ok = killer >= 0 && write(killer, "1", 1) == 1;
+		for (char buf[256]; ok;) {
+			ssize_t m = pread(events, buf, sizeof buf - 1, 0);
+			buf[m > 0 ? m : 0] = '\0';
+			if (strstr(buf, "populated 0"))
+				break;
+			struct pollfd p = {events, POLLPRI, 0};
+			poll(&p, 1, 1000);
+		}
+		while (waitpid(-1, NULL, 0) > 0)
+			;
+		if (ok)
+			ms[got++] = (now_us() - start) / 1e3;
+		close(procs);
+		close(events);
+		close(killer);
+		rmdir(cg);
+		unlink(ready);
+	}
+	if (got == 0)
+		printf("n/a\n");
+	else
+		printf("%.1f\n", median(ms, got));
+	return 0;
+}
+
 static int procread(int n)
 {
 	static char data[256] = "arguments";
@@ -847,6 +930,8 @@ int main(int argc, char **argv)
 		build(atoi(argv[2]), argv[3], argv[4]);
 	if (strcmp(argv[1], "series") == 0 && argc > 4)
 		return series(n, atoi(argv[3]), argc - 4, argv + 4);
+	if (strcmp(argv[1], "killfloor") == 0 && argc > 3)
+		return killfloor(n, atoi(argv[3]));
 	if (strcmp(argv[1], "procread") == 0)
 		return procread(n);
 	if (strcmp(argv[1], "forksig") == 0 && argc > 4)
