@@ -234,10 +234,12 @@ ref_section() {
 # run are counted as the wait makes them: one an interval after the last one's end, so that
 # per measure = cpu * interval / (wall - cpu).  Ticks of 1/CLK_TCK s: a rough figure, taken
 # 3 times (the median shown).
-budget_run() { # INTERVAL [BUDGET OPTION]: runlimit's CPU seconds over 5 s, as "cpu wall"
+budget_run() { # INTERVAL [OPTION]...: runlimit's CPU seconds over 5 s, as "cpu wall"
+	interval=$1
+	shift
 	rm -f "$work/tree-ready"
 	# shellcheck disable=SC2016
-	"$runlimit" ${2:+"$2"} --budget-interval="$1" 60 sh -c \
+	"$runlimit" "$@" --budget-interval="$interval" 60 sh -c \
 		'i=0; while [ $i -lt 199 ]; do sleep 60 & i=$((i + 1)); done; : >"$0"; wait' \
 		"$work/tree-ready" &
 	pid=$!
