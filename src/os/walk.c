@@ -306,17 +306,27 @@ int tree_alive(const struct target *t)
 	return left < 0 ? TREE_MAYBE : left > 0;
 }
 
+/* A scan that found the whole tree, or -1: none here, or one short of memory or descriptors
+ * (a count or a sum that may be short is none). */
+static long scan_whole(const struct target *t, struct tree_proc **procs)
+{
+	long n = tree_scan(t, procs);
+	if (n < 0)
+		return -1;
+	if (tree_scan_short) {
+		free(*procs);
+		return -1;
+	}
+	return n;
+}
+
 long tree_list(const struct target *t, struct tree_id **out)
 {
 	struct tree_proc *procs;
 	*out = NULL;
-	long n = tree_scan(t, &procs);
+	long n = scan_whole(t, &procs);
 	if (n < 0)
 		return -1;
-	if (tree_scan_short) {
-		free(procs);
-		return -1; /* a count that may be short is no count */
-	}
 	struct tree_id *ids = malloc((size_t)(n ? n : 1) * sizeof *ids);
 	if (!ids) {
 		free(procs);
@@ -337,13 +347,9 @@ long tree_list(const struct target *t, struct tree_id **out)
 int tree_usage_by_scan(const struct target *t, struct tree_usage *u)
 {
 	struct tree_proc *procs;
-	long n = tree_scan(t, &procs);
+	long n = scan_whole(t, &procs);
 	if (n < 0)
 		return -1;
-	if (tree_scan_short) {
-		free(procs);
-		return -1; /* a sum that may be short is no measure */
-	}
 	*u = (struct tree_usage){0, 0, 0};
 	for (long i = 0; i < n; i++) {
 		int64_t bytes, cpu;

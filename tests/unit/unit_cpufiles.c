@@ -119,10 +119,10 @@ static char sys_cgroup[96];
 
 /* /proc/self/cgroup and mountinfo with the given lines ("%s" in mountinfo is the temp dir);
  * a NULL mountinfo is no mountinfo file at all. */
-static void quota_case(const char *what, const char *cgroup, const char *mountinfo,
-	unsigned long want)
+static void lay_out(const char *cgroup, const char *mountinfo, char *cg_file, char *mi_file,
+	size_t size)
 {
-	char mi[2048], cg_file[512], mi_file[512];
+	char mi[2048];
 	put("proc-cgroup", cgroup);
 	if (mountinfo) {
 		snprintf(mi, sizeof mi, mountinfo, tmp, tmp, tmp);
@@ -130,8 +130,15 @@ static void quota_case(const char *what, const char *cgroup, const char *mountin
 	} else {
 		gone("mountinfo");
 	}
-	snprintf(cg_file, sizeof cg_file, "%s/proc-cgroup", tmp);
-	snprintf(mi_file, sizeof mi_file, "%s/mountinfo", tmp);
+	snprintf(cg_file, size, "%s/proc-cgroup", tmp);
+	snprintf(mi_file, size, "%s/mountinfo", tmp);
+}
+
+static void quota_case(const char *what, const char *cgroup, const char *mountinfo,
+	unsigned long want)
+{
+	char cg_file[512], mi_file[512];
+	lay_out(cgroup, mountinfo, cg_file, mi_file, sizeof cg_file);
 	ulong_is(what, cgroup_cpu_quota(cg_file, mi_file, sys_cgroup), want);
 }
 
@@ -176,16 +183,8 @@ static void test_no_mountinfo(void)
 static void v2_dir_is(const char *what, const char *cgroup, const char *mountinfo,
 	const char *want)
 {
-	char mi[2048], cg_file[512], mi_file[512], dir[512], expect[512];
-	put("proc-cgroup", cgroup);
-	if (mountinfo) {
-		snprintf(mi, sizeof mi, mountinfo, tmp, tmp, tmp);
-		put("mountinfo", mi);
-	} else {
-		gone("mountinfo");
-	}
-	snprintf(cg_file, sizeof cg_file, "%s/proc-cgroup", tmp);
-	snprintf(mi_file, sizeof mi_file, "%s/mountinfo", tmp);
+	char cg_file[512], mi_file[512], dir[512], expect[512];
+	lay_out(cgroup, mountinfo, cg_file, mi_file, sizeof cg_file);
 	bool ok = cgroup_v2_dir(cg_file, mi_file, sys_cgroup, dir, sizeof dir);
 	if (!want) {
 		check(!ok, what, ok ? dir : NULL);
