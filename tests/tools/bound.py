@@ -11,7 +11,8 @@ is left running (a command that exited on its own may leave what it started, unl
 Each case is drawn from the seed and its index alone, so one case can be replayed without
 the others: the options (none or every relay option, --report, --report-tail, --name with
 sometimes a concurrent --cancel, -k, -s, -p, -v, --kill-leftovers, --foreground,
---on-timeout with a hook that ends, fails, hangs or leaves a process), a command
+--on-timeout with a hook that ends, fails, hangs or leaves a process, a budget of
+processes, CPU time or memory), a command
 (a POSIX sh script: it exits, ignores TERM, forks, setsid's, writes fast or slowly or
 nothing, leaves children holding the pipes, stops itself) and a caller (it reads
 everything, reads 1 KiB every 50 ms, never reads, or closes its end early).  Cases run
@@ -174,6 +175,11 @@ def draw(seed, index):
     # process behind in its group.
     c["hook"] = rng.choice(["quick", "fail", "hang", "leave"]) if rng.random() < 0.25 else None
     c["hook_limit"] = rng.choice([0.1, 0.3, 0.5]) if c["hook"] else 0.0
+    # A budget, measured every 50 ms: a few processes or a little CPU time, which may run
+    # out before the deadline (and end the run as it does), or memory, which never does.
+    c["budget"] = rng.choice(["procs", "cpu", "memory"]) if rng.random() < 0.2 else None
+    c["budget_procs"] = rng.randint(2, 6)
+    c["budget_cpu"] = round(rng.uniform(0.05, 0.3), 2)
 
     # The contract leaves two draws unbounded; they are drawn again as something it bounds.
     # -s 0 sends nothing and arms no default grace: it takes an explicit positive -k.
@@ -277,8 +283,14 @@ HOOKS = {"quick": "echo hook", "fail": "exit 3", "hang": '"$S" 30',
          "leave": '"$S" 30 & echo hook'}
 
 
-def options(c, name):
+def options(c, name, budgets=True):
+    """The options of case c; budgets: where the build measures the tree for them (the
+    portable build refuses them)."""
     o = []
+    if c["budget"] and budgets:
+        o += [{"procs": "--max-procs=%d" % c["budget_procs"],
+               "cpu": "--cpu-time=" + fmt(c["budget_cpu"]),
+               "memory": "--memory=1G"}[c["budget"]], "--budget-interval=0.05"]
     if c["hook"]:
         o += ["--on-timeout=" + HOOKS[c["hook"]], "--on-timeout-limit=" + fmt(c["hook_limit"])]
     if c["sig"] is not None:
@@ -319,6 +331,8 @@ def describe(c):
         bits.append("cmd-ignores-TERM")
     if c["hook"]:
         bits.append("hook=%s" % c["hook"])
+    if c["budget"]:
+        bits.append("budget=%s" % c["budget"])
     bits.append("stdout=%s" % c["stdout"])
     bits.append("stderr=%s" % (c["stderr"] if c["stderr"] != "pipe"
                                else "pipe:" + c["stderr_caller"]))
@@ -501,12 +515,13 @@ class Case:
     def argv(self):
         c = self.c
         o = [("--report=" + os.path.join(self.dir, "report.json"))
-             if x == "--report=report.json" else x for x in options(c, self.name)]
+             if x == "--report=report.json" else x
+             for x in options(c, self.name, self.h.budgets)]
         return [self.h.runlimit] + o + [fmt(c["dur"]), self.h.sh, "-c", script(c), self.token]
 
     def short_argv(self):
         """The command line as a reader wants it: paths and token left out."""
-        return ["runlimit"] + options(self.c, "NAME") + [
+        return ["runlimit"] + options(self.c, "NAME", self.h.budgets) + [
             fmt(self.c["dur"]), "sh", "-c", script(self.c), "TOKEN"]
 
     def env(self):
@@ -778,6 +793,10 @@ class Harness:
         self.keep = a.keep
         self.sh = "/bin/sh"
         self.sleep = shutil.which("sleep")
+        # Does this build take the budgets?  (The portable one refuses them with 125.)
+        self.budgets = subprocess.run([self.runlimit, "--max-procs=1000", "10", "true"],
+                                      stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL).returncode == 0
         self.head = shutil.which("head")
         env = dict(os.environ)
         # The bound is DURATION's: a deadline passed down from a runlimit this runs under
