@@ -667,6 +667,7 @@ static int killfloor(int n, int size)
 {
 	const char *root = cgroup_root();
 	if (!root) {
+		fprintf(stderr, "benchrun killfloor: no writable cgroup v2 directory\n");
 		printf("n/a\n");
 		return 0;
 	}
@@ -680,8 +681,10 @@ static int killfloor(int n, int size)
 		snprintf(cg, sizeof cg, "%s/benchrun-floor-%d", root, (int)getpid());
 		snprintf(name, sizeof name, "bk%dr%d", (int)(getpid() % 10000), r);
 		snprintf(ready, sizeof ready, "/tmp/benchrun-ready-%d-%d", (int)getpid(), r);
-		if (mkdir(cg, 0755) != 0)
+		if (mkdir(cg, 0755) != 0) {
+			fprintf(stderr, "benchrun killfloor: mkdir %s: %s\n", cg, strerror(errno));
 			break;
+		}
 		snprintf(path, sizeof path, "%s/cgroup.procs", cg);
 		int procs = open(path, O_WRONLY | O_CLOEXEC);
 		snprintf(path, sizeof path, "%s/cgroup.events", cg);
@@ -700,6 +703,8 @@ static int killfloor(int n, int size)
 		sleep_us(200000);
 		double start = now_us();
 		bool ok = killer >= 0 && write(killer, "1", 1) == 1;
+		if (!ok)
+			fprintf(stderr, "benchrun killfloor: cgroup.kill: %s\n", strerror(errno));
 		for (char buf[256]; ok;) {
 			ssize_t m = pread(events, buf, sizeof buf - 1, 0);
 			buf[m > 0 ? m : 0] = '\0';
