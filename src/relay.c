@@ -213,6 +213,11 @@ static int64_t silence_end(void)
 	return clock_after(quiet_from, limit);
 }
 
+int64_t relay_silence_end(void)
+{
+	return limit && !exited ? silence_end() : CLOCK_NEVER;
+}
+
 void relay_stop_timing(void)
 {
 	limit = 0;

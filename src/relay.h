@@ -75,6 +75,10 @@ enum relay_due relay_due(int64_t now);
  * the watched files, the grace's end or the cut (CLOCK_NEVER: nothing is timed or owed). */
 int64_t relay_next_wake(void);
 
+/* When the no-output limit runs out if no output comes meanwhile (CLOCK_NEVER: it is not
+ * timed, or output waits for a slow caller). */
+int64_t relay_silence_end(void);
+
 /* The no-output limit stops: a limit ran out (one does, once), or the command exited. */
 void relay_stop_timing(void);
 

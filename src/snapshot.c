@@ -8,8 +8,11 @@
 
 static struct {
 	bool taken;
+	bool ahead;              /* read ahead of the deadline, not yet taken */
 	const char *why;         /* the report's reason */
-	int64_t at;              /* clock_now() when taken */
+	int64_t at;              /* clock_now() when the reading began */
+	int64_t read_by;         /* clock_now() when it ended */
+	int64_t lead;            /* how long before the deadline a reading ahead begins */
 	struct snap_proc *procs; /* NULL: none could be described (unavailable says why) */
 	size_t n, omitted;
 	const char *unavailable;
@@ -121,16 +124,38 @@ static void tell(void)
 	free(t.parent);
 }
 
-void snapshot_take(const struct config *cfg, const struct target *t, const char *why)
+/* Only for what shows it: the report, the hook, and -v (as timeout, -v stays GNU's). */
+static bool shown(const struct config *cfg)
 {
-	/* Only for what shows it: the report, the hook, and -v (as timeout, -v stays GNU's). */
-	bool shown = cfg->verbose && strcmp(progname, "timeout") != 0;
-	if (snap.taken || !(cfg->report || shown || cfg->on_timeout))
-		return;
-	snap.taken = true;
-	snap.why = why;
+	return cfg->verbose && strcmp(progname, "timeout") != 0;
+}
+
+bool snapshot_wanted(const struct config *cfg)
+{
+	return cfg->report || shown(cfg) || cfg->on_timeout;
+}
+
+int64_t snapshot_lead(int64_t span)
+{
+#ifdef RUNLIMIT_TEST_HOOKS
+	/* Test builds only: a longer lead, so that a test can act between the reading and the
+	 * limit without a race. */
+	const char *ms = getenv("RUNLIMIT_TEST_SNAP_LEAD_MS");
+	if (ms && atoi(ms) > 0)
+		return (int64_t)atoi(ms) * 1000000;
+#endif
+	return span / 10 < SNAPSHOT_LEAD ? span / 10 : SNAPSHOT_LEAD;
+}
+
+/* Read the tree into snap (bounded, about 1 MiB for the cap; never a failure: short of
+ * memory, fewer). */
+static void read_tree(const struct target *t)
+{
+	free(snap.procs);
+	snap.procs = NULL;
+	snap.n = snap.omitted = 0;
+	snap.unavailable = NULL;
 	snap.at = clock_now();
-	/* Bounded (about 1 MiB for the cap), and never a failure: short of memory, fewer. */
 	size_t max = cap();
 	while (max > 0 && !(snap.procs = malloc(max * sizeof *snap.procs)))
 		max /= 4;
@@ -146,7 +171,28 @@ void snapshot_take(const struct config *cfg, const struct target *t, const char 
 			snap.n = (size_t)n;
 		}
 	}
-	if (shown)
+	snap.read_by = clock_now();
+}
+
+void snapshot_read_ahead(const struct config *cfg, const struct target *t, int64_t lead)
+{
+	if (snap.taken || !snapshot_wanted(cfg))
+		return;
+	read_tree(t);
+	snap.ahead = true;
+	snap.lead = lead;
+}
+
+void snapshot_take(const struct config *cfg, const struct target *t, const char *why)
+{
+	if (snap.taken || !snapshot_wanted(cfg))
+		return;
+	if (!snap.ahead || clock_now() - snap.read_by > snap.lead + SNAPSHOT_SLACK)
+		read_tree(t);
+	snap.ahead = false;
+	snap.taken = true;
+	snap.why = why;
+	if (shown(cfg))
 		tell();
 }
 

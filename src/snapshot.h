@@ -16,9 +16,26 @@
 /* The most processes described; those past it are counted. */
 #define SNAPSHOT_MAX 1000
 
-/* Take the snapshot, if one is wanted and none was taken yet in this run; why: the reason's
- * word in the report ("deadline", "no-output", "alarm", "cancel", "forwarded").  -v then
- * shows it. */
+/* Is a snapshot wanted in this run: for the report, the hook or -v? */
+bool snapshot_wanted(const struct config *cfg);
+
+/* Where a limit's time is known (the deadline; the no-output limit's, while no output
+ * comes), the tree is read SNAPSHOT_LEAD before it (at most a tenth of the limit), so that
+ * the reading does not hold back the first signal.  A reading ahead serves a limit or a
+ * request that comes while it is fresh, read at most its lead and SNAPSHOT_SLACK before (a
+ * stop of runlimit, say, outlasts that); else the tree is read again then. */
+#define SNAPSHOT_LEAD ((int64_t)100 * 1000000)
+#define SNAPSHOT_SLACK ((int64_t)50 * 1000000)
+
+/* How long before a limit of span (the duration, the no-output limit) the tree is read. */
+int64_t snapshot_lead(int64_t span);
+
+/* Read the tree ahead of a limit lead away (kept, not yet shown or reported). */
+void snapshot_read_ahead(const struct config *cfg, const struct target *t, int64_t lead);
+
+/* Take the snapshot, if one is wanted and none was taken yet in this run: the read ahead if
+ * it is fresh, else the tree as it is now; why: the reason's word in the report
+ * ("deadline", "no-output", "alarm", "cancel", "forwarded").  -v then shows it. */
 void snapshot_take(const struct config *cfg, const struct target *t, const char *why);
 
 /* The pids described, space-separated, into buf (size bytes, NUL-terminated; as many as

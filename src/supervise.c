@@ -47,6 +47,7 @@ enum phase {
 };
 
 enum event {
+	AHEAD,      /* the deadline is a snapshot's reading away (snapshot.h) */
 	DEADLINE,   /* the time limit passed */
 	SILENT,     /* the output was silent for the --no-output-timeout (the relay's) */
 	BUDGET,     /* the tree exceeded a budget (budget.h; r->budget says which) */
@@ -67,6 +68,9 @@ struct run {
 	enum phase phase;
 	struct target target;      /* the command and its group (os/os.h) */
 	int64_t deadline;          /* the time limit (CLOCK_NEVER: none, or it has passed) */
+	int64_t began;             /* the run's start, which the deadline counts from */
+	bool read_ahead;           /* the tree is read ahead of a limit whose time is known */
+	int64_t last_ahead;        /* when it last was (INT64_MIN: never) */
 	int64_t grace_end;         /* the final KILL's time (CLOCK_NEVER: none due) */
 	int sig;                   /* the signal of the REQUEST or FORWARD being dispatched */
 	enum reason sig_why;       /* a REQUEST's reason in the report: forwarded, or a cancel */
@@ -188,6 +192,19 @@ static void time_out(struct run *r, enum event ev)
 		return;
 	}
 	first_signal(r, ev);
+}
+
+static int64_t ahead_at(const struct run *r, int64_t *lead);
+
+/* A limit is near: the tree is read now, and described when the limit runs out (or another
+ * limit or a request comes first, while the reading is fresh). */
+static void read_ahead(struct run *r, enum event ev)
+{
+	(void)ev;
+	int64_t lead = SNAPSHOT_LEAD;
+	ahead_at(r, &lead);
+	r->last_ahead = clock_now();
+	snapshot_read_ahead(r->cfg, &r->target, lead);
 }
 
 /* The hook is over: the first signal goes out as the limit would have sent it; to what the
@@ -345,6 +362,7 @@ typedef void (*action)(struct run *, enum event);
  * exit is noted for after_hook. */
 static const action table[EVENTS][PHASES] = {
 	/*             RUNNING      HOOKING          ENDING       KILLED       DRAINING    FLUSHING DONE */
+	[AHEAD]      = {read_ahead, ignore,          ignore,      ignore,      ignore,     ignore,  ignore},
 	[DEADLINE]   = {time_out,   ignore,          time_out,    time_out,    final_kill, ignore,  ignore},
 	[SILENT]     = {time_out,   ignore,          time_out,    time_out,    ignore,     ignore,  ignore},
 	[BUDGET]     = {time_out,   ignore,          time_out,    time_out,    ignore,     ignore,  ignore},
@@ -504,8 +522,8 @@ static bool leftovers_gone(struct run *r)
 
 /* The events that do not come as signals, in the order a pass looks for them: what one's
  * action does may make the next one due, or not (a time-out ends the no-output limit). */
-static const enum event order[] = {DEADLINE, SILENT, BUDGET, GRACE_OVER, EXITED, HOOK_OVER,
-                                   STOPPED, DRAINED, FLUSHED};
+static const enum event order[] = {AHEAD,  DEADLINE,  SILENT,  BUDGET,  GRACE_OVER,
+                                   EXITED, HOOK_OVER, STOPPED, DRAINED, FLUSHED};
 
 /* Has a budget been exceeded, at now?  budget_check measures when its interval is due
  * (nothing without a budget). */
@@ -527,6 +545,8 @@ static bool budget_due(struct run *r, int64_t now)
 static bool due(struct run *r, enum event ev, int64_t now)
 {
 	switch (ev) {
+	case AHEAD:
+		return now >= ahead_at(r, NULL);
 	case DEADLINE:
 		return now >= r->deadline;
 	case SILENT:
@@ -553,6 +573,32 @@ static bool due(struct run *r, enum event ev, int64_t now)
 	}
 }
 
+/* When to read the tree ahead of the next limit whose time is known (the deadline; the
+ * no-output limit's, while no output comes), and how long before it (*lead).  CLOCK_NEVER
+ * for a limit a reading ahead is near enough to serve (snapshot.h), and in every phase but
+ * RUNNING: once a limit ran out or a request came, the snapshot is taken. */
+static int64_t ahead_at(const struct run *r, int64_t *lead)
+{
+	const int64_t limits[][2] = {
+		{r->deadline, r->deadline - r->began},
+		{relay_silence_end(), r->cfg->silence},
+	};
+	int64_t at = CLOCK_NEVER;
+	if (!r->read_ahead || r->phase != RUNNING)
+		return at;
+	for (size_t k = 0; k < sizeof limits / sizeof *limits; k++) {
+		if (limits[k][0] == CLOCK_NEVER)
+			continue;
+		int64_t l = snapshot_lead(limits[k][1]), a = limits[k][0] - l;
+		if (a < at && (r->last_ahead == INT64_MIN || r->last_ahead < a - SNAPSHOT_SLACK)) {
+			at = a;
+			if (lead)
+				*lead = l;
+		}
+	}
+	return at;
+}
+
 /* How often runlimit looks at the leftovers when their exits wake nothing. */
 #define LEFTOVER_POLL ((int64_t)10 * 1000000)
 
@@ -561,6 +607,8 @@ static bool due(struct run *r, enum event ev, int64_t now)
 static int64_t next_wake_but_budgets(const struct run *r)
 {
 	int64_t wake = r->deadline < r->grace_end ? r->deadline : r->grace_end;
+	if (ahead_at(r, NULL) < wake)
+		wake = ahead_at(r, NULL);
 	if (relay_next_wake() < wake)
 		wake = relay_next_wake();
 	if (r->polling && r->phase == DRAINING) {
@@ -659,6 +707,9 @@ int supervise(const struct config *cfg)
 	r.deadline = cfg->duration == 0 || cfg->duration > CLOCK_NEVER - began
 	                 ? CLOCK_NEVER : began + cfg->duration;
 	r.deadline = inherit_deadline(cfg, r.deadline);
+	r.began = began;
+	r.read_ahead = snapshot_wanted(cfg);
+	r.last_ahead = INT64_MIN;
 	enum control_state named = cfg->name ? control_open(cfg) : CONTROL_READY;
 	if (named != CONTROL_READY)
 		budget_cgroup_end(); /* the run's cgroup, if one was made, goes with the run */

@@ -173,6 +173,62 @@ start_tree() {
 	report_is "$F" 'd["tree_at_limit"] is None' 'd["on_timeout"] is None'
 }
 
+# past T0 SECONDS: true once SECONDS have passed since T0 (now's).
+past() { ! lt "$(elapsed "$1")" "$2"; }
+
+@test "at the deadline the tree is read ahead of it, and the report says when (a test build's lead of 1 s)" {
+	needs_snapshot
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	RUNLIMIT_TEST_SNAP_LEAD_MS=1000 run -124 "$RUNLIMIT_HOOKS" --report="$F" 3 "$S" 60
+	report_is "$F" 'd["tree_at_limit"]["reason"] == "deadline"' \
+		'1.9 <= d["tree_at_limit"]["at"] < 2.9' "d['tree_at_limit']['processes'][0]['command'] == ['$S', '60']"
+}
+
+@test "a command that ends between the reading ahead and the deadline: its own status, and no tree_at_limit" {
+	needs_snapshot
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	# Read ahead at 2 s, the command's end at 4, the deadline at 6.
+	RUNLIMIT_TEST_SNAP_LEAD_MS=4000 run -0 "$RUNLIMIT_HOOKS" -v --report="$F" 6 "$S" 4
+	report_is "$F" 'd["tree_at_limit"] is None' 'd["outcome"] != "timed-out"'
+	[[ "$output" != *"tree at"* ]]
+}
+
+@test "the no-output limit: the tree is read ahead of it, and again once output came meanwhile (a test build's lead of 2 s)" {
+	needs_snapshot
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	# Silence would end at 4 s: read ahead at 2.  Output at 3 moves the end to 7: read ahead
+	# again at 5, when the command has become $S, and the limit runs out at 7.
+	RUNLIMIT_TEST_SNAP_LEAD_MS=2000 run -124 "$RUNLIMIT_HOOKS" --report="$F" \
+		--no-output-timeout=4 60 sh -c 'sleep 3; echo out; exec "$0" 60' "$S"
+	[ "$output" = out ]
+	report_is "$F" 'd["tree_at_limit"]["reason"] == "no-output"' \
+		'4.9 <= d["tree_at_limit"]["at"] < 6.9' "d['tree_at_limit']['processes'][0]['command'] == ['$S', '60']"
+}
+
+@test "a reading ahead that is stale when the deadline passes (runlimit was stopped meanwhile) is read again" {
+	needs_snapshot
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	mkfifo "$D/go"
+	# Read ahead at 2 s (sh waits on the fifo); runlimit is stopped at 2.4 s, the command
+	# becomes $S meanwhile, and runlimit is let go at 3.6 s, past the deadline of 3 s: the
+	# reading ahead is 1.2 s old or more, past the lead and its slack (1.05 s).
+	local t0
+	t0=$(now)
+	RUNLIMIT_TEST_SNAP_LEAD_MS=1000 "$RUNLIMIT_HOOKS" --report="$F" 3 \
+		sh -c 'read -r x <"$1"; exec "$0" 60' "$S" "$D/go" &
+	RL=$!
+	wait_until 10 past "$t0" 2.4
+	kill -STOP "$RL"
+	echo go >"$D/go"
+	wait_until 10 count_is "$N-s" 1
+	wait_until 10 past "$t0" 3.6
+	kill -CONT "$RL"
+	wait_bg "$RL"
+	[ "$BG_STATUS" -eq 124 ]
+	report_is "$F" "d['tree_at_limit']['processes'][0]['command'] == ['$S', '60']" \
+		'd["tree_at_limit"]["at"] >= 3.0'
+}
+
 @test "--on-timeout runs before the first signal and sees the live tree, with its environment" {
 	run -124 "$RUNLIMIT" --name="$N" --report="$F" --on-timeout='
 		ps -o pid= -o stat= -p "$RUNLIMIT_PID" >"'"$D"'/ps"
