@@ -466,9 +466,9 @@ done
 # cgroup.kill and waited for until the cgroup is empty (benchrun killfloor; root and cgroup
 # v2 only, else n/a).  It waits for every process's death, which runlimit's return does not
 # (the dead are collected, the dying are not waited for), so the ratio flatters neither.
-: >"$work/floor"
+: >"$work/killfloor"
 for size in $sizes; do
-	echo "$size $("$br" killfloor "$n_tree" "$size")" >>"$work/floor"
+	echo "$size $("$br" killfloor "$n_tree" "$size")" >>"$work/killfloor"
 done
 # 8. The same for runlimit alone with two CPU-bound hogs running: the loaded machine.
 hog_sizes="200 1000 5000"
@@ -570,7 +570,7 @@ echo
 echo "| processes | floor | runlimit / floor |"
 echo "|---|---|---|"
 for size in $sizes; do
-	f=$(awk -v s="$size" '$1 == s { print $2 }' "$work/floor")
+	f=$(awk -v s="$size" '$1 == s { print $2 }' "$work/killfloor")
 	r=$(awk -v s="$size" '$1 == "runlimit" && $2 == s { print $3 }' "$work/series")
 	ratio=$(echo "${r:-x} ${f:-x}" | awk '$1 + 0 > 0 && $2 + 0 > 0 { printf "%.2f", $1 / $2; exit } { print "n/a" }')
 	echo "| $size | ${f:-n/a} | $ratio |"
