@@ -16,12 +16,12 @@
 #ifdef RUNLIMIT_TEST_HOOKS
 /* Test builds only: another writer fills fd's pipe or socket after runlimit found room in
  * it and before it writes, the gap this file closes (RUNLIMIT_TEST_FILL_BEFORE_WRITE). */
-static void fill(int fd, const struct stat *st)
+static void fill(int fd, mode_t mode)
 {
 	static char junk[4096];
 	if (!getenv("RUNLIMIT_TEST_FILL_BEFORE_WRITE"))
 		return;
-	if (S_ISSOCK(st->st_mode)) {
+	if (S_ISSOCK(mode)) {
 		while (send(fd, junk, sizeof junk, MSG_DONTWAIT) > 0)
 			;
 		return;
@@ -34,18 +34,25 @@ static void fill(int fd, const struct stat *st)
 	close(other);
 }
 #else
-#define fill(fd, st) ((void)0)
+#define fill(fd, mode) ((void)0)
 #endif
 
 ssize_t nowait_write(int fd, const void *buf, size_t len)
 {
 	struct stat st;
-	if (fstat(fd, &st) != 0 || S_ISREG(st.st_mode))
-		return write(fd, buf, len); /* a file never waits for a reader (fstat's error: its) */
-	fill(fd, &st);
-	if (S_ISSOCK(st.st_mode))
+	if (fstat(fd, &st) != 0)
+		return write(fd, buf, len); /* the write says what fstat could not */
+	return nowait_write_mode(fd, st.st_mode, buf, len);
+}
+
+ssize_t nowait_write_mode(int fd, mode_t mode, const void *buf, size_t len)
+{
+	if (S_ISREG(mode))
+		return write(fd, buf, len); /* a file never waits for a reader */
+	fill(fd, mode);
+	if (S_ISSOCK(mode))
 		return send(fd, buf, len, MSG_DONTWAIT);
-	if (S_ISFIFO(st.st_mode) || isatty(fd)) {
+	if (S_ISFIFO(mode) || isatty(fd)) {
 		int own = reopen_fd(fd, O_WRONLY);
 		if (own >= 0) {
 			ssize_t n = write(own, buf, len);

@@ -16,4 +16,8 @@
  * Returns as write(2) does; -1 with EAGAIN where there is no room now. */
 ssize_t nowait_write(int fd, const void *buf, size_t len);
 
+/* The same for a descriptor whose file type (st_mode, from fstat) the caller knows and that
+ * cannot change under it (the relay's stdout and stderr): one fstat a run, not one a write. */
+ssize_t nowait_write_mode(int fd, mode_t mode, const void *buf, size_t len);
+
 #endif

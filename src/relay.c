@@ -64,6 +64,8 @@ static int high(int fd)
 static bool open_stream(struct stream *s, int std, bool both)
 {
 	s->std = s->out = std;
+	struct stat st;
+	s->out_mode = fstat(std, &st) == 0 ? st.st_mode : S_IFREG; /* as nowait_write takes it */
 	s->both = both;
 	nstreams++;
 	int p[2];

@@ -201,7 +201,7 @@ static ssize_t put_out(struct stream *s, const char *bytes, size_t len)
 {
 	ssize_t put;
 	do {
-		put = nowait_write(s->out, bytes, len < CHUNK ? len : CHUNK);
+		put = nowait_write_mode(s->out, s->out_mode, bytes, len < CHUNK ? len : CHUNK);
 	} while (put < 0 && errno == EINTR);
 	if (put < 0 && errno == EAGAIN)
 		return 0;
@@ -273,8 +273,6 @@ static int give_out(struct stream *s)
 			return did;
 		s->off += (size_t)put;
 		did |= written(s, (size_t)put);
-		if (s->len > 0 && !writable(s->out))
-			return did;
 	}
 	give_lines(s);
 	return did;

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "relay_lines.h"
 #include "relay_tail.h"
@@ -28,6 +29,7 @@ struct stream {
 	int write_end;   /* the command's end, until it is forked */
 	int std;         /* the command's descriptor: 1, or 2 */
 	int out;         /* where it goes: the caller's (std) */
+	mode_t out_mode; /* its file type (fstat's st_mode; a regular file's if fstat fails) */
 	bool both;       /* stdout and stderr are the same file (2>&1): one pipe for both */
 	bool broken;     /* the caller's end is gone */
 	bool moved;      /* pipe to pipe: moved in the kernel (pipe_move), never copied */
