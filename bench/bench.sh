@@ -446,11 +446,11 @@ for t in $tools; do
 	if [ "$left" -gt 0 ]; then tree="$tree ${left}_left"; else tree="$tree $ms"; fi
 done
 
-# 7. The tree-kill series: 10, 100, 1,000 and 5,000 processes (all ignoring TERM, half
+# 7. The tree-kill series: 10, 100, 200, 1,000 and 5,000 processes (all ignoring TERM, half
 # setsid'd, 50 forking every 50 ms), from the deadline to the tool's return; the peers only up
 # to 1,000 (they leave the escapees running, and 5,000 of them cost minutes to clean up).
-sizes="10 100 1000 5000"
-[ "$quick" = 1 ] && sizes="10 100 1000"
+sizes="10 100 200 1000 5000"
+[ "$quick" = 1 ] && sizes="10 100 200 1000"
 echo "tree-kill series ($n_tree runs each): $sizes..." >&2
 : >"$work/series"
 for size in $sizes; do
