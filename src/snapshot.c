@@ -144,6 +144,8 @@ int64_t snapshot_lead(int64_t span)
 	if (ms && atoi(ms) > 0)
 		return (int64_t)atoi(ms) * 1000000;
 #endif
+	if (span < 0)
+		span = 0; /* an inherited deadline already past */
 	return span / 10 < SNAPSHOT_LEAD ? span / 10 : SNAPSHOT_LEAD;
 }
 
@@ -183,11 +185,17 @@ void snapshot_read_ahead(const struct config *cfg, const struct target *t, int64
 	snap.lead = lead;
 }
 
+void snapshot_forget_ahead(void)
+{
+	snap.ahead = false;
+}
+
 void snapshot_take(const struct config *cfg, const struct target *t, const char *why)
 {
 	if (snap.taken || !snapshot_wanted(cfg))
 		return;
-	if (!snap.ahead || clock_now() - snap.read_by > snap.lead + SNAPSHOT_SLACK)
+	int64_t slack = snap.lead / 2 > SNAPSHOT_SLACK ? snap.lead / 2 : SNAPSHOT_SLACK;
+	if (!snap.ahead || clock_now() - snap.read_by > snap.lead + slack)
 		read_tree(t);
 	snap.ahead = false;
 	snap.taken = true;

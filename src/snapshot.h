@@ -22,8 +22,9 @@ bool snapshot_wanted(const struct config *cfg);
 /* Where a limit's time is known (the deadline; the no-output limit's, while no output
  * comes), the tree is read SNAPSHOT_LEAD before it (at most a tenth of the limit), so that
  * the reading does not hold back the first signal.  A reading ahead serves a limit or a
- * request that comes while it is fresh, read at most its lead and SNAPSHOT_SLACK before (a
- * stop of runlimit, say, outlasts that); else the tree is read again then. */
+ * request that comes while it is fresh, read at most its lead and SNAPSHOT_SLACK (or half
+ * the lead, if more) before (a stop of runlimit, say, outlasts that); else the tree is read
+ * again then.  Not with --on-timeout (supervise.c). */
 #define SNAPSHOT_LEAD ((int64_t)100 * 1000000)
 #define SNAPSHOT_SLACK ((int64_t)50 * 1000000)
 
@@ -32,6 +33,9 @@ int64_t snapshot_lead(int64_t span);
 
 /* Read the tree ahead of a limit lead away (kept, not yet shown or reported). */
 void snapshot_read_ahead(const struct config *cfg, const struct target *t, int64_t lead);
+
+/* The command has ended: a tree read ahead of a limit is never described. */
+void snapshot_forget_ahead(void);
 
 /* Take the snapshot, if one is wanted and none was taken yet in this run: the read ahead if
  * it is fresh, else the tree as it is now; why: the reason's word in the report

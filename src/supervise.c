@@ -277,6 +277,7 @@ static void exited(struct run *r)
 {
 	r->phase = DRAINING;
 	r->target.reaped = true; /* the one place: its pid may be someone else's from now on */
+	snapshot_forget_ahead(); /* a tree read ahead is of a command that is gone */
 	relay_stop_timing(); /* the no-output limit is the command's: it runs while it lives */
 	if (!r->cfg->foreground)
 		tty_take_back(r->target.group, r->end.timed_out || WIFSIGNALED(r->end.wait_status));
@@ -330,7 +331,8 @@ static int64_t next_wake_but_budgets(const struct run *r);
 /* The command stopped: job control (jobctl.h) decides, and the group is continued after.
  * Time passed meanwhile: everything is looked at again before the next wait.  The budgets
  * do not wake a stopped run (a stopped tree grows in nothing, and the wake would continue
- * it each interval): they are measured again once it runs. */
+ * it each interval): they are measured again once it runs.  Nor does the reading ahead of
+ * a limit (a Ctrl-Z'd job would be continued that much before its deadline). */
 static void stopped(struct run *r, enum event ev)
 {
 	(void)ev;
@@ -607,8 +609,6 @@ static int64_t ahead_at(const struct run *r, int64_t *lead)
 static int64_t next_wake_but_budgets(const struct run *r)
 {
 	int64_t wake = r->deadline < r->grace_end ? r->deadline : r->grace_end;
-	if (ahead_at(r, NULL) < wake)
-		wake = ahead_at(r, NULL);
 	if (relay_next_wake() < wake)
 		wake = relay_next_wake();
 	if (r->polling && r->phase == DRAINING) {
@@ -623,13 +623,15 @@ static int64_t next_wake_but_budgets(const struct run *r)
 	return wake;
 }
 
-/* ...and the budgets' next measure: the one periodic wake-up, and only with a budget
- * (CLOCK_NEVER without). */
+/* ...and the budgets' next measure (the one periodic wake-up, and only with a budget) and
+ * the reading ahead of a limit (CLOCK_NEVER without either). */
 static int64_t next_wake(const struct run *r)
 {
 	int64_t wake = next_wake_but_budgets(r);
 	if (!reaped(r) && budget_next_wake() < wake)
 		wake = budget_next_wake();
+	if (ahead_at(r, NULL) < wake)
+		wake = ahead_at(r, NULL);
 	return wake;
 }
 
@@ -708,7 +710,9 @@ int supervise(const struct config *cfg)
 	                 ? CLOCK_NEVER : began + cfg->duration;
 	r.deadline = inherit_deadline(cfg, r.deadline);
 	r.began = began;
-	r.read_ahead = snapshot_wanted(cfg);
+	/* Not with a hook: the first signal waits for it anyway, and it is to see the tree as
+	 * the limit finds it (RUNLIMIT_PIDS). */
+	r.read_ahead = snapshot_wanted(cfg) && !cfg->on_timeout;
 	r.last_ahead = INT64_MIN;
 	enum control_state named = cfg->name ? control_open(cfg) : CONTROL_READY;
 	if (named != CONTROL_READY)

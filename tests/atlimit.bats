@@ -184,6 +184,13 @@ past() { ! lt "$(elapsed "$1")" "$2"; }
 		'1.9 <= d["tree_at_limit"]["at"] < 2.9' "d['tree_at_limit']['processes'][0]['command'] == ['$S', '60']"
 }
 
+@test "with --on-timeout the tree is read when the limit runs out, not ahead: the hook sees it as the limit finds it" {
+	needs_snapshot
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	RUNLIMIT_TEST_SNAP_LEAD_MS=1000 run -124 "$RUNLIMIT_HOOKS" --on-timeout=true --report="$F" 3 "$S" 60
+	report_is "$F" 'd["tree_at_limit"]["at"] >= 2.95'
+}
+
 @test "a command that ends between the reading ahead and the deadline: its own status, and no tree_at_limit" {
 	needs_snapshot
 	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
@@ -205,13 +212,33 @@ past() { ! lt "$(elapsed "$1")" "$2"; }
 		'4.9 <= d["tree_at_limit"]["at"] < 6.9' "d['tree_at_limit']['processes'][0]['command'] == ['$S', '60']"
 }
 
+@test "a command that ends after the tree was read ahead: a SIGALRM while its leftovers have the grace describes them afresh" {
+	needs_snapshot
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	# Read ahead at 3 s (a lead of 2 s before the deadline of 5), sh's end at 3.5 leaves $S
+	# (TERM ignored) with the grace; SIGALRM then, before the deadline.
+	RUNLIMIT_TEST_SNAP_LEAD_MS=2000 "$RUNLIMIT_HOOKS" --kill-leftovers -k 20 --report="$F" 5 \
+		sh -c 'echo $$ >"$1.tmp"; mv "$1.tmp" "$1"; (trap "" TERM; exec "$0" 60) & sleep 3.5' \
+		"$S" "$D/sh" 2>"$D/err" &
+	RL=$!
+	wait_for_file "$D/sh" 10
+	local sh
+	sh=$(cat "$D/sh")
+	reaped() { ! kill -0 "$1" 2>/dev/null; }
+	wait_until 10 reaped "$sh"
+	kill -ALRM "$RL"
+	wait_bg "$RL" 30
+	report_is "$F" 'd["tree_at_limit"]["reason"] == "alarm"' \
+		"[p['command'] for p in d['tree_at_limit']['processes']] == [['$S', '60']]"
+}
+
 @test "a reading ahead that is stale when the deadline passes (runlimit was stopped meanwhile) is read again" {
 	needs_snapshot
 	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
 	mkfifo "$D/go"
 	# Read ahead at 2 s (sh waits on the fifo); runlimit is stopped at 2.4 s, the command
-	# becomes $S meanwhile, and runlimit is let go at 3.6 s, past the deadline of 3 s: the
-	# reading ahead is 1.2 s old or more, past the lead and its slack (1.05 s).
+	# becomes $S meanwhile, and runlimit is let go at 4.2 s, past the deadline of 3 s: the
+	# reading ahead is 1.8 s old or more, past the lead and its slack (1.5 s).
 	local t0
 	t0=$(now)
 	RUNLIMIT_TEST_SNAP_LEAD_MS=1000 "$RUNLIMIT_HOOKS" --report="$F" 3 \
@@ -221,7 +248,7 @@ past() { ! lt "$(elapsed "$1")" "$2"; }
 	kill -STOP "$RL"
 	echo go >"$D/go"
 	wait_until 10 count_is "$N-s" 1
-	wait_until 10 past "$t0" 3.6
+	wait_until 10 past "$t0" 4.2
 	kill -CONT "$RL"
 	wait_bg "$RL"
 	[ "$BG_STATUS" -eq 124 ]

@@ -131,6 +131,8 @@ wait_state() {
 	return 1
 }
 state_is() { [ "$(field "$1" stat | cut -c1)" = "$2" ]; }
+# past T0 SECONDS: true once SECONDS have passed since T0 (now's).
+past() { ! lt "$(elapsed "$1")" "$2"; }
 
 # wait_tty_owner PGID [SECONDS]: wait until the terminal's foreground group is PGID.
 wait_tty_owner() {
@@ -271,6 +273,29 @@ shell_works() {
 	wait_for_gone "$rp" 5
 	type_line jobs
 	wait_screen '^\[1\]\+ +Exit 124 +runlimit 5'
+	shell_works
+}
+
+@test "3e: with --report, a run stopped by Ctrl-Z stays stopped past the tree's reading ahead, until its deadline" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	ln -s "$RUNLIMIT_HOOKS" "$D/bin/runlimit-hooks"
+	# The tree would be read 2 s ahead of the deadline of 6 s: at 4 s.  The reading must not
+	# wake the stopped run (its continuing the command at 4 s is what this test catches).
+	type_line "RUNLIMIT_TEST_SNAP_LEAD_MS=2000 runlimit-hooks --report=r.json 6 $SL 60"
+	local sp rp t0
+	sp=$(wait_pid "$SL")
+	t0=$(now)
+	rp=$(field "$sp" ppid)
+	RL_PIDS=$rp
+	key C-z
+	wait_screen 'Stopped'
+	wait_state "$sp" T
+	wait_until 10 past "$t0" 4.6
+	state_is "$sp" T
+	no_survivors "$SL" 15
+	wait_for_gone "$rp" 5
+	type_line jobs
+	wait_screen '^\[1\]\+ +Exit 124 +RUNLIMIT_TEST_SNAP_LEAD_MS=2000 runlimit-hooks'
 	shell_works
 }
 

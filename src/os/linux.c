@@ -109,28 +109,7 @@ pid_t os_guard_start(int sig, pid_t parent)
 		return -1;
 	}
 #endif
-	/* Born on runlimit's processor and kept there.  A guard on another processor costs
-	 * that processor's wake-up at the guard's start and at its end and, as it shares
-	 * runlimit's memory, cross-processor flushes whenever runlimit's page tables change (the
-	 * command's fork); all of it dear in a virtual machine: some 50 us of a run's 1 ms
-	 * overhead on a 2-vCPU VM (docs/performance.md).  runlimit's own mask is put back before
-	 * the command is forked, and the command inherits that, never the guard's. */
-	cpu_set_t mine, here;
-	int cpu = sched_getcpu();
-	bool pinned = cpu >= 0 && cpu < CPU_SETSIZE && sched_getaffinity(0, sizeof mine, &mine) == 0;
-	if (pinned) {
-		CPU_ZERO(&here);
-		CPU_SET((size_t)cpu, &here);
-		pinned = sched_setaffinity(0, sizeof here, &here) == 0;
-	}
-	pid_t pid = clone(guard_body, guard_stack + sizeof guard_stack, CLONE_VM | SIGCHLD, NULL);
-	int err = errno;
-	/* Back to the mask just read: the kernel refuses it only where the cpuset lost every
-	 * processor of it in the meantime, and then there is no better mask to give. */
-	if (pinned)
-		(void)sched_setaffinity(0, sizeof mine, &mine);
-	errno = err;
-	return pid;
+	return clone(guard_body, guard_stack + sizeof guard_stack, CLONE_VM | SIGCHLD, NULL);
 #else
 	(void)sig;
 	(void)parent;
