@@ -47,7 +47,7 @@ enum phase {
 };
 
 enum event {
-	AHEAD,      /* the deadline is a snapshot's reading away (snapshot.h) */
+	AHEAD,      /* a limit whose time is known is a snapshot's reading away (snapshot.h) */
 	DEADLINE,   /* the time limit passed */
 	SILENT,     /* the output was silent for the --no-output-timeout (the relay's) */
 	BUDGET,     /* the tree exceeded a budget (budget.h; r->budget says which) */
