@@ -630,9 +630,8 @@ static int64_t next_wake(const struct run *r)
 	int64_t wake = next_wake_but_budgets(r);
 	if (!reaped(r) && budget_next_wake() < wake)
 		wake = budget_next_wake();
-	if (ahead_at(r, NULL) < wake)
-		wake = ahead_at(r, NULL);
-	return wake;
+	int64_t ahead = ahead_at(r, NULL);
+	return ahead < wake ? ahead : wake;
 }
 
 /* Wait for the next event: the clock, a signal, the relay's pipes, the control socket (a
