@@ -2,8 +2,10 @@
 /* Apart from tty.c: it needs dispositions.h, whose dispositions.c needs tty.h (a cycle). */
 #include "jobctl.h"
 
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,10 +14,23 @@
 #include "spawn.h"
 #include "tty.h"
 
+/* How often the timer sends its SIGCONT again until runlimit, running, ends it. */
+#define TIMER_AGAIN ((int64_t)5 * 1000000)
+
+/* Has the other end of the timer's pipe closed (nothing is ever written into it)? */
+static bool hung_up(int fd)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	return poll(&p, 1, 0) != 0;
+}
+
 /* While runlimit is stopped it cannot keep the deadline: a small child waits for it and
  * continues runlimit when it comes.  It holds nothing open but the read end of a pipe whose
  * write end runlimit keeps (*tie): should runlimit die meanwhile, end-of-file wakes the timer,
- * which then exits without signalling a pid that may no longer be runlimit's. */
+ * which then exits without signalling a pid that may no longer be runlimit's.  The wake may
+ * come before runlimit has stopped (it was near, or past, when the command stopped), and a
+ * SIGCONT then continues nothing: so it is sent again every TIMER_AGAIN until runlimit,
+ * continued, kills the timer. */
 static pid_t start_timer(int64_t wake, int *tie)
 {
 	*tie = -1;
@@ -36,8 +51,10 @@ static pid_t start_timer(int64_t wake, int *tie)
 	close(link[1]);
 	spawn_helper_detach(link[0]);
 	clock_wait_fd(link[0], wake);
-	if (getppid() == parent)
+	while (getppid() == parent && !hung_up(link[0])) {
 		kill(parent, SIGCONT);
+		clock_wait_fd(link[0], clock_now() + TIMER_AGAIN);
+	}
 	_exit(0);
 }
 
@@ -61,6 +78,13 @@ static bool suspend(pid_t pgid, int sig, int64_t wake)
 	sigaddset(&only, stop);
 	sigaddset(&only, SIGCONT);
 	sigprocmask(SIG_UNBLOCK, &only, &before);
+#ifdef RUNLIMIT_TEST_HOOKS
+	/* Test builds only: runlimit stops late, after its timer's wake (RUNLIMIT_TEST_STOP_LATE_MS). */
+	const char *late = getenv("RUNLIMIT_TEST_STOP_LATE_MS");
+	for (int64_t end = clock_now() + (late ? atoi(late) : 0) * (int64_t)1000000;
+	     clock_now() < end;)
+		clock_wait_fd(-1, end); /* a sleep: a negative fd is not polled */
+#endif
 	raise(stop);
 	sigprocmask(SIG_SETMASK, &before, NULL);
 	sigaction(stop, &saved, NULL);

@@ -543,3 +543,40 @@ alarm_while_draining() {
 	[ "$(grep -c "sending signal TERM" "$BATS_TEST_TMPDIR/err")" -eq 2 ]
 	grep -A9 "sending signal KILL" "$BATS_TEST_TMPDIR/err" | grep -q "sending signal TERM"
 }
+
+@test "a command that stops itself stops runlimit; the deadline continues both, even when runlimit stops after its timer woke" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	# runlimit in a process group of its own, as a job-control shell starts it (a group with a
+	# parent in the session: the stop is not discarded).  The test build stops runlimit 1 s
+	# late, after its timer's wake at the 0.5 s deadline: that timer's first SIGCONT finds
+	# runlimit running, and only one sent again continues it (else it stays stopped for good).
+	run "$PY" - "$RUNLIMIT_HOOKS" <<-'EOF'
+		import os, signal, subprocess, sys, time
+		env = dict(os.environ, RUNLIMIT_TEST_STOP_LATE_MS="1000")
+		p = subprocess.Popen([sys.argv[1], "-k", "2", "0.5", "sh", "-c", "kill -TSTP $$; exit 3"],
+		                     env=env, preexec_fn=os.setpgrp)
+		t0 = time.monotonic()
+		stopped = []
+		def hung(sig, frame):
+		    os.killpg(p.pid, signal.SIGKILL)
+		    print("stopped=%s hung" % bool(stopped))
+		    sys.exit(1)
+		signal.signal(signal.SIGALRM, hung)
+		signal.alarm(10)
+		while True:
+		    pid, st = os.waitpid(p.pid, os.WUNTRACED)
+		    if os.WIFSTOPPED(st):
+		        stopped.append(time.monotonic() - t0)
+		        continue
+		    print("stopped=%s status=%d in %.1f s" % (bool(stopped), os.waitstatus_to_exitcode(st),
+		                                              time.monotonic() - t0))
+		    print("stopped at %.1f s" % stopped[0] if stopped else "never stopped")
+		    sys.exit(0)
+	EOF
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "stopped=True status=124 in "* ]]
+	# stopped about 1 s late, and continued at once after
+	"$PY" -c 'import sys; a = float(sys.argv[1]); b = float(sys.argv[2]); sys.exit(not (0.9 <= a <= b < a + 3))' \
+		"$(echo "${lines[1]}" | awk '{print $3}')" "$(echo "${lines[0]}" | awk '{print $4}')"
+}
