@@ -327,6 +327,19 @@ lowfd() { timed "$PY" "$TOOLS/lowfd.py" "$@"; }
 	done
 }
 
+@test "8.1b: with no descriptor for its self-pipe (ulimit -n 4), a signal that comes just before a wait still ends it" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	# Where the wait cannot swap the signal mask itself (poll: the portable build, macOS), a
+	# test build starts each wait 0.1 s after unblocking the signals: the command's SIGCHLD
+	# comes in between.  Without a self-pipe to note it, a poll would sleep on to the deadline.
+	RUNLIMIT_TEST_WAIT_LATE=1 lowfd 4 "$RUNLIMIT_HOOKS" 20 sh -c 'exit 3'
+	[ "$ST" -eq 3 ]
+	lt "$EL" 5
+	RUNLIMIT_TEST_WAIT_LATE=1 lowfd 4 "$RUNLIMIT_HOOKS" -k 20 0.5 sleep 10
+	[ "$ST" -eq 124 ]
+	lt "$EL" 5
+}
+
 @test "8.2: with 7 file descriptors, a setsid escapee is still found and KILLed" {
 	needs_session_reach
 	export S L

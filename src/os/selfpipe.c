@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
+#include <sys/select.h>
 #include <unistd.h>
 
 static int ends[2] = {-1, -1};
@@ -54,4 +56,43 @@ void selfpipe_unblock(const sigset_t *waitmask, sigset_t *saved)
 	/* A signal blocked until now runs its handler here, before the wait: the byte it
 	 * writes makes the wait return at once. */
 	sigprocmask(SIG_SETMASK, waitmask, saved);
+#ifdef RUNLIMIT_TEST_HOOKS
+	/* Test builds only: a wait that starts late, so that a signal comes before it
+	 * (RUNLIMIT_TEST_WAIT_LATE). */
+	if (getenv("RUNLIMIT_TEST_WAIT_LATE"))
+		nanosleep(&(struct timespec){.tv_nsec = 100000000}, NULL);
+#endif
+}
+
+bool selfpipe_pselect(const sigset_t *waitmask, struct pollfd *fds, size_t n,
+                      const struct timespec *ts)
+{
+	fd_set in, out;
+	FD_ZERO(&in);
+	FD_ZERO(&out);
+	int top = -1;
+	for (size_t k = 0; k < n; k++) {
+		fds[k].revents = 0;
+		if (fds[k].fd < 0)
+			continue;
+		if (fds[k].fd >= FD_SETSIZE)
+			return false;
+		if (fds[k].events & POLLIN)
+			FD_SET(fds[k].fd, &in);
+		if (fds[k].events & POLLOUT)
+			FD_SET(fds[k].fd, &out);
+		if (fds[k].fd > top)
+			top = fds[k].fd;
+	}
+	if (pselect(top + 1, &in, &out, NULL, ts, waitmask) <= 0)
+		return true; /* the time is up, or a signal came: no descriptor is ready */
+	for (size_t k = 0; k < n; k++) {
+		if (fds[k].fd < 0)
+			continue;
+		if ((fds[k].events & POLLIN) && FD_ISSET(fds[k].fd, &in))
+			fds[k].revents |= POLLIN;
+		if ((fds[k].events & POLLOUT) && FD_ISSET(fds[k].fd, &out))
+			fds[k].revents |= POLLOUT;
+	}
+	return true;
 }

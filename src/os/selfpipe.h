@@ -3,7 +3,10 @@
 #ifndef RUNLIMIT_SELFPIPE_H
 #define RUNLIMIT_SELFPIPE_H
 
+#include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <time.h>
 
 /* Create the pipe (non-blocking, close-on-exec, off the standard descriptors); on failure
  * the read end stays -1 and waits rely on the signal interrupting them. */
@@ -13,5 +16,11 @@ void selfpipe_wake(void);
 int selfpipe_drain(void);
 /* Unblock waitmask around a wait that the pipe makes race-free; restores the mask. */
 void selfpipe_unblock(const sigset_t *waitmask, sigset_t *saved);
+/* The wait where there is no pipe: pselect unblocks waitmask in the kernel, with the wait
+ * itself, so that a signal coming in between is not lost until the timeout (ts; NULL: none).
+ * Sets the revents of fds as poll would (POLLIN, POLLOUT).  False, having waited for
+ * nothing, where a descriptor is too high for select (FD_SETSIZE). */
+bool selfpipe_pselect(const sigset_t *waitmask, struct pollfd *fds, size_t n,
+                      const struct timespec *ts);
 
 #endif
