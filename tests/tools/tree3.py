@@ -3,7 +3,7 @@
 # newline, bytes that are not UTF-8), which starts level 3 (SLEEP 60); a daemon of its own
 # session (setsid, SLEEP 61); a stopped SLEEP 62; a zombie (a child that exited, never
 # waited for).  Then DIR/pids says who is who, as JSON, and it sleeps.
-import json, os, signal, sys, time
+import json, os, signal, subprocess, sys, time
 
 d, sleep = sys.argv[1], sys.argv[2]
 for s in (signal.SIGPIPE, signal.SIGXFSZ):
@@ -41,7 +41,16 @@ for _ in range(1000):
     if os.path.exists(d + "/l3"):
         break
     time.sleep(0.01)
-pids = {"l1": os.getpid(), "l2": l2, "l3": int(open(d + "/l3").read()), "daemon": daemon,
+l3 = int(open(d + "/l3").read())
+# Level 3 asleep (ps: S) before the tree is said complete: on a loaded machine a process
+# that has just exec'd is still running when the limit comes.
+for _ in range(1000):
+    st = subprocess.run(["ps", "-o", "stat=", "-p", str(l3)], stdout=subprocess.PIPE,
+                        universal_newlines=True).stdout.strip()
+    if st.startswith("S"):
+        break
+    time.sleep(0.01)
+pids = {"l1": os.getpid(), "l2": l2, "l3": l3, "daemon": daemon,
         "stopped": stopped, "zombie": zombie}
 open(d + "/pids.tmp", "w").write(json.dumps(pids))
 os.rename(d + "/pids.tmp", d + "/pids")
