@@ -59,14 +59,16 @@ teardown() {
 	[ -z "$stderr" ]
 }
 
+# The commands that trap TERM get 1 s to set their trap: a shell started under a loaded
+# qemu (the release gate) took longer than 0.2 s, and died of the TERM before its trap.
 @test "time-out where the command traps TERM and exits 0: 124" {
-	run -124 "$RUNLIMIT" 0.2 sh -c 'trap "exit 0" TERM; while :; do sleep 0.05; done'
+	run -124 "$RUNLIMIT" 1 sh -c 'trap "exit 0" TERM; while :; do sleep 0.05; done'
 }
 
 @test "time-out needing KILL (-k 0.5): 137, a normal exit (python sees 137, not -9)" {
 	local ps
 	ps=$(private_sleep "es$BATS_TEST_NUMBER-$(($$ % 100000))")
-	drive - - "$RUNLIMIT" -k 0.5 0.2 sh -c "trap '' TERM; $ps 10"
+	drive - - "$RUNLIMIT" -k 0.5 1 sh -c "trap '' TERM; $ps 10"
 	[ "$RESULT" = "exit 137" ]
 	lt "$SECS" 5
 	no_survivors "es$BATS_TEST_NUMBER-$(($$ % 100000))" 5
@@ -153,11 +155,11 @@ result_is() {
 }
 
 @test "--preserve-status: the command's own code when it trapped TERM and exited 5" {
-	run -5 "$RUNLIMIT" -p 0.2 sh -c 'trap "exit 5" TERM; while :; do sleep 0.05; done'
+	run -5 "$RUNLIMIT" -p 1 sh -c 'trap "exit 5" TERM; while :; do sleep 0.05; done'
 }
 
 @test "--preserve-status: 137 after KILL escalation" {
-	drive - - "$RUNLIMIT" -p -k 0.5 0.2 sh -c 'trap "" TERM; sleep 10'
+	drive - - "$RUNLIMIT" -p -k 0.5 1 sh -c 'trap "" TERM; sleep 10'
 	[ "$RESULT" = "exit 137" ]
 	lt "$SECS" 5
 }
