@@ -22,7 +22,7 @@
 static bool hung_up(int fd)
 {
 	struct pollfd p = {.fd = fd, .events = POLLIN};
-	return poll(&p, 1, 0) != 0;
+	return poll(&p, 1, 0) == 1;
 }
 
 /* While runlimit is stopped it cannot keep the deadline: a small child waits for it and
@@ -51,7 +51,8 @@ static pid_t start_timer(int64_t wake, int *tie)
 	}
 	close(link[1]);
 	spawn_helper_detach(link[0]);
-	clock_wait_fd(link[0], wake);
+	while (clock_now() < wake && !hung_up(link[0]))
+		clock_wait_fd(link[0], wake); /* poll's wait may end before a far wake */
 	while (getppid() == parent && !hung_up(link[0])) {
 		kill(parent, SIGCONT);
 		clock_wait_fd(link[0], clock_now() + TIMER_AGAIN);

@@ -106,7 +106,11 @@ static int kq_open(void)
 
 bool clock_watch_exit(pid_t pid)
 {
-	/* NOTE_EXIT without NOTE_EXITSTATUS: allowed for any process runlimit can see. */
+	/* NOTE_EXIT without NOTE_EXITSTATUS: allowed for any process runlimit can see.  Not
+	 * without the self-pipe: that wait is pselect's (clock_wait), which sees no kqueue, and
+	 * the leftovers are looked at every so often instead. */
+	if (!selfpipe_there())
+		return false;
 	struct kevent change;
 	EV_SET(&change, (uintptr_t)pid, EVFILT_PROC, EV_ADD | EV_ONESHOT, NOTE_EXIT, 0, NULL);
 	return kq_open() >= 0 && kevent(kq, &change, 1, NULL, 0, NULL) == 0;

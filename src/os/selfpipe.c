@@ -42,6 +42,11 @@ void selfpipe_wake(void)
 	errno = saved;
 }
 
+bool selfpipe_there(void)
+{
+	return ends[0] >= 0;
+}
+
 int selfpipe_drain(void)
 {
 	char drain[64];
@@ -64,6 +69,9 @@ void selfpipe_unblock(const sigset_t *waitmask, sigset_t *saved)
 #endif
 }
 
+/* 30 days, POSIX's least for select's timeout. */
+#define SELFPIPE_MAX_WAIT (30 * 24 * 3600)
+
 bool selfpipe_pselect(const sigset_t *waitmask, struct pollfd *fds, size_t n,
                       const struct timespec *ts)
 {
@@ -84,7 +92,22 @@ bool selfpipe_pselect(const sigset_t *waitmask, struct pollfd *fds, size_t n,
 		if (fds[k].fd > top)
 			top = fds[k].fd;
 	}
-	if (pselect(top + 1, &in, &out, NULL, ts, waitmask) <= 0)
+	/* At most SELFPIPE_MAX_WAIT at once: xnu refuses (EINVAL) a timeout past 2^31 s, and
+	 * the callers wait again when they wake before their time. */
+	struct timespec most = {.tv_sec = SELFPIPE_MAX_WAIT};
+	if (!ts || ts->tv_sec > most.tv_sec)
+		ts = &most;
+	int ready = pselect(top + 1, &in, &out, NULL, ts, waitmask);
+	if (ready < 0 && errno != EINTR)
+		return false; /* refused: the poll does it */
+	if (waitmask) {
+		/* xnu returns from a wait whose time is up without looking at the signals: a
+		 * pending one is let in here (nothing sleeps after it, so nothing is missed). */
+		sigset_t saved;
+		sigprocmask(SIG_SETMASK, waitmask, &saved);
+		sigprocmask(SIG_SETMASK, &saved, NULL);
+	}
+	if (ready <= 0)
 		return true; /* the time is up, or a signal came: no descriptor is ready */
 	for (size_t k = 0; k < n; k++) {
 		if (fds[k].fd < 0)

@@ -12,14 +12,17 @@
  * the read end stays -1 and waits rely on the signal interrupting them. */
 void selfpipe_init(void);
 void selfpipe_wake(void);
+/* Was the pipe made? */
+bool selfpipe_there(void);
 /* The read end, drained of what was written so far; -1 if there is no pipe. */
 int selfpipe_drain(void);
 /* Unblock waitmask around a wait that the pipe makes race-free; restores the mask. */
 void selfpipe_unblock(const sigset_t *waitmask, sigset_t *saved);
 /* The wait where there is no pipe: pselect unblocks waitmask in the kernel, with the wait
  * itself, so that a signal coming in between is not lost until the timeout (ts; NULL: none).
- * Sets the revents of fds as poll would (POLLIN, POLLOUT).  False, having waited for
- * nothing, where a descriptor is too high for select (FD_SETSIZE). */
+ * Sets the revents of fds as poll would (POLLIN, POLLOUT; select has no POLLHUP).  Returns
+ * after at most 30 days.  False, having waited for nothing, where a descriptor is too high
+ * for select (FD_SETSIZE) or pselect refuses the wait. */
 bool selfpipe_pselect(const sigset_t *waitmask, struct pollfd *fds, size_t n,
                       const struct timespec *ts);
 
