@@ -224,7 +224,7 @@ print(subprocess.run(sys.argv[1:]).returncode)' "$RUNLIMIT_HOOKS" 30 sh -c "echo
 	ps=$(private_sleep "sg-grand-$BATS_TEST_NUMBER")
 	t0=$(now)
 	# sh dies of TERM at the deadline; its child ignores TERM and needs the KILL.
-	run -124 "$RUNLIMIT" -k 0.5 0.3 sh -c "(trap '' TERM; exec '$ps' 30 >/dev/null 2>&1 3>&-) &
+	run -124 "$RUNLIMIT" -k 0.5 1 sh -c "(trap '' TERM; exec '$ps' 30 >/dev/null 2>&1 3>&-) &
 		echo \$\$ > '$d/ready'; wait"
 	[ -s "$d/ready" ]
 	lt "$(elapsed "$t0")" 5

@@ -138,11 +138,12 @@ finish_rl() {
 
 # grandchild_killed_after_grace: the command dies of the deadline's TERM (124); its child,
 # which ignores it, is KILLed at the end of the -k 0.5 grace, not before; nothing is left.
+# (The deadlines of 1 s give the shells time to set their traps, even under a loaded qemu.)
 grandchild_killed_after_grace() {
-	rl -k 0.5 0.3 sh -c '(trap "" TERM; exec "$S" 30) & echo $$ > "$D/ready"; wait'
+	rl -k 0.5 1 sh -c '(trap "" TERM; exec "$S" 30) & echo $$ > "$D/ready"; wait'
 	[ "$RL_STATUS" -eq 124 ]
 	[ -s "$D/ready" ]
-	lt 0.7 "$RL_ELAPSED"
+	lt 1.4 "$RL_ELAPSED"
 	lt "$RL_ELAPSED" 5
 	no_survivors "$N-s" 5
 }
@@ -153,7 +154,7 @@ grandchild_killed_after_grace() {
 	grandchild_killed_after_grace
 	# The command ignores TERM as well: it dies of the KILL, 137.
 	rm -f "$D/ready"
-	rl -k 0.5 0.3 sh -c 'trap "" TERM; (trap "" TERM; exec "$S" 30) & echo $$ > "$D/ready"; wait'
+	rl -k 0.5 1 sh -c 'trap "" TERM; (trap "" TERM; exec "$S" 30) & echo $$ > "$D/ready"; wait'
 	[ "$RL_STATUS" -eq 137 ]
 	[ -s "$D/ready" ]
 	lt "$RL_ELAPSED" 5
@@ -172,7 +173,7 @@ grandchild_killed_after_grace() {
 @test "a grandchild that ignores TERM is KILLed after the default grace (5 s)" {
 	export S
 	S=$(private_sleep "$N-s")
-	rl 0.3 sh -c '(trap "" TERM; exec "$S" 30) & echo $$ > "$D/ready"; wait'
+	rl 1 sh -c '(trap "" TERM; exec "$S" 30) & echo $$ > "$D/ready"; wait'
 	[ "$RL_STATUS" -eq 124 ]
 	[ -s "$D/ready" ]
 	lt 4 "$RL_ELAPSED"
