@@ -141,10 +141,10 @@ static bool always_forwarded(int sig)
  * GNU does), so the time-out and a cancel can always reach it.  exec itself puts every
  * caught signal back to its default, which is what each of them needs (runlimit catches a
  * signal only if it was at its default, or is one of those exceptions): only what runlimit
- * set to be ignored needs putting back. */
+ * set to be ignored, and SIGCONT, caught even where it was ignored, need putting back. */
 void disp_child_reset(void)
 {
-	static const int ignored[] = {SIGTTIN, SIGTTOU};
+	static const int ignored[] = {SIGTTIN, SIGTTOU, SIGCONT};
 	for (size_t k = 0; k < sizeof ignored / sizeof ignored[0]; k++)
 		if (changed[ignored[k]])
 			sigaction(ignored[k], &inherited[ignored[k]], NULL);
@@ -198,7 +198,10 @@ static void catch_job_signals(void)
 		if (sig <= 0)
 			continue;
 		catch(sig);
-		if (inherited[sig].sa_handler == SIG_IGN)
+		/* SIGCONT is caught even where it was ignored: it is how runlimit learns that it
+		 * was continued (fg, bg), and it continues the process whatever its action; the
+		 * command gets the ignore back (disp_child_reset). */
+		if (inherited[sig].sa_handler == SIG_IGN && sig != SIGCONT)
 			uncatch(sig);
 	}
 }

@@ -580,3 +580,33 @@ alarm_while_draining() {
 	"$PY" -c 'import sys; a = float(sys.argv[1]); b = float(sys.argv[2]); sys.exit(not (0.9 <= a <= b < a + 3))' \
 		"$(echo "${lines[1]}" | awk '{print $3}')" "$(echo "${lines[0]}" | awk '{print $4}')"
 }
+
+@test "a caller that ignores SIGCONT: runlimit still learns it was continued, fg resumes the command, which keeps the ignore" {
+	# runlimit in a group of its own (a job); the command stops itself, runlimit stops too;
+	# a SIGCONT to runlimit's group (what fg sends) must continue the command as well.
+	run "$PY" - "$RUNLIMIT" "$PY" <<-'EOF'
+		import os, signal, subprocess, sys, time
+		signal.signal(signal.SIGCONT, signal.SIG_IGN)  # inherited through exec
+		probe = "import signal; print(signal.getsignal(signal.SIGCONT) == signal.SIG_IGN)"
+		p = subprocess.Popen([sys.argv[1], "20", "sh", "-c", 'kill -TSTP $$; "$0" -c "$1"; exit 7',
+		                      sys.argv[2], probe], preexec_fn=os.setpgrp)
+		def hung(sig, frame):
+		    os.killpg(p.pid, signal.SIGKILL)
+		    print("hung")
+		    sys.exit(1)
+		signal.signal(signal.SIGALRM, hung)
+		signal.alarm(15)
+		pid, st = os.waitpid(p.pid, os.WUNTRACED)
+		if not os.WIFSTOPPED(st):
+		    print("runlimit did not stop: %d" % st)
+		    sys.exit(1)
+		t0 = time.monotonic()
+		os.killpg(p.pid, signal.SIGCONT)
+		pid, st = os.waitpid(p.pid, 0)
+		print("status=%d in %.1f s" % (os.waitstatus_to_exitcode(st), time.monotonic() - t0))
+	EOF
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = True ]
+	[[ "${lines[1]}" == "status=7 in "[0-4].* ]]
+}
