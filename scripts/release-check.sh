@@ -32,8 +32,13 @@ want() {
 	[ -z "$outside" ] || fail "$name.tar.gz holds files outside $name/: $outside"
 	[ -x "$work/$name/runlimit" ] || fail "$name/runlimit is not executable"
 	got=$(cd "$work/$name" && find . ! -type d | LC_ALL=C sort | tr '\n' ' ')
-	[ "$got" = "./LICENSE ./README.md ./runlimit ./runlimit.1 " ] || fail "$name.tar.gz holds: $got"
+	[ "$got" = "./LICENSE ./README.md ./completions/_runlimit ./completions/runlimit.bash ./completions/runlimit.fish ./report.schema.json ./runlimit ./runlimit.1 " ] ||
+		fail "$name.tar.gz holds: $got"
 	cmp -s "$work/$name/runlimit.1" man/runlimit.1 || fail "$name's manual is not man/runlimit.1"
+	cmp -s "$work/$name/report.schema.json" docs/report.schema.json || fail "$name's schema is not docs/report.schema.json"
+	for c in runlimit.bash _runlimit runlimit.fish; do
+		cmp -s "$work/$name/completions/$c" "completions/$c" || fail "$name's completions/$c is not the tree's"
+	done
 	# file(1) 5.4x separates the slices of a universal binary with a literal "\012- ".
 	desc=$(file -b "$work/$name/runlimit" | sed 's/\\012- //g')
 	printf '%s\n' "$desc" | grep -Eq "$2" || fail "$name/runlimit is: $desc"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Build a release into release/ (make release): the source tarball (scripts/dist.sh), one
-# archive of a prebuilt, stripped binary per platform with the manual, the Homebrew formula
+# archive of a prebuilt, stripped binary per platform with the manual, the shell completions
+# and the report's JSON schema, the Homebrew formula
 # for it, SHA256SUMS, and NOTES.md, the release's notes: NEWS.md's entry for the version
 # (scripts/release-notes.sh; no entry, no release).  The binaries are cross-built with zig
 # (scripts/zig.sh):
@@ -86,8 +87,12 @@ for platform in linux-x86_64 linux-aarch64 freebsd-x86_64 freebsd-aarch64 macos-
 	mkdir -p "$dir"
 	cp "$work/$platform" "$dir/runlimit"
 	chmod 755 "$dir/runlimit"
-	cp man/runlimit.1 LICENSE README.md "$dir/"
-	chmod 644 "$dir/runlimit.1" "$dir/LICENSE" "$dir/README.md"
+	cp man/runlimit.1 LICENSE README.md docs/report.schema.json "$dir/"
+	mkdir "$dir/completions"
+	cp completions/runlimit.bash completions/_runlimit completions/runlimit.fish "$dir/completions/"
+	chmod 755 "$dir/completions"
+	chmod 644 "$dir/runlimit.1" "$dir/LICENSE" "$dir/README.md" "$dir/report.schema.json" \
+		"$dir/completions/"*
 	epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
 	if tar --version 2>/dev/null | grep -q 'GNU tar'; then
 		tar -C "$work" --sort=name --mtime="@$epoch" --owner=0 --group=0 --numeric-owner \
