@@ -25,7 +25,9 @@ trap 'rm -rf "$stage"' EXIT
 name=runlimit-$version-$platform
 mkdir -p "$stage/$name" "$dir"
 cp "$bin" "$stage/$name/runlimit"
-cp man/runlimit.1 LICENSE README.md "$stage/$name/"
+cp man/runlimit.1 LICENSE README.md docs/report.schema.json "$stage/$name/"
+mkdir "$stage/$name/completions"
+cp completions/runlimit.bash completions/_runlimit completions/runlimit.fish "$stage/$name/completions/"
 tar -C "$stage" -cf - "$name" | gzip -n >"$dir/$name.tar.gz"
 cd "$dir"
 if command -v sha256sum >/dev/null 2>&1; then
