@@ -199,12 +199,8 @@ void clock_wait(int64_t deadline, const sigset_t *waitmask, struct pollfd *fds, 
 {
 	int pipe = selfpipe_drain();
 	struct timespec ts;
-	if (pipe < 0 && selfpipe_pselect(waitmask, fds, n < CLOCK_MAX_FDS ? n : CLOCK_MAX_FDS,
-	                                 clock_left(deadline, &ts))) {
-		for (size_t k = CLOCK_MAX_FDS; k < n; k++)
-			fds[k].revents = 0;
+	if (pipe < 0 && selfpipe_pselect(waitmask, fds, n, clock_left(deadline, &ts)))
 		return;
-	}
 	sigset_t saved;
 	selfpipe_unblock(waitmask, &saved);
 	wait_on(pipe, fds, n, deadline);

@@ -88,11 +88,8 @@ void clock_wait(int64_t deadline, const sigset_t *waitmask, struct pollfd *fds, 
 	size_t m = n < CLOCK_MAX_FDS ? n : CLOCK_MAX_FDS;
 	all[0] = (struct pollfd){.fd = selfpipe_drain(), .events = POLLIN};
 	struct timespec ts;
-	if (all[0].fd < 0 && selfpipe_pselect(waitmask, fds, m, clock_left(deadline, &ts))) {
-		for (size_t k = m; k < n; k++)
-			fds[k].revents = 0;
+	if (all[0].fd < 0 && selfpipe_pselect(waitmask, fds, n, clock_left(deadline, &ts)))
 		return;
-	}
 	for (size_t k = 0; k < m; k++)
 		all[1 + k] = (struct pollfd){.fd = fds[k].fd, .events = fds[k].events};
 	sigset_t saved;

@@ -9,7 +9,7 @@
 #include <time.h>
 
 /* Create the pipe (non-blocking, close-on-exec, off the standard descriptors); on failure
- * the read end stays -1 and waits rely on the signal interrupting them. */
+ * the read end stays -1 and the waits are selfpipe_pselect's. */
 void selfpipe_init(void);
 void selfpipe_wake(void);
 /* Was the pipe made? */
@@ -20,7 +20,8 @@ int selfpipe_drain(void);
 void selfpipe_unblock(const sigset_t *waitmask, sigset_t *saved);
 /* The wait where there is no pipe: pselect unblocks waitmask in the kernel, with the wait
  * itself, so that a signal coming in between is not lost until the timeout (ts; NULL: none).
- * Sets the revents of fds as poll would (POLLIN, POLLOUT; select has no POLLHUP).  Returns
+ * Sets the revents of fds (all n: no array bounds them) as poll would (POLLIN, POLLOUT;
+ * select has no POLLHUP).  Returns
  * after at most 30 days.  False, having waited for nothing, where a descriptor is too high
  * for select (FD_SETSIZE) or pselect refuses the wait. */
 bool selfpipe_pselect(const sigset_t *waitmask, struct pollfd *fds, size_t n,
