@@ -133,8 +133,10 @@ bool hook_over(int64_t now)
 		return true;
 	siginfo_t info;
 	info.si_pid = 0;
+	/* An exit only: macOS has been seen to answer this with a stop (CLD_STOPPED). */
 	if (waitid(P_PID, (id_t)hook.pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-	    info.si_pid == hook.pid) {
+	    info.si_pid == hook.pid &&
+	    (info.si_code == CLD_EXITED || info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED)) {
 		/* Exited: what it left in its group goes now, while its id is still held. */
 		kill_group();
 		int st;

@@ -463,6 +463,60 @@ static void cancelled(struct run *r, const struct control_request *q)
 	control_taken(left);
 }
 
+#ifdef RUNLIMIT_TEST_HOOKS
+/* Test builds only: the children are collected late (RUNLIMIT_TEST_COLLECT_LATE_MS) while
+ * the hook runs, so that it exits between the look that starts a collection and the
+ * collection, as it may anywhere. */
+static void collect_late(void)
+{
+	const char *ms = getenv("RUNLIMIT_TEST_COLLECT_LATE_MS");
+	struct timespec ts = {0, 0};
+	if (!ms)
+		return;
+	ts.tv_nsec = (long)(atoi(ms) % 1000) * 1000000L;
+	ts.tv_sec = atoi(ms) / 1000;
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+#else
+static void collect_late(void) {}
+#endif
+
+/* Collect one child's exit or stop without waiting: its pid (0: none has news, -1: no
+ * child), its wait status in *st.  While the hook runs, the next news is looked at before it
+ * is collected, and the hook's exit is left to hook_over, which KILLs what the hook left in
+ * its group while its id is still held and then reaps it: a wait for any child would collect
+ * the hook first whenever it exits after the last look at it, and its group would be left
+ * running, with no id runlimit may signal (seen under qemu in the release gate). */
+static pid_t collect(struct target *t, bool command_only, int *st)
+{
+	const int flags = WNOHANG | WUNTRACED;
+	if (command_only)
+		return waitpid(t->command, st, flags);
+	if (t->hook > 0)
+		collect_late();
+	while (t->hook > 0) {
+		siginfo_t info;
+		info.si_pid = 0;
+		if (waitid(P_ALL, 0, &info, WEXITED | WSTOPPED | WNOHANG | WNOWAIT) != 0)
+			break; /* no child (the wait below says so), or no such look here */
+		if (info.si_pid <= 0)
+			return 0;
+		if (info.si_pid == t->hook) {
+			hook_over(clock_now());
+			t->hook = hook_pid();
+			if (t->hook != info.si_pid)
+				continue; /* it was collected: what else has news? */
+		}
+		/* Any news but the hook's exit, which cannot be collected but by its pid now. */
+		pid_t pid = waitpid(info.si_pid, st, flags);
+		if (pid != 0)
+			return pid;
+		break; /* a look its wait does not bear out (a stop already collected) */
+	}
+	return waitpid(-1, st, flags);
+}
+
 /* Collecting runlimit's children: the command's exit or stop, and (as a subreaper) the
  * orphans adopted from its tree, whose statuses do not matter.  Without waiting, whatever
  * has ended or stopped; with command_only, the command alone (after the final KILL the dead
@@ -474,11 +528,7 @@ static bool reap_children(struct target *t, bool command_only, int *status, int 
 	int st;
 	pid_t pid, command = t->command;
 	bool ended = false;
-	if (t->hook > 0) {
-		hook_over(clock_now()); /* an exited hook: its group KILLed before it is reaped */
-		t->hook = hook_pid();
-	}
-	while ((pid = waitpid(command_only ? command : -1, &st, WNOHANG | WUNTRACED)) > 0) {
+	while ((pid = collect(t, command_only, &st)) > 0) {
 		if (pid != command) {
 			if (!WIFSTOPPED(st) && hook_reaped(pid, st))
 				t->hook = 0;

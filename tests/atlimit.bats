@@ -308,6 +308,23 @@ past() { ! lt "$(elapsed "$1")" "$2"; }
 	no_survivors "$N-s"
 }
 
+@test "a hook that exits while runlimit is collecting its children leaves nothing in its group (a test build collects late)" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	# The command ends while the hook runs; the hook waits for that end, leaves a sleep in its
+	# group and exits while runlimit, woken by the command's end, is late to collect it.  With
+	# no subreaper, only the KILL of the hook's group ends that sleep.
+	RUNLIMIT_TEST_NO_SUBREAPER=1 RUNLIMIT_TEST_COLLECT_LATE_MS=1000 run -124 "$RUNLIMIT_HOOKS" \
+		--report="$F" --on-timeout-limit=8 --on-timeout='touch "'"$D"'/hook"
+			while kill -0 "$RUNLIMIT_PID" 2>/dev/null &&
+				[ "$(ps -o stat= -p "$RUNLIMIT_PID" | cut -c1)" != Z ]; do sleep 0.01; done
+			"'"$S"'" 60 >/dev/null 2>&1 & echo $! >"'"$D"'/child"' \
+		0.5 sh -c 'until [ -e "$1" ]; do sleep 0.01; done; exit 3' sh "$D/hook"
+	echo "status $status: $output"
+	wait_for_file "$D/child"
+	wait_for_gone "$(cat "$D/child")" 5
+	report_is "$F" 'd["on_timeout"]["exit_status"] == 0'
+}
+
 @test "a hook that fails is reported and changes nothing else" {
 	run -124 "$RUNLIMIT" --report="$D/with.json" --on-timeout='exit 7' 0.3 "$S" 30
 	run -124 "$RUNLIMIT" --report="$D/without.json" 0.3 "$S" 30
