@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -497,11 +498,14 @@ static pid_t collect(struct target *t, bool command_only, int *st)
 		collect_late();
 	while (t->hook > 0) {
 		siginfo_t info;
-		info.si_pid = 0;
+		memset(&info, 0, sizeof info);
 		if (waitid(P_ALL, 0, &info, WEXITED | WSTOPPED | WNOHANG | WNOWAIT) != 0)
 			break; /* no child (the wait below says so), or no such look here */
-		if (info.si_pid <= 0)
-			return 0;
+		if (info.si_pid <= 0) {
+			if (info.si_signo == 0)
+				return 0; /* no news */
+			break; /* news without its pid (older xnu): the wait below collects it */
+		}
 		if (info.si_pid == t->hook) {
 			hook_over(clock_now());
 			t->hook = hook_pid();
