@@ -313,11 +313,13 @@ echo "Benchmarking: $tools (runlimit = $runlimit)" >&2
 
 # 1. Overhead: "X 10 true" against bare "true".
 echo "overhead ($n_over runs each, interleaved)..." >&2
-# The floor supervisor (fork, setpgid, execvp, alarm, waitpid) runs in the same rotation.
-over=$(BARE=1 EXTRA="$br supervise 10 true" runs_of "$n_over" 10 true)
+# The floor supervisor (fork, setpgid, execvp, alarm, waitpid) runs in the same rotation, and
+# the floor of runlimit's contract on groups (the same with a guard leading the group).
+over=$(BARE=1 EXTRA="$br supervise 10 true :: $br guarded 10 true" runs_of "$n_over" 10 true)
 base=$(echo "$over" | sed -n 1p | col 1)
-floor_over=$(echo "$over" | tail -n 1 | col 1 | awk -v b="$base" '{ printf "%.0f", $1 - b }')
-over=$(echo "$over" | sed '1d;$d' | col 1 | awk -v b="$base" '{ printf "%.0f ", $1 - b }')
+floor_over=$(echo "$over" | tail -n 2 | head -n 1 | col 1 | awk -v b="$base" '{ printf "%.0f", $1 - b }')
+guarded_over=$(echo "$over" | tail -n 1 | col 1 | awk -v b="$base" '{ printf "%.0f", $1 - b }')
+over=$(echo "$over" | sed '1d' | sed '$d' | sed '$d' | col 1 | awk -v b="$base" '{ printf "%.0f ", $1 - b }')
 
 # hyperfine, where installed, as a cross-check: it runs each command's batch in turn, so it
 # is run in 5 rounds with the order rotated, and the median of the rounds' medians is kept.
@@ -607,6 +609,9 @@ echo "Floor on this machine, a minimal static supervisor (fork, exec, sleep, SIG
 echo "measured in the same rotation as the tools:"
 echo "wall time minus 0.2 s = $floor_wall µs; signal lateness = $floor_sig µs;"
 echo "overhead of \`floor 10 true\` = $floor_over µs; runlimit's is $(echo "$over" | awk -v f="$floor_over" '{ printf "%.2f", $1 / f }') × that."
+echo "With a guard leading the command's group and ending it if the supervisor dies, as"
+echo "runlimit's contract asks (benchrun guarded): overhead of \`guarded 10 true\` = $guarded_over µs;"
+echo "runlimit's is $(echo "$over" | awk -v f="$guarded_over" '{ printf "%.2f", $1 / f }') × that."
 echo
 echo "$relay_table"
 echo
