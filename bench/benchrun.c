@@ -880,29 +880,12 @@ static int series(int n, int size, int argc, char **argv)
 	return 0;
 }
 
-static pid_t supervised;
+static pid_t supervised, supervised_group;
 
 static void on_alarm(int sig)
 {
 	(void)sig;
-	kill(-supervised, SIGTERM);
-}
-
-static int supervise_run(double d, char **argv)
-{
-	supervised = fork();
-	if (supervised == 0) {
-		setpgid(0, 0);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	setpgid(supervised, supervised);
-	signal(SIGALRM, on_alarm);
-	alarm((unsigned)d);
-	int status;
-	while (waitpid(supervised, &status, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	kill(-supervised_group, SIGTERM);
 }
 
 static pid_t guard_parent;
@@ -924,29 +907,37 @@ static int guard_main(void *arg)
 	_exit(0);
 }
 
-static int guarded_run(double d, char **argv)
+/* "supervise", and with guarded "guarded": the command joins the guard's group instead of
+ * leading its own. */
+static int supervise_run(double d, char **argv, bool guarded)
 {
 	static char stack[16384] __attribute__((aligned(16)));
-	guard_parent = getpid();
-	pid_t guard = clone(guard_main, stack + sizeof stack, CLONE_VM | SIGCHLD, NULL);
-	if (guard < 0)
-		return 125;
-	setpgid(guard, guard);
+	pid_t guard = 0;
+	if (guarded) {
+		guard_parent = getpid();
+		guard = clone(guard_main, stack + sizeof stack, CLONE_VM | SIGCHLD, NULL);
+		if (guard < 0)
+			return 125;
+		setpgid(guard, guard);
+	}
 	supervised = fork();
 	if (supervised == 0) {
 		setpgid(0, guard);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
-	setpgid(supervised, guard);
+	supervised_group = guarded ? guard : supervised;
+	setpgid(supervised, supervised_group);
 	signal(SIGALRM, on_alarm);
 	alarm((unsigned)d);
 	int status;
 	while (waitpid(supervised, &status, 0) < 0 && errno == EINTR)
 		;
-	kill(guard, SIGKILL);
-	while (waitpid(guard, NULL, 0) < 0 && errno == EINTR)
-		;
+	if (guarded) {
+		kill(guard, SIGKILL);
+		while (waitpid(guard, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -995,9 +986,9 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "forksig") == 0 && argc > 4)
 		return forksig(n, atoi(argv[3]), argc - 4, argv + 4);
 	if (strcmp(argv[1], "supervise") == 0)
-		return supervise_run(atof(argv[2]), argv + 3);
+		return supervise_run(atof(argv[2]), argv + 3, false);
 	if (strcmp(argv[1], "guarded") == 0)
-		return guarded_run(atof(argv[2]), argv + 3);
+		return supervise_run(atof(argv[2]), argv + 3, true);
 	if (strcmp(argv[1], "signal") == 0 && argc > 4)
 		return stamped(true, n, atof(argv[3]), argc - 4, argv + 4, self_path);
 	if (strcmp(argv[1], "exit") == 0)
