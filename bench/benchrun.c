@@ -57,8 +57,8 @@
  *   benchrun guarded D CMD...
  *       The floor of a time-out tool that keeps runlimit's contract on process groups: that of
  *       "supervise", plus a guard that leads the command's group (the command is a member,
- *       not the leader, so setsid works in it) and ends the group if the supervisor dies
- *       (parent-death signal); cloned sharing the supervisor's memory, the cheapest way
+ *       not the leader, so setsid works in it) and sends the group TERM if the supervisor
+ *       dies (parent-death signal); cloned sharing the supervisor's memory, the cheapest way
  *       Linux has, then killed and reaped at the end.  What runlimit adds to this is the cost
  *       of everything else it promises.
  *   benchrun rss N CMD...
@@ -903,7 +903,8 @@ static int guard_main(void *arg)
 	int got;
 	while (getppid() == guard_parent)
 		sigwait(&death, &got);
-	kill(0, SIGTERM);
+	if (getpgrp() == getpid()) /* not if the supervisor died before making the group */
+		kill(0, SIGTERM);
 	_exit(0);
 }
 
