@@ -43,8 +43,11 @@ work=$(mktemp -d)
 hogs=""
 # shellcheck disable=SC2086
 trap '[ -z "$hogs" ] || kill $hogs 2>/dev/null; rm -rf "$work"' EXIT
-# Static where possible: its own start-up is then the same small cost for every tool.
-cc -O2 -static -o "$work/benchrun" bench/benchrun.c 2>/dev/null ||
+# Static where possible: its own start-up is then the same small cost for every tool.  And
+# static-pie where the toolchain can, as runlimit's default build and floor.c are: its floors
+# (supervise, guarded) then start as runlimit does, relocating themselves.
+cc -O2 -static-pie -o "$work/benchrun" bench/benchrun.c 2>/dev/null ||
+	cc -O2 -static -o "$work/benchrun" bench/benchrun.c 2>/dev/null ||
 	cc -O2 -o "$work/benchrun" bench/benchrun.c
 br=$work/benchrun
 
