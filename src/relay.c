@@ -71,7 +71,6 @@ static bool open_stream(struct stream *s, int std, bool both)
 	int p[2];
 	if (pipe(p) < 0)
 		return false;
-	pipe_widen(p[0]);
 	s->in = high(p[0]);
 	s->write_end = high(p[1]);
 	return s->in >= 0 && s->write_end >= 0 && fcntl(s->in, F_SETFL, O_NONBLOCK) == 0;
@@ -135,6 +134,10 @@ bool relay_prepare(int64_t silence, size_t tail)
 	for (size_t k = 0; k < nstreams; k++) {
 		struct stream *s = &streams[k];
 		s->moved = pipe_can_move(s->in, s->out);
+		/* A copied stream's pipe keeps the system's size: wider, it would only make the
+		 * reads, and runlimit's memory, larger. */
+		if (s->moved)
+			pipe_widen(s->in);
 	}
 	if (silence > 0) {
 		/* Output to a terminal is not seen: with nothing else to see, a busy interactive

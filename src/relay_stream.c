@@ -17,7 +17,8 @@
  * several runs into one log) never cuts into it.  Between two pipes, where the system can,
  * the bytes are moved in the kernel instead (os/os.h: pipe_move), up to MOVE at a time. */
 #define CHUNK PIPE_BUF
-#define MOVE (1 << 20)
+#define MOVE PIPE_WIDEST
+#define TEE_READ 65536
 
 uint64_t stream_waiting(const struct stream *s)
 {
@@ -119,7 +120,9 @@ static int take_in(struct stream *s);
 static bool keep_teed(struct stream *s, size_t n)
 {
 	while (n > 0) {
-		ssize_t got = read(s->in, s->buf, n < sizeof s->buf ? n : sizeof s->buf);
+		/* The bytes need no room together: a part of the buffer keeps runlimit's memory
+		 * small. */
+		ssize_t got = read(s->in, s->buf, n < TEE_READ ? n : TEE_READ);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0)
@@ -234,8 +237,9 @@ static size_t after_last_newline(const char *p, size_t n)
 }
 
 /* How much of buf[off..len) the next write takes.  The buffer holds what one read took,
- * and that read emptied runlimit's pipe (the buffer is as large as a pipe), so it ends
- * where one of the command's writes ended: at most PIPE_BUF of it goes in one write, whole.
+ * and that read emptied runlimit's pipe (the buffer is as large as the widest pipe, and a
+ * read takes all a pipe holds, each write whole, up to its size), so it ends where one of
+ * the command's writes ended: at most PIPE_BUF of it goes in one write, whole.
  * More holds several writes, whose ends are no longer known; cut there, a piece could end
  * inside a write and another process's write come in between.  The likeliest end of a
  * write is a line's: the piece ends after the last newline in its PIPE_BUF bytes, so lines

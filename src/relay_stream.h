@@ -7,9 +7,10 @@
  * A write of at most PIPE_BUF bytes by the command reaches the caller whole, even when
  * other processes write to the caller's pipe too (make -j, several runs into one log): the
  * kernel's move keeps the pipe's buffers, each of which holds whole writes; a copy reads
- * all the pipe holds (a read that empties a pipe ends where a write ended) and writes it
- * back in pieces of at most PIPE_BUF, each written whole, each ending where a write or a
- * line ended (see next_piece in relay_stream.c). */
+ * all the pipe holds (a read that empties a pipe ends where a write ended: the buffer is as
+ * large as the widest pipe, PIPE_WIDEST) and writes it back in pieces of at most PIPE_BUF,
+ * each written whole, each ending where a write or a line ended (see next_piece in
+ * relay_stream.c). */
 #ifndef RUNLIMIT_RELAY_STREAM_H
 #define RUNLIMIT_RELAY_STREAM_H
 
@@ -19,10 +20,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "os/os.h"
 #include "relay_lines.h"
 #include "relay_tail.h"
 
-#define STREAM_BUFFER 65536
+#define STREAM_BUFFER PIPE_WIDEST
 
 struct stream {
 	int in;          /* the read end of runlimit's pipe (-1: closed) */

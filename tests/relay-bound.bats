@@ -241,46 +241,82 @@ raise SystemExit(0 if p.poll(0) else 1)'
 
 # four_runs OPT...: four runlimit OPT... 30 lines.py at once, each writing 3000 lines of LEN
 # bytes to stdout and to stderr, in single writes; their stdout into one pipe and their
-# stderr into one FIFO (MERGE=1: both into the one pipe).  Sets torn_out and torn_err: "TORN
-# LINES" as tools/torn.py counts them.
+# stderr into one FIFO (MERGE=1: both into the one pipe; CALLER=socket: both into one stream
+# socket), whose reader starts half a second late (a slow caller, whose pipe or socket is
+# full meanwhile).  Sets torn_out and torn_err: "TORN LINES" as tools/torn.py counts them.
 four_runs() {
 	local j reader=
 	rm -f "$D/err.fifo" "$D/err.count"
+	torn_err=
+	# shellcheck disable=SC2016
+	if [ "${CALLER:-pipe}" = socket ]; then
+		"$PY" "$TOOLS/sockread.py" 0.5 bash -c 'py=$1 lines=$2 len=$3; shift 3
+			for j in a b c d; do "$@" 30 "$py" "$lines" 3000 "$len" $j both & done
+			wait' _ "$PY" "$TOOLS/lines.py" "$LEN" "$RUNLIMIT" "$@" |
+			"$PY" "$TOOLS/torn.py" "$LEN" >"$D/out.count"
+		torn_out=$(cat "$D/out.count")
+		return
+	fi
 	if [ "${MERGE:-0}" = 1 ]; then
 		(for j in a b c d; do "$RUNLIMIT" "$@" 30 "$PY" "$TOOLS/lines.py" 3000 "$LEN" $j both & done
-			wait) 2>&1 | "$PY" "$TOOLS/torn.py" "$LEN" >"$D/out.count"
-		torn_out=$(cat "$D/out.count") torn_err=
+			wait) 2>&1 | "$PY" "$TOOLS/torn.py" "$LEN" 0.5 >"$D/out.count"
+		torn_out=$(cat "$D/out.count")
 		return
 	fi
 	mkfifo "$D/err.fifo"
-	"$PY" "$TOOLS/torn.py" "$LEN" <"$D/err.fifo" >"$D/err.count" &
+	"$PY" "$TOOLS/torn.py" "$LEN" 0.5 <"$D/err.fifo" >"$D/err.count" &
 	reader=$!
 	(for j in a b c d; do "$RUNLIMIT" "$@" 30 "$PY" "$TOOLS/lines.py" 3000 "$LEN" $j both & done
-		wait) 2>"$D/err.fifo" | "$PY" "$TOOLS/torn.py" "$LEN" >"$D/out.count"
+		wait) 2>"$D/err.fifo" | "$PY" "$TOOLS/torn.py" "$LEN" 0.5 >"$D/out.count"
 	wait_bg "$reader" 30
 	torn_out=$(cat "$D/out.count") torn_err=$(cat "$D/err.count")
 }
 
-@test "four runs writing lines of up to PIPE_BUF bytes into one pipe: not one line torn, under every relay option" {
+@test "four runs writing lines of up to PIPE_BUF bytes into one pipe or socket, on a busy machine: not one line torn, under every relay option" {
 	# The lines are 1000 bytes, or PIPE_BUF where that is less (512 on macOS and FreeBSD),
 	# as a write of more is not atomic even without runlimit.
-	local pipe_buf opt merge
+	local pipe_buf opt caller
 	pipe_buf=$(getconf PIPE_BUF / 2>/dev/null) || pipe_buf=512
 	LEN=1000
 	[ "$pipe_buf" -ge "$LEN" ] || LEN=$pipe_buf
-	for merge in 0 1; do
+	# Two busy loops (the copies of yes that teardown ends): a run is then preempted at any
+	# point, as on a loaded machine, where a write cut in two had been seen torn.
+	("$Y" >/dev/null &)
+	("$Y" >/dev/null &)
+	for caller in pipe merged socket; do
 		for opt in "" --output-grace=1 --no-output-timeout=30 \
 			"--report=$D/r.json --report-tail=1K"; do
 			# shellcheck disable=SC2086
-			MERGE=$merge four_runs $opt
-			echo "${opt:-bare} 2>&1=$merge: stdout (torn lines) $torn_out, stderr $torn_err" >&2
-			if [ "$merge" = 1 ]; then
-				[ "$torn_out" = "0 24000" ]
-			else
+			case $caller in
+			pipe) four_runs $opt ;;
+			merged) MERGE=1 four_runs $opt ;;
+			socket) CALLER=socket four_runs $opt ;;
+			esac
+			echo "${opt:-bare} into a $caller: stdout (torn lines) $torn_out, stderr $torn_err" >&2
+			if [ "$caller" = pipe ]; then
 				[ "$torn_out" = "0 12000" ]
 				[ "$torn_err" = "0 12000" ]
+			else
+				[ "$torn_out" = "0 24000" ]
 			fi
 		done
+	done
+}
+
+@test "a relay that can no longer move between pipes copies from its widened pipe: not one line torn" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	# The test build refuses the move once runlimit's pipe holds more than 64 KiB (where the
+	# system moves at all): the copy then starts on a pipe as wide as the system let it be.
+	local opt
+	LEN=1000
+	[ "$(getconf PIPE_BUF / 2>/dev/null || echo 512)" -ge "$LEN" ] || LEN=512
+	("$Y" >/dev/null &)
+	("$Y" >/dev/null &)
+	for opt in --output-grace=1 "--report=$D/r.json --report-tail=1K"; do
+		# shellcheck disable=SC2086
+		RUNLIMIT=$RUNLIMIT_HOOKS RUNLIMIT_TEST_MOVE_REFUSED=1 MERGE=1 four_runs $opt
+		echo "$opt: (torn lines) $torn_out" >&2
+		[ "$torn_out" = "0 24000" ]
 	done
 }
 

@@ -160,8 +160,26 @@ bool pipe_can_move(int in, int out)
 	       S_ISFIFO(b.st_mode);
 }
 
+#ifdef RUNLIMIT_TEST_HOOKS
+/* Test builds only: the move refused once `in` holds more than 64 KiB, so that the relay
+ * goes on copying out of its widened pipe (RUNLIMIT_TEST_MOVE_REFUSED). */
+static bool move_refused(int in)
+{
+	int unread = 0;
+	if (!getenv("RUNLIMIT_TEST_MOVE_REFUSED") || ioctl(in, FIONREAD, &unread) != 0 ||
+	    unread <= 65536)
+		return false;
+	errno = EINVAL;
+	return true;
+}
+#else
+#define move_refused(in) false
+#endif
+
 ssize_t pipe_move(int in, int out, size_t max)
 {
+	if (move_refused(in))
+		return -1;
 	return splice(in, NULL, out, NULL, max, SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
 }
 
@@ -170,6 +188,8 @@ ssize_t pipe_move(int in, int out, size_t max)
  * not retry): bytes still in `in` tell the two apart, and a full out is EAGAIN. */
 ssize_t pipe_tee(int in, int out, size_t max)
 {
+	if (move_refused(in))
+		return -1;
 	ssize_t got = tee(in, out, max, SPLICE_F_NONBLOCK);
 	int unread = 0;
 	if (got == 0 && ioctl(in, FIONREAD, &unread) == 0 && unread > 0) {
@@ -183,7 +203,7 @@ void pipe_widen(int fd)
 {
 	/* Over pipe-max-size an unprivileged user gets EPERM, and past the soft quota of pipe
 	 * pages (pipe-user-pages-soft) the kernel keeps the pipe at its size: try less. */
-	for (int size = 1 << 20; size >= 1 << 18; size >>= 1)
+	for (int size = PIPE_WIDEST; size >= PIPE_WIDEST / 4; size >>= 1)
 		if (fcntl(fd, F_SETPIPE_SZ, size) >= size)
 			return;
 }

@@ -391,9 +391,15 @@ ssize_t pipe_move(int in, int out, size_t max);
  * them), and as pipe_move otherwise. */
 ssize_t pipe_tee(int in, int out, size_t max);
 
+/* The most a pipe of the relay's holds: what pipe_widen makes at most, and a pipe's
+ * default on every system runlimit is built for (16 pages on Linux, of at most 64 KiB each;
+ * 64 KiB on macOS and FreeBSD).  The relay's buffer is this large, so that a read from its
+ * pipe takes all the pipe holds, and so ends where one of the command's writes ended. */
+#define PIPE_WIDEST (1 << 20)
+
 /* Make the relay's own pipe (fd: either end) hold more than the default 64 KiB where the
- * system lets it (Linux: F_SETPIPE_SZ, up to 1 MiB, less as /proc/sys/fs/pipe-max-size or
- * the user's pipe quota allows; quietly nothing where neither does), so that a command
+ * system lets it (Linux: F_SETPIPE_SZ, up to PIPE_WIDEST, less as /proc/sys/fs/pipe-max-size
+ * or the user's pipe quota allows; quietly nothing where neither does), so that a command
  * writing fast wakes runlimit once a megabyte, not once every 64 KiB.  Elsewhere nothing:
  * the system sizes its pipes itself. */
 void pipe_widen(int fd);
