@@ -14,6 +14,7 @@
 #include "relay_tail.h"
 
 static struct stream streams[2];
+static char buffers[2][STREAM_BUFFER];
 static size_t nstreams;
 static bool exited, grace_over;
 static int64_t grace_end = CLOCK_NEVER;
@@ -123,7 +124,7 @@ bool relay_prepare(int64_t silence, size_t tail)
 	bool re = relayable(STDERR_FILENO, &e);
 	bool same = ro && re && same_file(&o, &e);
 	for (size_t k = 0; k < 2; k++)
-		streams[k] = (struct stream){.in = -1, .write_end = -1};
+		streams[k] = (struct stream){.in = -1, .write_end = -1, .buf = buffers[k]};
 	if (ro && !open_stream(&streams[nstreams], STDOUT_FILENO, same))
 		return false;
 	if (re && !same && !open_stream(&streams[nstreams], STDERR_FILENO, false))

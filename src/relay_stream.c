@@ -176,7 +176,7 @@ static int take_in(struct stream *s)
 		return move_in(s);
 	ssize_t got;
 	do {
-		got = read(s->in, s->buf, room(s, sizeof s->buf));
+		got = read(s->in, s->buf, room(s, STREAM_BUFFER));
 	} while (got < 0 && errno == EINTR);
 	if (got > 0) {
 		s->len = (size_t)got;

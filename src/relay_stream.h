@@ -43,7 +43,8 @@ struct stream {
 	struct tail *tail;   /* the end of stderr kept for the report (NULL: not this stream) */
 	struct lines *lines; /* runlimit's own lines (NULL: this stream does not carry stderr) */
 	size_t len, off; /* buf[off..len) is still to be written */
-	char buf[STREAM_BUFFER];
+	char *buf;       /* STREAM_BUFFER bytes, apart from the rest: setting up a stream
+	                    touches none of them, and a read only as many as the pipe holds */
 };
 
 /* The most pollfds stream_wants asks for. */
