@@ -26,6 +26,11 @@
  *       way the kernel has: one write to cgroup.kill, then waiting for cgroup.events to say
  *       "populated 0" and reaping the builder (this program is a subreaper meanwhile).
  *       Prints the median ms from the write to the end, "n/a" where no cgroup can be made.
+ *   cgtimeout [-s SIG] [-k DUR] D CMD...
+ *       This program run through a link named cgtimeout: the floor of killfloor in the form
+ *       of a time-out tool, for drivers that run one as they run runlimit (the shared
+ *       treekill.py): CMD in a cgroup of its own, and at D one write to cgroup.kill (whatever
+ *       -s and -k say), until the cgroup is empty and its dead are reaped; exits 137.
  *   benchrun procread N
  *       The floor of any walk of a tree through /proc: N idle processes (forked, not exec'd,
  *       as "build" makes them), each one's stat and its children file opened and read once,
@@ -671,6 +676,74 @@ static const char *cgroup_root(void)
 	return NULL;
 }
 
+/* One write to cgroup.kill (killer), then wait until cgroup.events (events) says the cgroup
+ * is empty; false if the kill was refused. */
+static bool kill_cgroup(int killer, int events)
+{
+	if (killer < 0 || write(killer, "1", 1) != 1) {
+		fprintf(stderr, "benchrun: cgroup.kill: %s\n", strerror(errno));
+		return false;
+	}
+	for (char buf[256];;) {
+		ssize_t m = pread(events, buf, sizeof buf - 1, 0);
+		buf[m > 0 ? m : 0] = '\0';
+		if (strstr(buf, "populated 0"))
+			return true;
+		struct pollfd p = {events, POLLPRI, 0};
+		poll(&p, 1, 1000);
+	}
+}
+
+/* "cgtimeout [-s SIG] [-k DUR] D CMD...": this program under that name (a link), a time-out
+ * tool in the form the shared treekill.py runs one: the floor of a tree kill, driven as
+ * runlimit is.  CMD runs in a cgroup of its own; at D (from this program's start) one write
+ * to cgroup.kill ends all of it, whatever -s and -k say; then it waits until the cgroup is
+ * empty and reaps the dead (a subreaper meanwhile), and exits 137. */
+static int cgtimeout(int argc, char **argv)
+{
+	double start = now_us();
+	int k = 1;
+	while (k + 1 < argc && (strcmp(argv[k], "-s") == 0 || strcmp(argv[k], "-k") == 0))
+		k += 2;
+	const char *root = cgroup_root();
+	if (k + 1 >= argc || !root) {
+		fprintf(stderr, "usage: cgtimeout [-s SIG] [-k DUR] D CMD... (and cgroup v2, as root)\n");
+		return 125;
+	}
+	char cg[160], path[256];
+	snprintf(cg, sizeof cg, "%s/benchrun-cgtimeout-%d", root, (int)getpid());
+	if (mkdir(cg, 0755) != 0) {
+		fprintf(stderr, "cgtimeout: mkdir %s: %s\n", cg, strerror(errno));
+		return 125;
+	}
+	snprintf(path, sizeof path, "%s/cgroup.procs", cg);
+	int procs = open(path, O_WRONLY | O_CLOEXEC);
+	snprintf(path, sizeof path, "%s/cgroup.events", cg);
+	int events = open(path, O_RDONLY | O_CLOEXEC);
+	snprintf(path, sizeof path, "%s/cgroup.kill", cg);
+	int killer = open(path, O_WRONLY | O_CLOEXEC);
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (write(procs, "0", 1) != 1)
+			_exit(125);
+		execvp(argv[k + 1], argv + k + 1);
+		_exit(127);
+	}
+	long left = (long)(start + atof(argv[k]) * 1e6 - now_us());
+	if (pid > 0 && left > 0)
+		sleep_us(left);
+	if (pid > 0)
+		kill_cgroup(killer, events);
+	while (waitpid(-1, NULL, 0) > 0)
+		;
+	close(procs);
+	close(events);
+	close(killer);
+	rmdir(cg);
+	return 137;
+}
+
 static int killfloor(int n, int size)
 {
 	const char *root = cgroup_root();
@@ -710,17 +783,7 @@ static int killfloor(int n, int size)
 			sleep_us(5000);
 		sleep_us(200000);
 		double start = now_us();
-		bool ok = killer >= 0 && write(killer, "1", 1) == 1;
-		if (!ok)
-			fprintf(stderr, "benchrun killfloor: cgroup.kill: %s\n", strerror(errno));
-		for (char buf[256]; ok;) {
-			ssize_t m = pread(events, buf, sizeof buf - 1, 0);
-			buf[m > 0 ? m : 0] = '\0';
-			if (strstr(buf, "populated 0"))
-				break;
-			struct pollfd p = {events, POLLPRI, 0};
-			poll(&p, 1, 1000);
-		}
+		bool ok = kill_cgroup(killer, events);
 		while (waitpid(-1, NULL, 0) > 0)
 			;
 		if (ok)
@@ -944,6 +1007,9 @@ static int supervise_run(double d, char **argv, bool guarded)
 
 int main(int argc, char **argv)
 {
+	const char *name = strrchr(argv[0], '/');
+	if (strcmp(name ? name + 1 : argv[0], "cgtimeout") == 0)
+		return cgtimeout(argc, argv);
 	if (argc == 2 && strcmp(argv[1], "victim") == 0) {
 		signal(SIGTERM, on_victim_signal);
 		signal(SIGKILL, on_victim_signal);
