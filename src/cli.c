@@ -18,7 +18,7 @@
 #define DEFAULT_KILL_AFTER ((int64_t)5 * 1000000000)
 /* The output grace when the relay is on and none is given: long enough for the last writes
  * of a command's own children to reach the caller, short enough that a leftover holding the
- * pipes costs the caller no more than a second (the manual says why). */
+ * pipes costs the caller no more than a second (docs/design.md, The relay, says why). */
 #define DEFAULT_OUTPUT_GRACE ((int64_t)1000000000)
 #define TAIL_MAX (16ULL * 1024 * 1024)
 /* How long the --on-timeout hook may run when no --on-timeout-limit is given. */
