@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """The house drawn from the code: every quoted #include in src/, as a graph of modules (a.c
 and a.h are one module, a).  It fails if the platform (src/os/) includes a core header (an
-upward include), if the modules' graph has a cycle, or if a file outside src/os/ (the unit
-tests too) tests a system by name (__linux__, __APPLE__, __FreeBSD__), and names what it
-found.
+upward include), if the modules' graph has a cycle, if a file outside src/os/ (the rest of
+src/, tests/unit/, tests/fuzz/) includes a header of src/os/ other than os.h, the
+platform's one interface, or if a file outside src/os/ (the unit tests too) or a unit test
+of the platform's own (src/os/unit_*.c) tests a system by name (__linux__, __APPLE__,
+__FreeBSD__); it names the file and what it found.
 Usage: scripts/check-includes.py [SRC_DIR]"""
 import os
 import re
@@ -43,19 +45,51 @@ for d, _, files in os.walk(src):
             if them != me:
                 edges.setdefault(me, set()).add(them)
 
-# A system tested by name outside the seam.
-system = re.compile(r"__(linux|APPLE|FreeBSD)__")
-unit = os.path.join(src, "..", "tests", "unit")
-for top in (src, unit):
+# Outside src/os/ only os.h is the platform's: a private header of src/os/ (cpufiles.h,
+# pidmap.h, ...) included from the core, the unit tests or the fuzzers, by any path (as
+# "os/x.h" under -Isrc, by a relative path, or bare under an -I of src/os/).
+osdir = os.path.join(src, "os")
+seam = os.path.join(osdir, "os.h")
+tests = os.path.normpath(os.path.join(src, "..", "tests"))
+outside = [src, os.path.join(tests, "unit"), os.path.join(tests, "fuzz")]
+
+
+def in_os(path):
+    return os.path.relpath(path, src).split(os.sep)[0] == "os"
+
+
+for top in outside:
     for d, _, files in os.walk(top):
-        if os.path.relpath(d, src).split(os.sep)[0] == "os":
+        if in_os(d):
             continue
         for f in sorted(files):
-            if f.endswith((".c", ".h")):
-                path = os.path.join(d, f)
-                with open(path, encoding="utf-8") as fh:
-                    if system.search(fh.read()):
-                        bad.append("%s: tests a system by name outside src/os/" % path)
+            if not f.endswith((".c", ".h")):
+                continue
+            path = os.path.join(d, f)
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+            for name in inc.findall(text):
+                found = [os.path.normpath(os.path.join(b, name)) for b in (d, src, osdir)]
+                found = [t for t in found if os.path.exists(t)]
+                if found and in_os(found[0]) and not os.path.samefile(found[0], seam):
+                    bad.append("%s: includes %s, a private header of src/os/ (outside src/os/ "
+                               "only os.h may be included)" % (path, name))
+
+# A system tested by name outside the seam, or in the platform's own unit tests, which run on
+# every system.
+system = re.compile(r"__(linux|APPLE|FreeBSD)__")
+for top in outside[:2]:
+    for d, _, files in os.walk(top):
+        for f in sorted(files):
+            if not f.endswith((".c", ".h")):
+                continue
+            if in_os(d) and not f.startswith("unit_"):
+                continue
+            path = os.path.join(d, f)
+            with open(path, encoding="utf-8") as fh:
+                if system.search(fh.read()):
+                    where = "in a unit test" if in_os(d) else "outside src/os/"
+                    bad.append("%s: tests a system by name %s" % (path, where))
 
 # Cycles, by a depth-first search that reports each back edge's loop once.
 state, stack, cycles = {}, [], set()
@@ -81,6 +115,7 @@ bad += ["include cycle: " + c for c in sorted(cycles)]
 for b in bad:
     print("check-includes: " + b, file=sys.stderr)
 if not bad:
-    print("check-includes: %d modules, no upward include, no cycle" % len(set(edges) |
+    print("check-includes: %d modules, no upward include, no cycle, no private header of src/os/ "
+          "included from outside it" % len(set(edges) |
           {n for s in edges.values() for n in s}))
 sys.exit(1 if bad else 0)

@@ -1,8 +1,10 @@
 /* Unit tests for the pure functions: duration_parse (duration.h) and the signal name table
- * (signals.h) here; in the other unit_*.c files, one each: the nproc policy, Linux's CPU
- * files, message quoting, the pid map, the JSON writer, the exit-status rules, the event
- * wait of the platform built (the clock), the report tail's ring, runlimit's own lines,
- * RUNLIMIT_DEADLINE (deadline.h) and the budgets' sizes (size.h).
+ * (signals.h) here; in the other unit_*.c files, one each: the nproc policy, message
+ * quoting, the JSON writer, the exit-status rules, the event wait of the platform built (the
+ * clock), the report tail's ring, runlimit's own lines, RUNLIMIT_DEADLINE (deadline.h) and
+ * the budgets' sizes (size.h).  The platform's private parts (Linux's CPU files, the pid
+ * map, the /proc stat line) are tested beside their headers, in src/os/unit_*.c, reached
+ * through os.h (os_unit_tests), since nothing outside src/os/ includes them.
  * No framework: each check prints a line on failure and is counted. */
 /* The same view of <signal.h> as signals.c's (on macOS, 7 is SIGEMT there, not SIGPOLL). */
 #define _DARWIN_C_SOURCE
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include "duration.h"
+#include "os/os.h"
 #include "signals.h"
 #include "unit.h"
 
@@ -490,8 +493,6 @@ int main(void)
 	test_durations();
 	test_signals();
 	test_nproc();
-	test_pidmap();
-	test_stat_parse();
 	test_json();
 	test_status();
 	test_clock();
@@ -499,7 +500,7 @@ int main(void)
 	test_lines();
 	test_deadline();
 	test_size();
-	test_cpufiles();
+	os_unit_tests(check); /* the platform's private parts: src/os/unit_*.c */
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -6,10 +6,7 @@
 void check(int ok, const char *what, const char *detail);
 
 void test_nproc(void);     /* unit_nproc.c */
-void test_cpufiles(void);  /* unit_cpufiles.c */
 void test_quote(void);     /* unit_quote.c */
-void test_pidmap(void);    /* unit_pidmap.c */
-void test_stat_parse(void); /* unit_stat.c */
 void test_json(void);      /* unit_json.c */
 void test_status(void);    /* unit_status.c */
 void test_clock(void);     /* unit_clock.c */

@@ -1,10 +1,10 @@
-/* The /proc/PID/stat parser (os/linux_stat.h): a command name with spaces and parentheses,
+/* The /proc/PID/stat parser (linux_stat.h): a command name with spaces and parentheses,
  * the fields taken, a kernel whose lines end before the argument fields, and what is not a
  * stat line. */
 #include <string.h>
 
-#include "os/linux_stat.h"
-#include "unit.h"
+#include "linux_stat.h"
+#include "unit_os.h"
 
 void test_stat_parse(void)
 {

@@ -1,9 +1,9 @@
-/* The pid map (os/pidmap.h) of the tree walks: look-ups, replacement, growth, and pids that
+/* The pid map (pidmap.h) of the tree walks: look-ups, replacement, growth, and pids that
  * collide in the table. */
 #include <stdio.h>
 
-#include "os/pidmap.h"
-#include "unit.h"
+#include "pidmap.h"
+#include "unit_os.h"
 
 void test_pidmap(void)
 {

@@ -1,4 +1,4 @@
-/* Linux's CPU files (os/cpufiles.h): the parsers, and the quota walk over made-up cgroup trees
+/* Linux's CPU files (cpufiles.h): the parsers, and the quota walk over made-up cgroup trees
  * in a temporary directory. */
 #define _DARWIN_C_SOURCE /* mkdtemp, which macOS declares only in its full namespace */
 #include <limits.h>
@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "os/cpufiles.h"
-#include "unit.h"
+#include "cpufiles.h"
+#include "unit_os.h"
 
 static void ulong_is(const char *what, unsigned long got, unsigned long want)
 {
