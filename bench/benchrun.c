@@ -676,6 +676,14 @@ static const char *cgroup_root(void)
 	return NULL;
 }
 
+/* The file NAME of the cgroup directory cg, opened for access (-1 if it cannot be). */
+static int cgroup_file(const char *cg, const char *name, int access)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", cg, name);
+	return open(path, access | O_CLOEXEC);
+}
+
 /* One write to cgroup.kill (killer), then wait until cgroup.events (events) says the cgroup
  * is empty; false if the kill was refused. */
 static bool kill_cgroup(int killer, int events)
@@ -710,18 +718,15 @@ static int cgtimeout(int argc, char **argv)
 		fprintf(stderr, "usage: cgtimeout [-s SIG] [-k DUR] D CMD... (and cgroup v2, as root)\n");
 		return 125;
 	}
-	char cg[160], path[256];
+	char cg[160];
 	snprintf(cg, sizeof cg, "%s/benchrun-cgtimeout-%d", root, (int)getpid());
 	if (mkdir(cg, 0755) != 0) {
 		fprintf(stderr, "cgtimeout: mkdir %s: %s\n", cg, strerror(errno));
 		return 125;
 	}
-	snprintf(path, sizeof path, "%s/cgroup.procs", cg);
-	int procs = open(path, O_WRONLY | O_CLOEXEC);
-	snprintf(path, sizeof path, "%s/cgroup.events", cg);
-	int events = open(path, O_RDONLY | O_CLOEXEC);
-	snprintf(path, sizeof path, "%s/cgroup.kill", cg);
-	int killer = open(path, O_WRONLY | O_CLOEXEC);
+	int procs = cgroup_file(cg, "cgroup.procs", O_WRONLY);
+	int events = cgroup_file(cg, "cgroup.events", O_RDONLY);
+	int killer = cgroup_file(cg, "cgroup.kill", O_WRONLY);
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -758,7 +763,7 @@ static int killfloor(int n, int size)
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	int got = 0;
 	for (int r = 0; r < n; r++) {
-		char cg[160], path[256], name[16], ready[64];
+		char cg[160], name[16], ready[64];
 		snprintf(cg, sizeof cg, "%s/benchrun-floor-%d", root, (int)getpid());
 		snprintf(name, sizeof name, "bk%dr%d", (int)(getpid() % 10000), r);
 		snprintf(ready, sizeof ready, "/tmp/benchrun-ready-%d-%d", (int)getpid(), r);
@@ -766,12 +771,9 @@ static int killfloor(int n, int size)
 			fprintf(stderr, "benchrun killfloor: mkdir %s: %s\n", cg, strerror(errno));
 			break;
 		}
-		snprintf(path, sizeof path, "%s/cgroup.procs", cg);
-		int procs = open(path, O_WRONLY | O_CLOEXEC);
-		snprintf(path, sizeof path, "%s/cgroup.events", cg);
-		int events = open(path, O_RDONLY | O_CLOEXEC);
-		snprintf(path, sizeof path, "%s/cgroup.kill", cg);
-		int killer = open(path, O_WRONLY | O_CLOEXEC);
+		int procs = cgroup_file(cg, "cgroup.procs", O_WRONLY);
+		int events = cgroup_file(cg, "cgroup.events", O_RDONLY);
+		int killer = cgroup_file(cg, "cgroup.kill", O_WRONLY);
 		pid_t builder = fork();
 		if (builder == 0) {
 			if (write(procs, "0", 1) != 1)
