@@ -123,18 +123,22 @@ relay_section() {
 	mib=$((gib * 1024))
 	# Two shapes of pipeline: 1 MiB blocks at both ends (dd), and cat's small reads between
 	# head and wc -c (each end's own buffer), as a user would type it.
-	dd_shape() { echo "dd if=/dev/zero bs=1M count=$mib status=none | $1 | dd of=/dev/null bs=1M status=none"; }
-	wc_shape() { echo "head -c ${mib}M /dev/zero | $1 | wc -c >/dev/null"; }
+	pipeline() { # SHAPE X: the pipeline of that shape with X in its middle
+		case $1 in
+		dd) echo "dd if=/dev/zero bs=1M count=$mib status=none | $2 | dd of=/dev/null bs=1M status=none" ;;
+		wc) echo "head -c ${mib}M /dev/zero | $2 | wc -c >/dev/null" ;;
+		esac
+	}
 	shape_times() { # SHAPE: the medians (µs) of bare, GNU, runlimit and portable, in a line
 		shape=$1
-		set -- sh -c "$($shape cat)" :: sh -c "$($shape "/usr/bin/timeout 0 cat")" :: \
-			sh -c "$($shape "$runlimit --no-output-timeout=1m 0 cat")"
-		[ -n "$portable" ] && set -- "$@" :: sh -c "$($shape "$portable --no-output-timeout=1m 0 cat")"
+		set -- sh -c "$(pipeline "$shape" cat)" :: sh -c "$(pipeline "$shape" "/usr/bin/timeout 0 cat")" :: \
+			sh -c "$(pipeline "$shape" "$runlimit --no-output-timeout=1m 0 cat")"
+		[ -n "$portable" ] && set -- "$@" :: sh -c "$(pipeline "$shape" "$portable --no-output-timeout=1m 0 cat")"
 		"$br" runs "$rounds" "$@" | col 1 | tr '\n' ' '
 	}
 	echo "output relay: $gib GiB through two pipelines, $rounds rounds each..." >&2
-	thr_dd=$(shape_times dd_shape)
-	thr_wc=$(shape_times wc_shape)
+	thr_dd=$(shape_times dd)
+	thr_wc=$(shape_times wc)
 	echo "output relay: what it costs a short command ($n_cost runs each)..." >&2
 	cost=$(BENCH_OUTPUT=pipe "$br" runs "$n_cost" "$runlimit" 10 true :: \
 		"$runlimit" --output-grace=1 10 true :: "$runlimit" --no-output-timeout=60 10 true |
