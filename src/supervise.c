@@ -42,6 +42,7 @@ enum phase {
 	ENDING,   /* it was asked to end (a time-out, a request, its leftovers): the grace runs */
 	KILLED,   /* the final KILL has gone out: only the command's status is awaited */
 	DRAINING, /* the command is reaped; what it left running has the rest of the grace */
+	SETTLING, /* the final KILL went out and the command is reaped: the rest is dying */
 	FLUSHING, /* the tree is done with; the relay has the output grace (relay.h) */
 	DONE,
 	PHASES
@@ -130,12 +131,32 @@ static void over(struct run *r)
 	}
 }
 
+/* How long runlimit waits, after the final KILL, for what it KILLed to die. */
+#define SETTLE_MAX ((int64_t)1000 * 1000000)
+
+/* The final KILL went out and the command is reaped.  What else it KILLed cannot run
+ * again, but it is not gone until the kernel has torn it down (its memory freed, its files,
+ * pipes and ports closed), which a loaded machine may take milliseconds to do: runlimit
+ * waits for that, up to SETTLE_MAX (a process in an uninterruptible wait, on a hung
+ * file system, may never die), so that nothing of the tree is left when it returns, and it
+ * collects the dead itself. */
+static void settle(struct run *r)
+{
+	if (r->cfg->foreground || !deliver_leftovers_alive(&r->target)) {
+		over(r);
+		return;
+	}
+	r->phase = SETTLING;
+	r->grace_end = clock_after(clock_now(), SETTLE_MAX);
+	r->polling = !tree_watch_exits(&r->target);
+}
+
 static void killed(struct run *r)
 {
 	r->kill_sent = true;
 	r->grace_end = CLOCK_NEVER;
 	if (reaped(r))
-		over(r);
+		settle(r);
 	else
 		r->phase = KILLED;
 }
@@ -235,8 +256,16 @@ static void request(struct run *r, enum event ev)
 		snapshot_take(r->cfg, &r->target, report_reason(r->sig_why));
 	deliver(r->cfg, &r->target, r->sig, REACH_TREE, true, r->sig_why);
 	r->end.interrupted = true;
-	if (r->phase != KILLED && r->phase != FLUSHING && r->phase != DONE)
+	if (r->phase != KILLED && r->phase != SETTLING && r->phase != FLUSHING && r->phase != DONE)
 		start_grace(r);
+}
+
+/* A request to end while what was KILLed dies: passed on (it changes nothing there), and
+ * runlimit waits no more. */
+static void settle_cut(struct run *r, enum event ev)
+{
+	request(r, ev);
+	done(r, ev);
 }
 
 /* While the output is relayed, a request to end is passed on and ends the relaying too. */
@@ -315,8 +344,9 @@ static void exit_ending(struct run *r, enum event ev)
 
 static void exit_killed(struct run *r, enum event ev)
 {
+	(void)ev;
 	exited(r);
-	done(r, ev);
+	settle(r);
 }
 
 /* The command ended while the hook ran: the hook runs on to its end (after_hook). */
@@ -364,22 +394,22 @@ typedef void (*action)(struct run *, enum event);
  * grace runs), a stop of the command waits for the first signal's SIGCONT, and the command's
  * exit is noted for after_hook. */
 static const action table[EVENTS][PHASES] = {
-	/*             RUNNING      HOOKING          ENDING       KILLED       DRAINING    FLUSHING DONE */
-	[AHEAD]      = {read_ahead, ignore,          ignore,      ignore,      ignore,     ignore,  ignore},
-	[DEADLINE]   = {time_out,   ignore,          time_out,    time_out,    final_kill, ignore,  ignore},
-	[SILENT]     = {time_out,   ignore,          time_out,    time_out,    ignore,     ignore,  ignore},
-	[BUDGET]     = {time_out,   ignore,          time_out,    time_out,    ignore,     ignore,  ignore},
-	[GRACE_OVER] = {ignore,     ignore,          final_kill,  ignore,      final_kill, ignore,  ignore},
-	[EXITED]     = {exit_running, exit_hooking,  exit_ending, exit_killed, ignore,     ignore,  ignore},
-	[STOPPED]    = {stopped,    ignore,          stopped,     stopped,     ignore,     ignore,  ignore},
-	[DRAINED]    = {ignore,     ignore,          ignore,      ignore,      done,       ignore,  ignore},
-	[FLUSHED]    = {ignore,     ignore,          ignore,      ignore,      ignore,     flushed, ignore},
-	[ALARM]      = {time_out,   ignore,          time_out,    time_out,    time_out,   ignore,  ignore},
+	/*             RUNNING      HOOKING          ENDING       KILLED       DRAINING    SETTLING    FLUSHING DONE */
+	[AHEAD]      = {read_ahead, ignore,          ignore,      ignore,      ignore,     ignore,     ignore,  ignore},
+	[DEADLINE]   = {time_out,   ignore,          time_out,    time_out,    final_kill, ignore,     ignore,  ignore},
+	[SILENT]     = {time_out,   ignore,          time_out,    time_out,    ignore,     ignore,     ignore,  ignore},
+	[BUDGET]     = {time_out,   ignore,          time_out,    time_out,    ignore,     ignore,     ignore,  ignore},
+	[GRACE_OVER] = {ignore,     ignore,          final_kill,  ignore,      final_kill, done,       ignore,  ignore},
+	[EXITED]     = {exit_running, exit_hooking,  exit_ending, exit_killed, ignore,     ignore,     ignore,  ignore},
+	[STOPPED]    = {stopped,    ignore,          stopped,     stopped,     ignore,     ignore,     ignore,  ignore},
+	[DRAINED]    = {ignore,     ignore,          ignore,      ignore,      done,       done,       ignore,  ignore},
+	[FLUSHED]    = {ignore,     ignore,          ignore,      ignore,      ignore,     ignore,     flushed, ignore},
+	[ALARM]      = {time_out,   ignore,          time_out,    time_out,    time_out,   ignore,     ignore,  ignore},
 	/* In DONE: ended by a signal taken in this pass, the requests taken with it still go
 	 * out; while FLUSHING, a request ends the relaying too. */
-	[REQUEST]    = {request,    request_hooking, request,     request,     request,    cut_off, request},
-	[FORWARD]    = {forward,    forward,         forward,     forward,     forward,    forward, forward},
-	[HOOK_OVER]  = {ignore,     after_hook,      ignore,      ignore,      ignore,     ignore,  ignore},
+	[REQUEST]    = {request,    request_hooking, request,     request,     request,    settle_cut, cut_off, request},
+	[FORWARD]    = {forward,    forward,         forward,     forward,     forward,    forward,    forward, forward},
+	[HOOK_OVER]  = {ignore,     after_hook,      ignore,      ignore,      ignore,     ignore,     ignore,  ignore},
 };
 
 static void dispatch(struct run *r, enum event ev)
@@ -621,7 +651,7 @@ static bool due(struct run *r, enum event ev, int64_t now)
 		r->target.hook = hook_pid();
 		return true;
 	case DRAINED:
-		return r->phase == DRAINING && leftovers_gone(r);
+		return (r->phase == DRAINING || r->phase == SETTLING) && leftovers_gone(r);
 	case FLUSHED:
 		return r->phase == FLUSHING && relay_due(clock_now()) == RELAY_FINISHED;
 	default:
@@ -662,10 +692,13 @@ static int64_t ahead_at(const struct run *r, int64_t *lead)
  * the relay has to do, a look at the leftovers, the control socket's, the hook's limit... */
 static int64_t next_wake_but_budgets(const struct run *r)
 {
-	int64_t wake = r->deadline < r->grace_end ? r->deadline : r->grace_end;
+	/* Once what was KILLed is settling, a deadline passed means nothing (it would end
+	 * every wait at once); over() still needs it, to bound the output grace. */
+	int64_t deadline = r->phase == SETTLING ? CLOCK_NEVER : r->deadline;
+	int64_t wake = deadline < r->grace_end ? deadline : r->grace_end;
 	if (relay_next_wake() < wake)
 		wake = relay_next_wake();
-	if (r->polling && r->phase == DRAINING) {
+	if (r->polling && (r->phase == DRAINING || r->phase == SETTLING)) {
 		int64_t soon = clock_now() + LEFTOVER_POLL;
 		if (soon < wake)
 			wake = soon;

@@ -626,3 +626,33 @@ PYEOF
 	got=$(grep -v WNOWAIT "$D/trace" | grep -Ec '^(wait4|waitid)\(.*\) = [1-9][0-9]*$|si_pid=[1-9].*\) = 0$')
 	[ "$got" -ge 21 ] || { echo "collected $got, of 21; the trace:"; cat "$D/trace"; return 1; }
 }
+
+# A process KILLed with much memory takes the kernel milliseconds to tear down (its pages
+# freed before it becomes a zombie): the command is reaped long before.  Two paths to the
+# final KILL: the command reaped while its leftover has the grace (it dies of the TERM, its
+# child ignores it), and the command reaped after the KILL (both ignore the TERM).
+@test "after the final KILL, runlimit waits for what it KILLed to die: a child slow to tear down is not left alive" {
+	needs_orphan_adoption
+	command -v python3 >/dev/null || skip "no python3 to hold the memory"
+	local trap pid rl
+	for trap in "" "trap '' TERM"; do
+		rm -f "$D/pid"
+		D=$D "$RUNLIMIT" -k 0.2 60 sh -c "$trap"'
+			python3 -c "
+import os, signal, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+held = bytearray(512 << 20)
+open(os.environ[\"D\"] + \"/pid.new\", \"w\").write(str(os.getpid()))
+os.rename(os.environ[\"D\"] + \"/pid.new\", os.environ[\"D\"] + \"/pid\")
+time.sleep(100)" &
+			exec sleep 100' &
+		rl=$!
+		wait_for_file "$D/pid" 30
+		pid=$(cat "$D/pid")
+		kill -TERM "$rl"
+		wait "$rl" || true
+		# right away: the process runlimit KILLed is gone (collected by runlimit), not dying
+		! kill -0 "$pid" 2>/dev/null ||
+			{ echo "with '$trap': pid $pid still there after runlimit returned" >&2; return 1; }
+	done
+}
