@@ -132,14 +132,9 @@ bool relay_prepare(int64_t silence, size_t tail)
 	watch_files();
 	if (!keep_tail(tail))
 		return false;
-	for (size_t k = 0; k < nstreams; k++) {
-		struct stream *s = &streams[k];
-		s->moved = pipe_can_move(s->in, s->out);
-		/* A copied stream's pipe keeps the system's size: wider, it would only make the
-		 * reads, and runlimit's memory, larger. */
-		if (s->moved)
-			pipe_widen(s->in);
-	}
+	/* A moved stream's pipe is widened once the command proves fast (relay_stream.c). */
+	for (size_t k = 0; k < nstreams; k++)
+		streams[k].moved = pipe_can_move(streams[k].in, streams[k].out);
 	if (silence > 0) {
 		/* Output to a terminal is not seen: with nothing else to see, a busy interactive
 		 * program would look silent. */

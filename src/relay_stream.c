@@ -148,6 +148,16 @@ static int move_in(struct stream *s)
 	size_t max = room(s, MOVE);
 	ssize_t got = s->tail ? pipe_tee(s->in, s->out, max) : pipe_move(s->in, s->out, max);
 	if (got > 0) {
+		/* A whole pipe's worth at once: the command fills its pipe faster than runlimit
+		 * wakes to empty it, so the pipe is widened, once.  Not before: a wide pipe
+		 * counts against its user's pipe quota (Linux: pipe-user-pages-soft, 64 MiB), and
+		 * a user past it gets pipes of 8 KiB everywhere, so a run that writes little
+		 * keeps the pipe the system made.  A copied stream's pipe is never widened: that
+		 * would only make its reads, and runlimit's memory, larger. */
+		if (!s->wide && (size_t)got >= PIPE_USUAL) {
+			pipe_widen(s->in);
+			s->wide = true;
+		}
 		s->stalled = false;
 		s->bytes += (uint64_t)got;
 		int did = STREAM_READ | written(s, (size_t)got);

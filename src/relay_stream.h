@@ -36,6 +36,7 @@ struct stream {
 	bool broken;     /* the caller's end is gone */
 	bool moved;      /* pipe to pipe: moved in the kernel (pipe_move), never copied */
 	bool stalled;    /* moved, and the caller's pipe had no room: wait until it has */
+	bool wide;       /* moved, and its pipe widened (pipe_widen) */
 	uint64_t owed;   /* written before the command's exit and not yet relayed */
 	uint64_t bytes;  /* written by the command (read, moved, or dropped from the pipe) */
 	uint64_t sent;   /* of those, written out */

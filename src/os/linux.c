@@ -161,13 +161,16 @@ bool pipe_can_move(int in, int out)
 }
 
 #ifdef RUNLIMIT_TEST_HOOKS
-/* Test builds only: the move refused once `in` holds more than 64 KiB, so that the relay
- * goes on copying out of its widened pipe (RUNLIMIT_TEST_MOVE_REFUSED). */
+/* Test builds only: the pipe widened at once, as a fast command's would be by then, and the
+ * move refused once `in` holds more than 64 KiB, so that the relay goes on copying out of
+ * its widened pipe (RUNLIMIT_TEST_MOVE_REFUSED). */
 static bool move_refused(int in)
 {
 	int unread = 0;
-	if (!getenv("RUNLIMIT_TEST_MOVE_REFUSED") || ioctl(in, FIONREAD, &unread) != 0 ||
-	    unread <= 65536)
+	if (!getenv("RUNLIMIT_TEST_MOVE_REFUSED"))
+		return false;
+	pipe_widen(in);
+	if (ioctl(in, FIONREAD, &unread) != 0 || unread <= 65536)
 		return false;
 	errno = EINVAL;
 	return true;

@@ -398,7 +398,11 @@ ssize_t pipe_tee(int in, int out, size_t max);
  * pipe takes all the pipe holds, and so ends where one of the command's writes ended. */
 #define PIPE_WIDEST (1 << 20)
 
-/* Make the relay's own pipe (fd: either end) hold more than the default 64 KiB where the
+/* What a pipe holds as the system makes it, at least (Linux on 4 KiB pages, macOS,
+ * FreeBSD): a move this large found the relay's pipe full. */
+#define PIPE_USUAL 65536
+
+/* Make the relay's own pipe (fd: either end) hold more than the usual 64 KiB where the
  * system lets it (Linux: F_SETPIPE_SZ, up to PIPE_WIDEST, less as /proc/sys/fs/pipe-max-size
  * or the user's pipe quota allows; quietly nothing where neither does), so that a command
  * writing fast wakes runlimit once a megabyte, not once every 64 KiB.  Elsewhere nothing:
