@@ -245,13 +245,19 @@ for _ in range(int(os.environ.get("LINES", "0"))):
     os.write(1, b"y" * 99 + b"\n")
 print(size(), file=open(os.environ["SIZE_TO"], "w"))'
 
-@test "the relay's pipe holds a megabyte where the system allows: a fast writer wakes runlimit less" {
+# widened_size: $size, the relay's pipe once the command has written 64 MiB fast, or skip
+# where the system sizes its pipes itself.
+widened_size() {
 	SIZE_TO=$D/size BULK=64 bounded 60 "$RUNLIMIT" --output-grace=1 30 "$PY" -c "$pipe_size_prog" |
 		cat >/dev/null
 	size=$(cat "$D/size")
 	if [ "$size" = none ] || { [ "$size" -le 65536 ] && ! expected widepipe; }; then
 		skip "this system sizes its pipes itself (pipe size: $size)"
 	fi
+}
+
+@test "the relay's pipe holds a megabyte where the system allows: a fast writer wakes runlimit less" {
+	widened_size
 	[ "$size" -eq 1048576 ]
 	# Without the relay, the caller's pipe is the command's, and runlimit leaves its size be.
 	SIZE_TO=$D/size BULK=64 bounded 60 "$RUNLIMIT" 30 "$PY" -c "$pipe_size_prog" | cat >/dev/null
@@ -262,12 +268,7 @@ print(size(), file=open(os.environ["SIZE_TO"], "w"))'
 	# Past the quota (pipe-user-pages-soft) every new pipe of the user's holds 8 KiB: widened
 	# for every run, some 32 runs at once of one user, each with its stdout and stderr, would
 	# do that to all the user's other programs.
-	SIZE_TO=$D/size BULK=64 bounded 60 "$RUNLIMIT" --output-grace=1 30 "$PY" -c "$pipe_size_prog" |
-		cat >/dev/null
-	size=$(cat "$D/size")
-	if [ "$size" = none ] || { [ "$size" -le 65536 ] && ! expected widepipe; }; then
-		skip "this system sizes its pipes itself (pipe size: $size)"
-	fi
+	widened_size
 	# 600 lines of 100 bytes: never a whole 64 KiB pipe's worth at once.
 	SIZE_TO=$D/size LINES=600 bounded 30 "$RUNLIMIT" --output-grace=1 10 "$PY" -c "$pipe_size_prog" |
 		cat >"$D/out"
