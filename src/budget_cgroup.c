@@ -89,13 +89,13 @@ int64_t budget_cgroup_oom_kills(void)
 	return c.oom_kills;
 }
 
-void budget_cgroup_end(void)
+void budget_cgroup_end(int64_t until)
 {
 	if (c.made) {
 		/* The last figures before the files go (the report's peaks). */
 		budget_cgroup_oom_kills();
 		budget_stop();
 	}
-	cgroup_remove();
+	cgroup_remove(until);
 	c.made = false;
 }

@@ -29,7 +29,8 @@ void budget_cgroup_pump(const struct pollfd *fds, size_t n);
  * cgroup with the memory budget). */
 int64_t budget_cgroup_oom_kills(void);
 
-/* Before runlimit returns, on every path after budget_cgroup_prepare: the cgroup goes. */
-void budget_cgroup_end(void);
+/* Before runlimit returns, on every path after budget_cgroup_prepare: the cgroup goes,
+ * once what was KILLed in it is gone or until (the settle's end) has come. */
+void budget_cgroup_end(int64_t until);
 
 #endif

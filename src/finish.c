@@ -1,13 +1,16 @@
 #include "finish.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "named_control.h"
+#include "deliver.h"
 #include "dispositions.h"
+#include "hook.h"
+#include "named_control.h"
 #include "msg.h"
 #include "os/os.h"
 #include "quote.h"
@@ -26,8 +29,65 @@ void finish_say(const struct config *cfg, const struct run_end *e)
 		msg("the monitored command dumped core");
 }
 
+/* At most this many pids are named on stderr; the report has them all. */
+#define UNKILLED_SAID 8
+
+static void say_unkilled(const struct unkilled *u, pid_t command, pid_t hook)
+{
+	char line[512];
+	size_t len = 0;
+	line[0] = '\0';
+	for (long k = 0; k < u->n && k < UNKILLED_SAID; k++) {
+		const char *who = u->pids[k] == command ? " (the command)"
+		                  : u->pids[k] == hook  ? " (--on-timeout)" : "";
+		int w = snprintf(line + len, sizeof line - len, "%s%ld%s", k ? ", " : "",
+		                 (long)u->pids[k], who);
+		if (w > 0 && (size_t)w < sizeof line - len)
+			len += (size_t)w;
+	}
+	if (u->n > UNKILLED_SAID)
+		snprintf(line + len, sizeof line - len, " and %ld more", u->n - UNKILLED_SAID);
+	else if (u->more)
+		snprintf(line + len, sizeof line - len, "%sprocesses of its group", u->n ? " and " : "");
+	msg("still alive after SIGKILL (an uninterruptible wait?), left behind: %s", line);
+}
+
+struct unkilled finish_unkilled(const struct config *cfg, const struct target *t,
+                                bool command_alive, bool tree_killed)
+{
+	struct unkilled u = {NULL, 0, false};
+	struct tree_id *ids = NULL;
+	long n = tree_killed && !cfg->foreground ? tree_list(t, &ids) : 0;
+	if (n < 0) {
+		/* No process table: the command's group tells only whether something is left. */
+		u.more = deliver_leftovers_alive(t);
+		n = 0;
+	}
+	u.pids = malloc((size_t)(n + 2) * sizeof *u.pids);
+	if (!u.pids) {
+		free(ids);
+		u.more = true;
+		say_unkilled(&u, 0, 0);
+		return u;
+	}
+	/* The command first, as the list names it; the walk never lists the hook. */
+	pid_t command = command_alive && !t->reaped ? t->command : 0;
+	if (command)
+		u.pids[u.n++] = command;
+	for (long k = 0; k < n; k++)
+		if (ids[k].pid != command)
+			u.pids[u.n++] = ids[k].pid;
+	free(ids);
+	pid_t hook = hook_dying_since() != CLOCK_NEVER ? hook_pid() : 0;
+	if (hook > 0)
+		u.pids[u.n++] = hook;
+	if (u.n > 0 || u.more)
+		say_unkilled(&u, command, hook);
+	return u;
+}
+
 void finish_report(const struct config *cfg, const struct target *t, const struct run_end *end,
-                   struct verdict v)
+                   struct verdict v, const struct unkilled *u)
 {
 	if (!report_wanted())
 		return;
@@ -40,7 +100,7 @@ void finish_report(const struct config *cfg, const struct target *t, const struc
 		.exit_status = v.status,
 		.die_signal = v.die,
 		.pid = t->command,
-		.have_status = !end->exec_error,
+		.have_status = !end->exec_error && !end->unreaped,
 		.status = end->wait_status,
 		.timed_out = end->timed_out,
 		.kill_needed = end->kill_needed,
@@ -48,6 +108,8 @@ void finish_report(const struct config *cfg, const struct target *t, const struc
 		.has_tree = !cfg->foreground,
 		.survivors = alive,
 		.nsurvivors = nalive,
+		.unkilled = u->pids,
+		.nunkilled = u->n,
 	};
 	struct relay_stats output;
 	if (cfg->relay) {

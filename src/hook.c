@@ -106,6 +106,24 @@ pid_t hook_pid(void)
 	return hook.pid;
 }
 
+/* Has the hook exited or died (not yet reaped)?  Looked at without collecting it.  An exit
+ * only: macOS has been seen to answer this with a stop (CLD_STOPPED). */
+static bool hook_dead(void)
+{
+	siginfo_t info;
+	info.si_pid = 0;
+	return waitid(P_PID, (id_t)hook.pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	       info.si_pid == hook.pid &&
+	       (info.si_code == CLD_EXITED || info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED);
+}
+
+int64_t hook_dying_since(void)
+{
+	if (!hook.killed || hook.pid <= 0 || hook_dead())
+		return CLOCK_NEVER;
+	return hook.ended;
+}
+
 /* KILL the hook's group: held while the hook, its leader, is not reaped. */
 static void kill_group(void)
 {
@@ -131,12 +149,7 @@ bool hook_over(int64_t now)
 {
 	if (hook.over || hook.pid <= 0)
 		return true;
-	siginfo_t info;
-	info.si_pid = 0;
-	/* An exit only: macOS has been seen to answer this with a stop (CLD_STOPPED). */
-	if (waitid(P_PID, (id_t)hook.pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-	    info.si_pid == hook.pid &&
-	    (info.si_code == CLD_EXITED || info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED)) {
+	if (hook_dead()) {
 		/* Exited: what it left in its group goes now, while its id is still held. */
 		kill_group();
 		int st;

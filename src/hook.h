@@ -35,6 +35,11 @@ void hook_kill(void);
  * it was. */
 bool hook_reaped(pid_t pid, int status);
 
+/* The time runlimit KILLed the hook (at its limit, or for a request), while it is not yet
+ * dead (CLOCK_NEVER: it was not KILLed, or it died): the supervisor waits for it as for the
+ * tree after a final KILL, the settle, and names it if it outlives that. */
+int64_t hook_dying_since(void);
+
 /* The hook's pid while runlimit has not reaped it (0: none): for the target (os.h). */
 pid_t hook_pid(void);
 

@@ -240,7 +240,16 @@ static void timeval_value(struct json *j, struct timeval tv)
 }
 
 /* The processes still alive at the end, and how many of those runlimit asked to end are
- * gone (those sent SIGKILL count as gone: nothing outlives it but the time it takes). */
+ * gone (those sent SIGKILL count as gone once runlimit stopped waiting for them, the
+ * settle, but for those it names in alive_after_kill, which outlived it). */
+static bool unkilled(const struct report_end *e, pid_t pid)
+{
+	for (long k = 0; k < e->nunkilled; k++)
+		if (e->unkilled[k] == pid)
+			return true;
+	return false;
+}
+
 static void process_counts(struct json *j, const struct report_end *e)
 {
 	long left = -1, ended = -1;
@@ -250,11 +259,13 @@ static void process_counts(struct json *j, const struct report_end *e)
 		n = report_wants_survivors() ? e->nsurvivors : 0;
 	if (n >= 0) {
 		left = ended = 0;
-		size_t still = 0; /* targets alive and not killed */
+		size_t still = 0; /* targets alive (killed: only those that outlived the settle) */
 		for (long k = 0; k < n; k++) {
 			long at = find_target(&ids[k]);
-			if (at >= 0 && rep.targets[at].killed)
+			if (at >= 0 && rep.targets[at].killed) {
+				still += unkilled(e, ids[k].pid);
 				continue;
+			}
 			left++;
 			if (at >= 0)
 				still++;
@@ -266,6 +277,12 @@ static void process_counts(struct json *j, const struct report_end *e)
 	int_member(j, "alive_at_command_exit", rep.alive_at_exit >= 0, rep.alive_at_exit);
 	int_member(j, "ended", ended >= 0, ended);
 	int_member(j, "left_running", left >= 0, left);
+	/* What outlived its SIGKILL: runlimit gave up on it after the settle. */
+	json_key(j, "alive_after_kill");
+	json_open(j, '[');
+	for (long k = 0; k < e->nunkilled; k++)
+		json_int(j, e->unkilled[k]);
+	json_close(j, ']');
 }
 
 /* The command's arguments as text; and, if the text of one is not its bytes (not UTF-8),

@@ -83,6 +83,8 @@ struct report_end {
 	bool has_tree;         /* the command had a tree of its own (not --foreground) */
 	const struct tree_id *survivors; /* its processes still alive, if report_wants_survivors */
 	long nsurvivors;       /* how many (-1: not known) */
+	const pid_t *unkilled; /* what runlimit sent SIGKILL and left alive (finish.h) */
+	long nunkilled;
 	const struct relay_stats *output; /* what the relay saw (NULL: nothing was relayed) */
 };
 

@@ -9,6 +9,26 @@ int exec_error_status(int err)
 	return err == ENOENT ? 127 : 126;
 }
 
+/* How the command ended, as the rules read it: an exit (*n its code), a death (*n the
+ * signal), or neither (a wait status no rule knows).  One that outlived the final KILL
+ * (the settle ran out) is taken as dead of it: nothing it does can change the run now. */
+enum ending { ENDED_EXIT, ENDED_DEATH, ENDED_UNKNOWN };
+
+static enum ending ending(const struct run_end *e, int *n)
+{
+	int st = e->wait_status;
+	if (e->unreaped) {
+		*n = SIGKILL;
+		return ENDED_DEATH;
+	}
+	if (WIFEXITED(st)) {
+		*n = WEXITSTATUS(st);
+		return ENDED_EXIT;
+	}
+	*n = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+	return WIFSIGNALED(st) ? ENDED_DEATH : ENDED_UNKNOWN;
+}
+
 struct verdict run_verdict(const struct run_end *e)
 {
 	struct verdict v = {0, 0};
@@ -24,16 +44,17 @@ struct verdict run_verdict(const struct run_end *e)
 		v.status = exec_error_status(e->exec_error);
 		return v;
 	}
-	int st = e->wait_status;
-	if (WIFEXITED(st)) {
-		v.status = e->timed_out && !e->preserve_status ? 124 : WEXITSTATUS(st);
+	int n;
+	enum ending how = ending(e, &n);
+	if (how == ENDED_EXIT) {
+		v.status = e->timed_out && !e->preserve_status ? 124 : n;
 		return v;
 	}
-	if (!WIFSIGNALED(st)) {
+	if (how == ENDED_UNKNOWN) {
 		v.status = 1; /* neither an exit nor a death: not a status any rule knows */
 		return v;
 	}
-	int sig = WTERMSIG(st);
+	int sig = n;
 	v.status = 128 + sig;
 	if (e->timed_out) {
 		/* After a time-out, GNU's rule: a death by SIGKILL is 137 (an exit, whoever sent
@@ -56,12 +77,13 @@ const char *run_outcome(const struct run_end *e)
 {
 	if (e->exec_error)
 		return e->exec_error == ENOENT ? "not-found" : "not-runnable";
-	int st = e->wait_status;
-	if (!WIFEXITED(st) && !WIFSIGNALED(st))
+	int n;
+	enum ending how = ending(e, &n);
+	if (how == ENDED_UNKNOWN)
 		return "error";
 	if (e->timed_out)
-		return WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL ? "killed" : "timed-out";
+		return how == ENDED_DEATH && n == SIGKILL ? "killed" : "timed-out";
 	if (e->interrupted)
 		return "interrupted";
-	return WIFSIGNALED(st) ? "signalled" : "exited";
+	return how == ENDED_DEATH ? "signalled" : "exited";
 }

@@ -8,7 +8,9 @@
 
 struct run_end {
 	int exec_error;       /* the errno of a failed exec, else 0: wait_status is the command's */
-	int wait_status;      /* the command's, from waitpid */
+	int wait_status;      /* the command's, from waitpid (unless unreaped) */
+	bool unreaped;        /* it was sent SIGKILL and had not died when runlimit returned (in
+	                         an uninterruptible wait): taken as dead of that KILL */
 	bool timed_out;       /* a limit ran out: the deadline, or SIGALRM from outside */
 	bool preserve_status; /* -p */
 	bool kill_asked;      /* -k or -s KILL was given: the grace's KILL is the caller's */

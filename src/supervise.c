@@ -40,9 +40,9 @@ enum phase {
 	RUNNING,  /* the command runs, and nothing has asked it to end */
 	HOOKING,  /* a limit ran out: the --on-timeout hook runs before the first signal */
 	ENDING,   /* it was asked to end (a time-out, a request, its leftovers): the grace runs */
-	KILLED,   /* the final KILL has gone out: only the command's status is awaited */
+	KILLED,   /* the final KILL has gone out: the command's end is awaited (the settle) */
 	DRAINING, /* the command is reaped; what it left running has the rest of the grace */
-	SETTLING, /* the final KILL went out and the command is reaped: the rest is dying */
+	SETTLING, /* the command is reaped: what was KILLed (the tree, the hook) is dying */
 	FLUSHING, /* the tree is done with; the relay has the output grace (relay.h) */
 	DONE,
 	PHASES
@@ -73,7 +73,10 @@ struct run {
 	int64_t began;             /* the run's start, which the deadline counts from */
 	bool read_ahead;           /* the tree is read ahead of a limit whose time is known */
 	int64_t last_ahead;        /* when it last was (INT64_MIN: never) */
-	int64_t grace_end;         /* the final KILL's time (CLOCK_NEVER: none due) */
+	int64_t grace_end;         /* the final KILL's time (CLOCK_NEVER: none due); once it went
+	                              out, the settle's end */
+	int64_t settle_end;        /* the final KILL's time + SETTLE_MAX (CLOCK_NEVER: none yet) */
+	bool gave_up;              /* the settle ended with something KILLed still alive */
 	int sig;                   /* the signal of the REQUEST or FORWARD being dispatched */
 	enum reason sig_why;       /* a REQUEST's reason in the report: forwarded, or a cancel */
 	enum reach reach;          /* how far a FORWARD goes */
@@ -114,8 +117,15 @@ static void start_grace(struct run *r)
  * reads, but only while no limit has run out and no request to end has come, and not past
  * the deadline: from then on it gets the output grace too and is then dropped, so that
  * runlimit never outlasts the deadline, the kill grace and the output grace together. */
+static void settle(struct run *r);
+
 static void over(struct run *r)
 {
+	/* The hook was KILLed and is not dead yet: it is waited for as the tree is (settle). */
+	if (r->phase != SETTLING && r->phase != FLUSHING && hook_dying_since() != CLOCK_NEVER) {
+		settle(r);
+		return;
+	}
 	if (relay_active() && r->phase != FLUSHING) {
 		int64_t now = clock_now(), grace = r->cfg->output_grace;
 		int64_t from = r->end.timed_out || r->end.interrupted || r->deadline < now
@@ -131,30 +141,47 @@ static void over(struct run *r)
 	}
 }
 
-/* How long runlimit waits, after the final KILL, for what it KILLed to die. */
+/* How long runlimit waits, after the final KILL, for what it KILLed to die: the settle. */
 #define SETTLE_MAX ((int64_t)1000 * 1000000)
 
-/* The final KILL went out and the command is reaped.  What else it KILLed cannot run
+/* Is something runlimit KILLed still alive: the command's tree after the final KILL (the
+ * command itself is awaited in KILLED), or the hook after its KILL? */
+static bool dying(struct run *r)
+{
+	if (hook_dying_since() != CLOCK_NEVER)
+		return true;
+	return r->kill_sent && !r->cfg->foreground && deliver_leftovers_alive(&r->target);
+}
+
+/* The command is reaped, and something runlimit KILLed may still be alive.  It cannot run
  * again, but it is not gone until the kernel has torn it down (its memory freed, its files,
  * pipes and ports closed), which a loaded machine may take milliseconds to do: runlimit
- * waits for that, up to SETTLE_MAX (a process in an uninterruptible wait, on a hung
- * file system, may never die), so that nothing of the tree is left when it returns, and it
- * collects the dead itself. */
+ * waits for that, until SETTLE_MAX after the KILL (a process in an uninterruptible wait, on
+ * a hung file system, may never die: then it gives up, see give_up), so that nothing of
+ * the tree is left when it returns, and it collects the dead itself.  The hook was KILLed
+ * before the tree's final KILL, if both were: the later end of the two serves both. */
 static void settle(struct run *r)
 {
-	if (r->cfg->foreground || !deliver_leftovers_alive(&r->target)) {
+	if (!dying(r)) {
 		over(r);
 		return;
 	}
+	int64_t end = r->kill_sent ? r->settle_end : INT64_MIN, hook = hook_dying_since();
+	if (hook != CLOCK_NEVER && clock_after(hook, SETTLE_MAX) > end)
+		end = clock_after(hook, SETTLE_MAX);
 	r->phase = SETTLING;
-	r->grace_end = clock_after(clock_now(), SETTLE_MAX);
+	r->grace_end = end;
 	r->polling = !tree_watch_exits(&r->target);
 }
 
+/* The final KILL went out: the command's end is awaited as the rest's is, until the settle's
+ * end (a command that cannot die does not hold runlimit past the bound either). */
 static void killed(struct run *r)
 {
 	r->kill_sent = true;
-	r->grace_end = CLOCK_NEVER;
+	if (r->settle_end == CLOCK_NEVER)
+		r->settle_end = clock_after(clock_now(), SETTLE_MAX);
+	r->grace_end = r->settle_end;
 	if (reaped(r))
 		settle(r);
 	else
@@ -260,12 +287,27 @@ static void request(struct run *r, enum event ev)
 		start_grace(r);
 }
 
+/* The settle ran out with something runlimit KILLed still alive (the command itself, in
+ * KILLED): it is left behind, and named at the end (finish_unkilled).  The command's
+ * status is then that of a death by the KILL. */
+static void give_up(struct run *r, enum event ev)
+{
+	(void)ev;
+	r->gave_up = true;
+	r->end.unreaped = !reaped(r);
+	r->phase = SETTLING;
+	over(r);
+}
+
 /* A request to end while what was KILLed dies: passed on (it changes nothing there), and
  * runlimit waits no more. */
 static void settle_cut(struct run *r, enum event ev)
 {
 	request(r, ev);
-	done(r, ev);
+	if (r->phase == KILLED || dying(r))
+		give_up(r, ev);
+	else
+		done(r, ev);
 }
 
 /* While the output is relayed, a request to end is passed on and ends the relaying too. */
@@ -349,6 +391,15 @@ static void exit_killed(struct run *r, enum event ev)
 	settle(r);
 }
 
+/* The command died after the settle had given up on it: it is reaped now (its pid may be
+ * someone else's from here on), and its own status stands. */
+static void exit_late(struct run *r, enum event ev)
+{
+	(void)ev;
+	r->target.reaped = true;
+	r->end.unreaped = false;
+}
+
 /* The command ended while the hook ran: the hook runs on to its end (after_hook). */
 static void exit_hooking(struct run *r, enum event ev)
 {
@@ -399,15 +450,15 @@ static const action table[EVENTS][PHASES] = {
 	[DEADLINE]   = {time_out,   ignore,          time_out,    time_out,    final_kill, ignore,     ignore,  ignore},
 	[SILENT]     = {time_out,   ignore,          time_out,    time_out,    ignore,     ignore,     ignore,  ignore},
 	[BUDGET]     = {time_out,   ignore,          time_out,    time_out,    ignore,     ignore,     ignore,  ignore},
-	[GRACE_OVER] = {ignore,     ignore,          final_kill,  ignore,      final_kill, done,       ignore,  ignore},
-	[EXITED]     = {exit_running, exit_hooking,  exit_ending, exit_killed, ignore,     ignore,     ignore,  ignore},
+	[GRACE_OVER] = {ignore,     ignore,          final_kill,  give_up,     final_kill, give_up,    ignore,  ignore},
+	[EXITED]     = {exit_running, exit_hooking,  exit_ending, exit_killed, ignore,     ignore,     exit_late, exit_late},
 	[STOPPED]    = {stopped,    ignore,          stopped,     stopped,     ignore,     ignore,     ignore,  ignore},
 	[DRAINED]    = {ignore,     ignore,          ignore,      ignore,      done,       done,       ignore,  ignore},
 	[FLUSHED]    = {ignore,     ignore,          ignore,      ignore,      ignore,     ignore,     flushed, ignore},
 	[ALARM]      = {time_out,   ignore,          time_out,    time_out,    time_out,   ignore,     ignore,  ignore},
 	/* In DONE: ended by a signal taken in this pass, the requests taken with it still go
 	 * out; while FLUSHING, a request ends the relaying too. */
-	[REQUEST]    = {request,    request_hooking, request,     request,     request,    settle_cut, cut_off, request},
+	[REQUEST]    = {request,    request_hooking, request,     settle_cut,  request,    settle_cut, cut_off, request},
 	[FORWARD]    = {forward,    forward,         forward,     forward,     forward,    forward,    forward, forward},
 	[HOOK_OVER]  = {ignore,     after_hook,      ignore,      ignore,      ignore,     ignore,     ignore,  ignore},
 };
@@ -606,6 +657,15 @@ static bool leftovers_gone(struct run *r)
 	return false;
 }
 
+/* While settling: is all that was KILLed gone?  The hook's death wakes the wait (SIGCHLD);
+ * the tree's as for leftovers_gone. */
+static bool settled(struct run *r)
+{
+	if (hook_dying_since() != CLOCK_NEVER)
+		return false;
+	return !r->kill_sent || r->cfg->foreground || leftovers_gone(r);
+}
+
 /* The events that do not come as signals, in the order a pass looks for them: what one's
  * action does may make the next one due, or not (a time-out ends the no-output limit). */
 static const enum event order[] = {AHEAD,  DEADLINE,  SILENT,  BUDGET,  GRACE_OVER,
@@ -651,7 +711,9 @@ static bool due(struct run *r, enum event ev, int64_t now)
 		r->target.hook = hook_pid();
 		return true;
 	case DRAINED:
-		return (r->phase == DRAINING || r->phase == SETTLING) && leftovers_gone(r);
+		if (r->phase == SETTLING)
+			return settled(r);
+		return r->phase == DRAINING && leftovers_gone(r);
 	case FLUSHED:
 		return r->phase == FLUSHING && relay_due(clock_now()) == RELAY_FINISHED;
 	default:
@@ -759,7 +821,8 @@ static void loop(struct run *r)
 			 * final KILL too: one by one that costs some 5 us each, while thousands left
 			 * to init made runlimit's own exit reparent them (5,000: 330-540 ms from the
 			 * deadline to the return, against 220 ms collected; benchrun series). */
-			reap_children(&r->target, false, &r->end.wait_status, &r->stopped_by);
+			if (reap_children(&r->target, false, &r->end.wait_status, &r->stopped_by))
+				exit_late(r, EXITED); /* the command the settle gave up on died since */
 			return;
 		}
 		cancel_came = false;
@@ -783,11 +846,12 @@ int supervise(const struct config *cfg)
 	if (!refused)
 		refused = budget_prepare(cfg);
 	if (refused) {
-		budget_cgroup_end();
+		budget_cgroup_end(0);
 		msg("%s", refused);
 		return finish_refused(refused);
 	}
 	struct run r = {.cfg = cfg, .phase = RUNNING, .grace_end = CLOCK_NEVER,
+	                .settle_end = CLOCK_NEVER,
 	                .child_news = true, .kill_after = cfg->kill_after,
 	                .end = {.preserve_status = cfg->preserve_status,
 	                        .kill_asked = cfg->kill_after_given || cfg->signal == SIGKILL}};
@@ -802,7 +866,7 @@ int supervise(const struct config *cfg)
 	r.last_ahead = INT64_MIN;
 	enum control_state named = cfg->name ? control_open(cfg) : CONTROL_READY;
 	if (named != CONTROL_READY)
-		budget_cgroup_end(); /* the run's cgroup, if one was made, goes with the run */
+		budget_cgroup_end(0); /* the run's cgroup, if one was made, goes with the run */
 	if (named == CONTROL_FAILED)
 		return finish_refused("the run could not be registered under its name");
 	if (named == CONTROL_CANCELLED)
@@ -812,7 +876,7 @@ int supervise(const struct config *cfg)
 	if (r.target.command < 0) {
 		int err = errno;
 		guard_stop();
-		budget_cgroup_end();
+		budget_cgroup_end(0);
 		control_close();
 		return finish_failed(relay_failed ? "cannot make the output relay's pipes"
 		                                  : "fork system call failed", err);
@@ -822,9 +886,14 @@ int supervise(const struct config *cfg)
 	budget_stop(); /* the report's last figures, before the guard is collected */
 	if (cfg->verbose && cfg->relay)
 		relay_tell_dropped();
+	/* What the settle gave up on is found (and said) while the guard still holds the group. */
+	struct unkilled unkilled = {NULL, 0, false};
+	if (r.gave_up)
+		unkilled = finish_unkilled(cfg, &r.target, r.end.unreaped, r.kill_sent);
 	guard_stop();
 	r.target.guard = 0;
-	budget_cgroup_end(); /* the tree is gone: its cgroup goes, all runlimit changed undone */
+	/* The tree is gone, or the settle is over: its cgroup goes, all runlimit changed undone. */
+	budget_cgroup_end(r.kill_sent && !r.gave_up ? r.settle_end : 0);
 	if (!cfg->foreground)
 		tty_take_back(r.target.group, r.end.timed_out || WIFSIGNALED(r.end.wait_status));
 	struct run_end *end = &r.end;
@@ -833,7 +902,8 @@ int supervise(const struct config *cfg)
 	end->exec_error = spawn_exec_error();
 	finish_say(cfg, end);
 	struct verdict v = run_verdict(end);
-	finish_report(cfg, &r.target, end, v);
+	finish_report(cfg, &r.target, end, v, &unkilled);
+	free(unkilled.pids);
 	control_close(); /* after the report: a --cancel returns once it is written */
 	if (v.die)
 		disp_die_of(v.die);

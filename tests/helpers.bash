@@ -460,3 +460,83 @@ public_dir() {
 	chmod 1777 "$dir"
 	printf '%s\n' "$dir"
 }
+
+# probe_counts: in a setup_file (after setup_tree_tests), export RL_COUNTS: does the build
+# under test list the command's tree (a process table), so that the report's process counts
+# are numbers and a process left alive can be named?  yes or no.
+probe_counts() {
+	RL_COUNTS=no
+	if "$RUNLIMIT" --report="$BATS_FILE_TMPDIR/probe.json" 10 true &&
+		"$PY" "$TOOLS/report_is.py" "$BATS_FILE_TMPDIR/probe.json" \
+			'd["left_running"] is not None'; then
+		RL_COUNTS=yes
+	fi
+	export RL_COUNTS
+}
+
+# ---- a process that cannot die ------------------------------------------------------------
+
+# A process in an uninterruptible wait (a hung NFS or FUSE mount, a disk that stopped
+# answering) keeps a pending SIGKILL until the wait ends.  The stand-in here is cgroup v1's
+# freezer: a task of a FROZEN cgroup does the same until THAWED (SIGSTOP is none: a stopped
+# process dies of SIGKILL at once; nor is cgroup v2's cgroup.freeze, which lets SIGKILL
+# through).
+
+# freezer_mount: print where a cgroup v1 freezer hierarchy is mounted, mounting one on
+# $BATS_FILE_TMPDIR/freezer if there is none and this is root (the check-vm kernel has the
+# controller but mounts only cgroup2); fails where there is none to be had.
+freezer_mount() {
+	local mnt
+	mnt=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") {
+		if ($(i + 1) == "cgroup" && $(i + 3) ~ /(^|,)freezer(,|$)/) { print $5; exit }
+		break } }' /proc/self/mountinfo 2>/dev/null)
+	if [ -z "$mnt" ] && [ "$(id -u)" = 0 ] && [ -n "${BATS_FILE_TMPDIR:-}" ]; then
+		mnt=$BATS_FILE_TMPDIR/freezer
+		mkdir -p "$mnt"
+		mount -t cgroup -o freezer runlimit-freezer "$mnt" 2>/dev/null || mnt=
+	fi
+	[ -n "$mnt" ] && [ -w "$mnt/tasks" ] && printf '%s\n' "$mnt"
+}
+
+# needs_freezer: skip unless a freezer cgroup can be had (root, a cgroup v1 freezer); in
+# make check-vm's VM, whose kernel has one, fail instead.  Sets FREEZER, a new cgroup of
+# this test's that freeze_self puts processes in; thaw_freezer (in teardown) ends it.
+needs_freezer() {
+	local mnt
+	if ! mnt=$(freezer_mount); then
+		if [ "${RUNLIMIT_VM:-}" = 1 ]; then
+			echo "the VM's kernel should have a cgroup v1 freezer to mount" >&2
+			return 1
+		fi
+		[ "$(id -u)" = 0 ] || skip "needs root, to freeze a process (a cgroup v1 freezer)"
+		skip "no cgroup v1 freezer here (a frozen task keeps SIGKILL pending, as in an uninterruptible wait; cgroup v2's freeze does not)"
+	fi
+	FREEZER=$mnt/runlimit-t$BATS_TEST_NUMBER-$$
+	mkdir "$FREEZER"
+	export FREEZER
+}
+
+# FREEZE: a line of sh that puts the shell running it into $FREEZER and freezes it there
+# (it goes on only once thawed).
+# shellcheck disable=SC2016
+FREEZE='echo $$ >"$FREEZER/tasks" && echo FROZEN >"$FREEZER/freezer.state"'
+
+# frozen: $FREEZER holds a process and is FROZEN.  (A cgroup file's size is 0: read it.)
+frozen() { [ "$(cat "$FREEZER/freezer.state" 2>/dev/null)" = FROZEN ] && ! freezer_empty; }
+freezer_empty() { [ -z "$(cat "$FREEZER/tasks" 2>/dev/null)" ]; }
+
+# thaw_freezer: thaw $FREEZER (what was KILLed there dies now; what was not, a test's
+# failure, is KILLed here) and remove it once empty.
+thaw_freezer() {
+	[ -n "${FREEZER:-}" ] && [ -d "$FREEZER" ] || return 0
+	echo THAWED >"$FREEZER/freezer.state" 2>/dev/null || true
+	local pid
+	for pid in $(cat "$FREEZER/tasks" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
+	wait_until 10 freezer_empty || true
+	rmdir "$FREEZER" 2>/dev/null || true
+}
+
+# unmount_freezer: in teardown_file, unmount what freezer_mount mounted.
+unmount_freezer() {
+	! mountpoint -q "$BATS_FILE_TMPDIR/freezer" 2>/dev/null || umount "$BATS_FILE_TMPDIR/freezer"
+}

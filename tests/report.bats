@@ -10,14 +10,7 @@ load helpers
 
 setup_file() {
 	setup_tree_tests
-	# Does this build count the command's processes (a process table to list the tree)?
-	RL_COUNTS=no
-	if "$RUNLIMIT" --report="$BATS_FILE_TMPDIR/probe.json" 10 true &&
-		"$PY" "$TOOLS/report_is.py" "$BATS_FILE_TMPDIR/probe.json" \
-			'd["left_running"] is not None'; then
-		RL_COUNTS=yes
-	fi
-	export RL_COUNTS
+	probe_counts
 	echo "# counts the tree's processes: $RL_COUNTS" >&3
 	# Every report the tests read is validated against docs/report.schema.json
 	# (tests/tools/report_schema.py); without jsonschema, not (RUNLIMIT_SCHEMA=required: fail).
@@ -42,7 +35,7 @@ COMMON=('set(d) >= {"schema", "version", "started_at", "ended_at", "outcome", "e
 	"kill_needed", "cancelled", "name",
 	"command", "command_base64", "pid", "command_exit", "command_signal", "core_dumped", "error", "duration_seconds",
 	"kill_after_seconds", "no_output_timeout_seconds", "timeout_signal", "wall_seconds", "signals", "signals_omitted",
-	"alive_at_command_exit", "ended", "left_running", "output", "rusage"}'
+	"alive_at_command_exit", "ended", "left_running", "alive_after_kill", "output", "rusage"}'
 	'isinstance(d["wall_seconds"], float) and d["wall_seconds"] >= 0'
 	'set(d["rusage"]) == {"user_seconds", "system_seconds", "max_rss_kib"}'
 	'd.get("deadline_inherited", 0) is None')
@@ -57,8 +50,8 @@ FIELDS='["schema", "version", "outcome", "exit_status", "exit_signal", "timed_ou
 	"command_exit", "command_signal", "core_dumped", "error", "duration_seconds",
 	"kill_after_seconds", "no_output_timeout_seconds", "timeout_signal", "wall_seconds",
 	"started_at", "ended_at", "deadline_inherited", "signals", "signals_omitted",
-	"alive_at_command_exit", "ended", "left_running", "output", "tree_at_limit", "on_timeout",
-	"rusage"]'
+	"alive_at_command_exit", "ended", "left_running", "alive_after_kill", "output",
+	"tree_at_limit", "on_timeout", "rusage"]'
 
 # wall_now: the wall clock, in seconds since the epoch.
 wall_now() { "$PY" -c 'import time; print(time.time())'; }

@@ -255,7 +255,7 @@ int cgroup_make(const struct cgroup_ask *ask, char *why, size_t size)
 			snprintf(text, sizeof text, "the %s controller is not available in cgroup %%s",
 			         controller[k]);
 			say(why, size, text, dir, 0);
-			cgroup_remove();
+			cgroup_remove(0);
 			return -1;
 		}
 	}
@@ -269,7 +269,7 @@ int cgroup_make(const struct cgroup_ask *ask, char *why, size_t size)
 			snprintf(cg.name, sizeof cg.name, "runlimit-%ld.%d", (long)self, k);
 		if ((cg.run = make_dir(cg.name)) < 0 && (errno != EEXIST || k == 16)) {
 			say(why, size, "cannot make a cgroup in %s", dir, errno);
-			cgroup_remove();
+			cgroup_remove(0);
 			return -1;
 		}
 	}
@@ -298,7 +298,7 @@ int cgroup_make(const struct cgroup_ask *ask, char *why, size_t size)
 	}
 	if (step) {
 		say(why, size, step, dir, err);
-		cgroup_remove();
+		cgroup_remove(0);
 		return -1;
 	}
 	cg.events[0] = watch("cgroup.events");
@@ -424,17 +424,20 @@ static void release_leftovers(void)
 	}
 }
 
-void cgroup_remove(void)
+void cgroup_remove(int64_t until)
 {
 	if (cg.parent < 0)
 		return;
 	cgroup_started();
-	/* After cgroup.kill, the dying have a moment to be gone: runlimit does not return
-	 * before its tree, nor leave the cgroup behind. */
-	int64_t until = clock_now() + 2000000000;
-	while (cg.killed && cgroup_populated() == 1 && clock_now() < until) {
+	/* After cgroup.kill, the dying have a moment to be gone (the settle): runlimit does not
+	 * return before its tree, nor leave the cgroup behind; but never past until, or a
+	 * process that cannot die (an uninterruptible wait) would hold runlimit past its bound.
+	 * What is still there then is moved out with the leftovers below. */
+	int64_t now;
+	while (cg.killed && cgroup_populated() == 1 && (now = clock_now()) < until) {
 		struct pollfd p = {.fd = cg.events[0], .events = POLLPRI};
-		poll(&p, 1, 100);
+		int64_t ms = (until - now) / 1000000 + 1;
+		poll(&p, 1, ms < 100 ? (int)ms : 100);
 	}
 	for (int k = 0; k < 3; k++)
 		if (cg.events[k] >= 0)

@@ -262,10 +262,10 @@ bool cgroup_usage(struct cgroup_usage *u);
  * False where there is no run's cgroup or no cgroup.kill (Linux before 5.14). */
 bool cgroup_kill(void);
 
-/* Before runlimit returns, on every path once cgroup_make succeeded: wait (a little) for a
- * killed tree to be gone, move what the command left running back where runlimit was,
- * and remove all runlimit made, undoing what it changed. */
-void cgroup_remove(void);
+/* Before runlimit returns, on every path once cgroup_make succeeded: wait, until the time
+ * until at the most (the settle's end: the bound), for a killed tree to be gone, move what
+ * is left back where runlimit was, and remove all runlimit made, undoing what it changed. */
+void cgroup_remove(int64_t until);
 
 /* ---- The clock: the deadline clock and the one blocking wait of the supervisor.  Both
  * count the time the machine is awake, and they agree with each other, so a wait that ends

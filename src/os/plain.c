@@ -87,6 +87,7 @@ bool cgroup_kill(void)
 	return false;
 }
 
-void cgroup_remove(void)
+void cgroup_remove(int64_t until)
 {
+	(void)until;
 }
