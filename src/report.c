@@ -777,10 +777,10 @@ static void open_atomic(struct dest *d)
 /* Where the report goes: a descriptor named by path, a file that is not a regular one, or
  * a regular file (or link, or nothing) to replace; nowhere, if what is there was planted.
  * A regular file planted after this look is replaced by the rename, never written into:
- * the report is then a new file of runlimit's.  Where the directory cannot be held, the
- * look is by path and nothing is refused: that is a user that may not read the directory,
- * and not root, whose rename onto another user's file there the kernel's sticky rule
- * refuses. */
+ * the report is then a new file of runlimit's.  Where the directory cannot be held (a user
+ * that may not read it, on a system without O_SEARCH; never root), the look is by path:
+ * open_direct then refuses anything but a regular file, and the kernel's sticky rule
+ * refuses that user's rename onto another user's file. */
 static void open_dest(struct dest *d, const char *path)
 {
 	*d = (struct dest){.path = path, .fd = -1};
