@@ -548,6 +548,7 @@ struct dest {
 	char tmp[PATH_MAX + 256]; /* the directory, and "." + at most 200 + ".runlimit-XXXXXX" */
 	mode_t mode;     /* the temporary file's, once written */
 	int err;         /* the first error */
+	bool planted;    /* refused: another user's file in a shared sticky directory (planted) */
 	bool waits;      /* a pipe, FIFO, socket or terminal: its reader may never read */
 	int64_t until;   /* where it waits: by when it is written whole, or given up */
 };
@@ -658,13 +659,72 @@ static int named_descriptor(const char *path)
 	return fold_path(joined, folded, sizeof folded) ? descriptor_name(folded) : -1;
 }
 
+/* The directory that holds a path's last name, held by a descriptor: what is checked there
+ * is where the report goes, whatever is renamed on the way meanwhile. */
+struct place {
+	int dir;            /* -1: not opened (err says why) */
+	int err;
+	struct stat dir_st;
+	const char *name;   /* the last name ("." for "dir/", which is then the directory) */
+};
+
+static void find_place(struct place *p, const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	size_t len = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
+	p->name = slash ? slash + 1 : path;
+	if (p->name[0] == '\0')
+		p->name = ".";
+	p->dir = -1;
+	p->err = 0;
+	if (len >= sizeof dir) {
+		p->err = ENAMETOOLONG;
+		return;
+	}
+	memcpy(dir, path, len);
+	dir[len] = '\0';
+	p->dir = os_open_dir(len ? dir : ".");
+	if (p->dir >= 0 && fstat(p->dir, &p->dir_st) != 0) {
+		int err = errno;
+		close(p->dir);
+		p->dir = -1;
+		errno = err;
+	}
+	if (p->dir < 0)
+		p->err = errno;
+}
+
+/* Is st, in the directory dir, a file that someone else may have put there for runlimit to
+ * write into: in a sticky directory that others may write (/tmp, /dev/shm), a file that is
+ * neither a link nor a directory, owned neither by runlimit's user nor by the directory's
+ * owner (who may replace anything there anyway)?  The rule of Linux's protected_fifos=2 and
+ * protected_regular=2, kept by runlimit itself: the kernel's applies only to an open with
+ * O_CREAT, is off on many systems, and other systems have none.  A FIFO there could hand the
+ * report (the command line, the tail of stderr) to whoever reads it. */
+static bool planted(const struct stat *dir, const struct stat *st)
+{
+	if (!(dir->st_mode & S_ISVTX) || !(dir->st_mode & (S_IWGRP | S_IWOTH)))
+		return false;
+	if (S_ISLNK(st->st_mode) || S_ISDIR(st->st_mode))
+		return false; /* a link is replaced, never followed; a directory fails alone */
+	return st->st_uid != geteuid() && st->st_uid != dir->st_uid;
+}
+
 /* A pipe, FIFO, socket, terminal or device: opened to append.  A FIFO without a reader is
  * an error (ENXIO), not a wait for one that may never come.  Never a regular file: one put
  * in the path's place since it was looked at (and a link there) is not opened, so it is
- * never written into; false then, to replace it instead. */
-static bool open_direct(struct dest *d)
+ * never written into; false then, to replace it instead.  What was opened is checked, in
+ * the directory it was opened in: a file planted there since it was looked at is refused
+ * too; a directory that cannot be held (one that may not be read, with no O_SEARCH) is an
+ * error, for the check could not be made. */
+static bool open_direct(struct dest *d, const struct place *p)
 {
-	int fd = open(d->path, O_WRONLY | O_APPEND | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+	if (p->dir < 0) {
+		d->err = p->err;
+		return true;
+	}
+	int fd = openat(p->dir, p->name, O_WRONLY | O_APPEND | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
 	if (fd < 0) {
 		if (errno == ELOOP)
 			return false; /* a link now: replaced, not followed */
@@ -672,7 +732,15 @@ static bool open_direct(struct dest *d)
 		return true;
 	}
 	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) != 0)
+		d->err = errno;
+	else if (planted(&p->dir_st, &st))
+		d->planted = true; /* put there since it was looked at */
+	if (d->err || d->planted) {
+		close(fd);
+		return true;
+	}
+	if (S_ISREG(st.st_mode)) {
 		close(fd);
 		return false;
 	}
@@ -724,7 +792,12 @@ static void open_atomic(struct dest *d)
 }
 
 /* Where the report goes: a descriptor named by path, a file that is not a regular one, or
- * a regular file (or link, or nothing) to replace. */
+ * a regular file (or link, or nothing) to replace; nowhere, if what is there was planted.
+ * A regular file planted after this look is replaced by the rename, never written into:
+ * the report is then a new file of runlimit's.  Where the directory cannot be held (a user
+ * that may not read it, on a system without O_SEARCH; never root), the look is by path:
+ * open_direct then refuses anything but a regular file, and the kernel's sticky rule
+ * refuses that user's rename onto another user's file. */
 static void open_dest(struct dest *d, const char *path)
 {
 	*d = (struct dest){.path = path, .fd = -1};
@@ -736,11 +809,17 @@ static void open_dest(struct dest *d, const char *path)
 			d->fd = fd;
 		return;
 	}
+	struct place p;
+	find_place(&p, path);
 	struct stat st;
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode) &&
-	    open_direct(d))
-		return;
-	open_atomic(d);
+	bool there = p.dir >= 0 ? fstatat(p.dir, p.name, &st, AT_SYMLINK_NOFOLLOW) == 0
+	                        : lstat(path, &st) == 0;
+	if (there && p.dir >= 0 && planted(&p.dir_st, &st))
+		d->planted = true; /* not opened: a device's open alone may do something */
+	else if (!there || S_ISREG(st.st_mode) || S_ISLNK(st.st_mode) || !open_direct(d, &p))
+		open_atomic(d);
+	if (p.dir >= 0)
+		close(p.dir);
 }
 
 /* The report is written (or failed, d->err): a temporary file takes its place. */
@@ -784,7 +863,10 @@ void report_finish(const struct report_end *e)
 		json_free(&j);
 		close_dest(&d);
 	}
-	if (d.err == EAGAIN && d.waits)
+	if (d.planted)
+		msg("cannot write the report to %s: it belongs to another user, in a sticky directory "
+		    "others may write", quote(rep.cfg->report));
+	else if (d.err == EAGAIN && d.waits)
 		msg("cannot write the report to %s: its reader did not take it in time (%d seconds, "
 		    "and 1 more for each MiB)", quote(rep.cfg->report), REPORT_STALL_MS / 1000);
 	else if (d.err)

@@ -27,6 +27,7 @@ setup() {
 teardown() {
 	kill_named "$N-s"
 	other_users_done
+	[ -z "${PUB:-}" ] || rm -rf "$PUB"
 	[ -z "${DEV_LINKS:-}" ] || dev_links_kept
 }
 
@@ -513,6 +514,139 @@ victim_intact() {
 	echo "stderr: $stderr" >&2
 	sticky_teardown
 	[ "$ok" -eq 0 ]
+}
+
+# ---- issue 52: nothing goes into a file another user planted in a sticky directory --------
+
+# plant KIND UID PATH: PATH made a KIND that UID owns: fifo, file (holding "planted"), socket,
+# or device (/dev/null's numbers; fails where this system lets no one make one).
+plant() {
+	case $1 in
+	fifo) as_user "$2" mkfifo -m 622 "$3" ;;
+	file) as_user "$2" sh -c 'echo planted >"$0" && chmod 622 "$0"' "$3" ;;
+	socket) "$PY" -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$3" &&
+		chown "$2:$2" "$3" ;;
+	device) "$PY" -c 'import os, stat, sys
+os.mknod(sys.argv[1], 0o666 | stat.S_IFCHR, os.stat("/dev/null").st_rdev)' "$3" 2>/dev/null &&
+		chown "$2:$2" "$3" ;;
+	esac
+}
+
+# still_planted KIND UID PATH: PATH is still what plant made, untouched.
+still_planted() {
+	case $1 in
+	fifo) [ -p "$3" ] ;;
+	file) [ -f "$3" ] && [ ! -L "$3" ] && [ "$(cat "$3")" = planted ] ;;
+	socket) [ -S "$3" ] ;;
+	device) [ -c "$3" ] ;;
+	esac || return 1
+	[ "$(ls -ln "$3" | awk '{ print $3 }')" = "$2" ]
+}
+
+# with_reader FIFO OUT PROGRAM [ARG]...: PROGRAM (its status returned) while FIFO has a
+# reader, this shell, as fd 7 (opened to read and write, so the open waits for no one and no
+# reader is left behind); then the first line the FIFO got goes to OUT: PROGRAM's, or else
+# "nothing", which this shell writes after it.
+with_reader() {
+	local fifo=$1 out=$2 st=0 line=
+	shift 2
+	exec 7<>"$fifo" || return 99
+	"$@" || st=$?
+	echo nothing >&7
+	IFS= read -r -t 10 line <&7 || true
+	exec 7<&-
+	printf '%s\n' "$line" >"$out"
+	return "$st"
+}
+
+# refused RUNLIMIT PATH: the one line that says the report was not written into PATH.
+refused() {
+	printf "%s: cannot write the report to '%s': it belongs to another user, in a sticky directory others may write" \
+		"$1" "$2"
+}
+
+@test "52: as root, a FIFO another user planted in a sticky directory gets nothing: one warning names it, the status unchanged" {
+	needs_other_users
+	PUB=$(public_dir)
+	plant fifo 65534 "$PUB/report.json"
+	run -3 --separate-stderr with_reader "$PUB/report.json" "$BATS_TEST_TMPDIR/got" \
+		"$RUNLIMIT" --report="$PUB/report.json" --report-tail=1k 10 sh -c 'echo token=s3cr3t >&2; exit 3'
+	cat "$BATS_TEST_TMPDIR/got" >&2
+	[ "$(cat "$BATS_TEST_TMPDIR/got")" = nothing ]
+	[ "${#stderr_lines[@]}" -eq 2 ]
+	[ "${stderr_lines[0]}" = token=s3cr3t ]
+	[ "${stderr_lines[1]}" = "$(refused "$RUNLIMIT" "$PUB/report.json")" ]
+	still_planted fifo 65534 "$PUB/report.json"
+	[ "$(ls -A "$PUB")" = report.json ]
+}
+
+@test "52: as root, a socket, a regular file or a device another user planted there: refused, left as it was" {
+	needs_other_users
+	local kind kinds="socket file device"
+	for kind in $kinds; do
+		PUB=$(public_dir)
+		if ! plant "$kind" 65534 "$PUB/report.json"; then
+			[ "$kind" = device ] || false
+			echo "# no device made here: that case is not checked" >&3
+			rm -rf "$PUB"
+			continue
+		fi
+		run -3 --separate-stderr "$RUNLIMIT" --report="$PUB/report.json" 10 sh -c 'exit 3'
+		echo "$kind: $stderr" >&2
+		[ "$stderr" = "$(refused "$RUNLIMIT" "$PUB/report.json")" ]
+		still_planted "$kind" 65534 "$PUB/report.json"
+		[ "$(ls -A "$PUB")" = report.json ]
+		rm -rf "$PUB"
+	done
+	# A sticky directory that only a group may write is shared too.
+	PUB=$(public_dir)
+	plant fifo 65534 "$PUB/report.json"
+	chmod 1770 "$PUB"
+	run -0 --separate-stderr with_reader "$PUB/report.json" "$BATS_TEST_TMPDIR/got" \
+		"$RUNLIMIT" --report="$PUB/report.json" 10 true
+	[ "$(cat "$BATS_TEST_TMPDIR/got")" = nothing ]
+	[ "$stderr" = "$(refused "$RUNLIMIT" "$PUB/report.json")" ]
+}
+
+@test "52: as an unprivileged user, another's FIFO or regular file in a sticky directory: refused, nothing written" {
+	needs_other_users
+	PUB=$(public_dir)
+	plant fifo 65533 "$PUB/fifo.json"
+	plant file 65533 "$PUB/file.json"
+	run -3 --separate-stderr with_reader "$PUB/fifo.json" "$BATS_TEST_TMPDIR/got" \
+		as_user 65534 "$USER_RL" --report="$PUB/fifo.json" 10 sh -c 'exit 3'
+	[ "$(cat "$BATS_TEST_TMPDIR/got")" = nothing ]
+	[ "$stderr" = "$(refused "$USER_RL" "$PUB/fifo.json")" ]
+	run -3 --separate-stderr as_user 65534 "$USER_RL" --report="$PUB/file.json" 10 sh -c 'exit 3'
+	[ "$stderr" = "$(refused "$USER_RL" "$PUB/file.json")" ]
+	still_planted fifo 65533 "$PUB/fifo.json"
+	still_planted file 65533 "$PUB/file.json"
+	[ "$(ls -A "$PUB" | tr '\n' ' ')" = "fifo.json file.json " ]
+}
+
+@test "52: a FIFO of the user's own or of the directory's owner there still gets the report, and so does a descriptor on a planted one" {
+	needs_other_users
+	PUB=$(public_dir)
+	local got=$BATS_TEST_TMPDIR/got
+	mkfifo "$PUB/root.json"
+	run -0 with_reader "$PUB/root.json" "$got" "$RUNLIMIT" --report="$PUB/root.json" 10 true
+	report_is "$got" 'd["outcome"] == "exited"'
+	plant fifo 65534 "$PUB/mine.json"
+	run -0 with_reader "$PUB/mine.json" "$got" as_user 65534 "$USER_RL" --report="$PUB/mine.json" 10 true
+	report_is "$got" 'd["outcome"] == "exited"'
+	# The directory's owner may replace anything in it anyway: its FIFO is no plant.
+	chown 65533:65533 "$PUB"
+	plant fifo 65533 "$PUB/owner.json"
+	run -0 with_reader "$PUB/owner.json" "$got" as_user 65534 "$USER_RL" --report="$PUB/owner.json" 10 true
+	report_is "$got" 'd["outcome"] == "exited"'
+	# A descriptor the caller opened on another's FIFO is the caller's to give.
+	plant fifo 65534 "$PUB/theirs.json"
+	run -0 with_reader "$PUB/theirs.json" "$got" sh -c '"$0" --report=/dev/stdout 10 true >&7' "$RUNLIMIT"
+	report_is "$got" 'd["outcome"] == "exited"'
+	if [ -e /dev/fd/1 ]; then
+		run -0 with_reader "$PUB/theirs.json" "$got" "$RUNLIMIT" --report=/dev/fd/7 10 true
+		report_is "$got" 'd["outcome"] == "exited"'
+	fi
 }
 
 # log_keeps NAME REDIR FD: with a log that holds two lines, "runlimit --report=NAME 10 echo

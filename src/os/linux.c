@@ -213,7 +213,12 @@ void pipe_widen(int fd)
 
 int os_open_here(void)
 {
-	return open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return os_open_dir(".");
+}
+
+int os_open_dir(const char *path)
+{
+	return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
 
 /* Reopening: /proc/self/fd/N names the open file itself, not a path that could have been

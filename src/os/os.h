@@ -338,14 +338,18 @@ unsigned long ncpu_installed(void);
  * ULONG_MAX when none applies. */
 unsigned long ncpu_quota(void);
 
-/* ---- The working directory, to come back to (named runs bind their socket from inside
- * their directory, so that its path never has to fit a socket's address): a descriptor
- * fchdir(2) takes, for which searching the directory is enough, not reading it.  Linux:
- * O_PATH; elsewhere (plain.c) POSIX's O_SEARCH where the system has it, else O_RDONLY,
- * which needs read permission. */
+/* ---- A directory held by a descriptor, for which searching it is enough, not reading it:
+ * the working directory, to come back to (named runs bind their socket from inside their
+ * directory, so that its path never has to fit a socket's address), and the directory a
+ * report goes into, to fstat and openat in (report.c).  Linux: O_PATH; elsewhere (plain.c)
+ * POSIX's O_SEARCH where the system has it, else O_RDONLY, which needs read permission. */
 
 /* A close-on-exec descriptor of the working directory for fchdir; -1 if none. */
 int os_open_here(void);
+
+/* A close-on-exec descriptor of the directory path (links followed) for fstat, fchdir and
+ * the *at calls; -1 (errno) if none. */
+int os_open_dir(const char *path);
 
 /* ---- Reopening: an open file description of runlimit's own, of the very file a
  * descriptor of runlimit's is open on.  For reading back a file the command writes to

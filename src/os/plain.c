@@ -40,7 +40,12 @@ bool os_dumped_core(int status)
 
 int os_open_here(void)
 {
-	return open(".", O_SEARCH | O_DIRECTORY | O_CLOEXEC);
+	return os_open_dir(".");
+}
+
+int os_open_dir(const char *path)
+{
+	return open(path, O_SEARCH | O_DIRECTORY | O_CLOEXEC);
 }
 
 int cgroup_make(const struct cgroup_ask *ask, char *why, size_t size)
