@@ -690,13 +690,21 @@ static bool list_one(struct probe *p)
 	return write_out(out, (size_t)len < sizeof out ? (size_t)len : sizeof out - 1);
 }
 
-/* A number and the space after it (or the line's end) at *at, which moves past them. */
+/* Does c end a number of a "describe" answer?  A run puts a space there; any white space
+ * is taken, as plain --list reads "info" (sscanf), so that the two forms list the same
+ * peers: root lists other users' sockets, which need not be runs of this version. */
+static bool blank(char c)
+{
+	return c != '\0' && strchr(" \t\n\v\f\r", c) != NULL;
+}
+
+/* A number and the white space after it (or the line's end) at *at, which moves past them. */
 static bool number_word(char **at, long long *v)
 {
 	char *end;
 	errno = 0;
 	*v = strtoll(*at, &end, 10);
-	if (errno || end == *at || (*end != ' ' && *end != '\0'))
+	if (errno || end == *at || (!blank(*end) && *end != '\0'))
 		return false;
 	*at = *end ? end + 1 : end;
 	return true;
@@ -738,7 +746,7 @@ static bool description_members(struct json *j, char *line, int64_t now, pid_t p
 	if (!number_word(&at, &pid) || pid <= 0 || !number_word(&at, &elapsed) ||
 	    !number_word(&at, &started))
 		return false;
-	if (at[0] == '-' && (at[1] == ' ' || at[1] == '\0')) {
+	if (at[0] == '-' && (blank(at[1]) || at[1] == '\0')) {
 		no_deadline = true;
 		at += at[1] ? 2 : 1;
 	} else if (!number_word(&at, &left)) {
@@ -747,7 +755,7 @@ static bool description_members(struct json *j, char *line, int64_t now, pid_t p
 	bool more = false;
 	if (!number_word(&at, &argc) || argc < 0)
 		return false;
-	more = at > line && at[-1] == ' '; /* a word follows, empty or not */
+	more = at > line && blank(at[-1]); /* a word follows, empty or not */
 	if (peer > 0)
 		pid = (long long)peer;
 	json_key(j, "pid");

@@ -533,6 +533,46 @@ assert mine[0]["argv"] == [sys.argv[2], "100"], mine' "$output" "$PUB/$N-s"
 	[[ "$output" == *'"name":"liar","uid":65534,"pid":'"$DAEMON"','* ]]
 }
 
+@test "root's --list --json lists another user's run whose answer holds control characters, as --list does" {
+	# A runlimit encodes such bytes; another user's socket need not.  Plain --list reads the
+	# numbers past any white space and tames the rest to '?'; --json wanted a space after each
+	# number, and left the run out (status 0).
+	needs_other_users
+	expected peercred || skip "this build cannot tell who listens on a socket"
+	make_pub
+	unset RUNLIMIT_DIR XDG_RUNTIME_DIR
+	export TMPDIR=$PUB
+	local theirs
+	if [ -d /run/user/65534 ]; then theirs=/run/user/65534/runlimit; else theirs=$PUB/runlimit-65534; fi
+	cp "$TOOLS/fakerun.py" "$PUB/fakerun.py"
+	# setpriv itself, not as_user's subshell: DAEMON is then the fake's own pid.  Tabs where
+	# the numbers' spaces go, a control byte in the argument
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$PY" "$PUB/fakerun.py" "$theirs" ctl \
+		'1\t0\t0\t-\t1\ta\x01b' </dev/null >/dev/null 2>&1 3>&- &
+	DAEMON=$!
+	# and a real run of theirs with control bytes in its command, which it encodes itself
+	as_user 65534 env TMPDIR="$PUB" "$USER_RL" --name=real 60 sh -c 'exec "$0" 100' \
+		"$PUB/$N-s" "$(printf 'a\tb')" "$(printf '\001')" &
+	RUN=$!
+	wait_until 10 test -S "$theirs/ctl.sock"
+	wait_until 10 test -S "$theirs/real.sock"
+	run -0 bounded 30 "$RUNLIMIT" --list
+	echo "$output" >&2
+	[[ "$output" == *"65534:ctl	$DAEMON	0.0s	0?-?1?a?b"* ]]
+	[[ "$output" == *"65534:real	"[0-9]*"	"* ]]
+	run -0 bounded 30 "$RUNLIMIT" --list --json
+	echo "$output" >&2
+	"$PY" -c 'import json, sys
+runs = {r["name"]: r for r in (json.loads(line) for line in sys.argv[1].splitlines()) if r["uid"] == 65534}
+ctl, real = runs["ctl"], runs["real"]
+assert ctl["state"] == "answering" and ctl["error"] is None and ctl["pid"] == int(sys.argv[2]), ctl
+assert ctl["argv"] == ["a\x01b"] and ctl["argc"] == 1 and ctl["deadline"] is None, ctl
+assert real["state"] == "answering" and real["argv"] == ["sh", "-c", "exec \"$0\" 100", sys.argv[3], "a\tb", "\x01"], real' \
+		"$output" "$DAEMON" "$PUB/$N-s"
+	run -0 "$RUNLIMIT" --cancel=65534:real
+	wait_bg "$RUN"
+}
+
 @test "root with another user's XDG_RUNTIME_DIR (su without -): that user's runs never pass for root's" {
 	needs_other_users
 	make_pub
