@@ -50,7 +50,13 @@ enum reached {
 	R_BUSY,     /* the run had no room for another connection all that time */
 	R_REFUSED,  /* the run refused this user */
 	R_FAILED,   /* an error here (err) */
+	R_UNREADABLE, /* a live run is there (its lock is held, or it greeted), but what it said
+	               * cannot be read (why) */
 };
+
+/* Why what a run said cannot be read (R_UNREADABLE), as --list shows it. */
+static const char NOT_UNDERSTOOD[] = "answer not understood";
+static const char TOO_LONG[] = "answer too long";
 
 struct probe {
 	const struct names_dir *d;
@@ -68,6 +74,7 @@ struct probe {
 	pid_t peer;                    /* the listener's pid, as the system tells it (0: it
 	                                * cannot) */
 	int err;
+	const char *why;               /* R_UNREADABLE: NOT_UNDERSTOOD or TOO_LONG */
 	int64_t deadline;              /* 0: not started */
 	int64_t retry_at;
 	int64_t answered_at;           /* --list: the wall clock when the answer came */
@@ -97,6 +104,17 @@ static void no_listener(struct probe *p, int64_t now)
 	} else {
 		p->end = R_GONE;
 	}
+}
+
+/* p's peer said what no run says.  --list leaves no run out (the manual): where a run lives
+ * (its lock is held), or the peer greeted as one, it is listed as not reached, with why;
+ * otherwise nothing that is a run is there. */
+static void unreadable(struct probe *p, const char *why)
+{
+	bool greeted = p->greeted;
+	hang_up(p);
+	p->end = greeted || names_held(p->d, p->name) ? R_UNREADABLE : R_GONE;
+	p->why = why;
 }
 
 /* Is the listener on p's connection the directory's user?  A socket there may be any
@@ -169,9 +187,11 @@ static void take_line(struct probe *p, char *line, int64_t now)
 			hang_up(p);
 			p->busy = true;
 			p->retry_at = now + RETRY;
-		} else {
+		} else if (strcmp(line, "refused") == 0) {
 			hang_up(p);
-			p->end = strcmp(line, "refused") == 0 ? R_REFUSED : R_GONE;
+			p->end = R_REFUSED;
+		} else {
+			unreadable(p, NOT_UNDERSTOOD);
 		}
 		return;
 	}
@@ -223,7 +243,11 @@ static void pump(struct probe *p, int64_t now)
 	p->len += (size_t)got;
 	p->line[p->len] = '\0';
 	char *nl;
-	while (p->end == R_PENDING && p->fd >= 0 && (nl = strchr(p->line, '\n'))) {
+	while (p->end == R_PENDING && p->fd >= 0 && (nl = memchr(p->line, '\n', p->len))) {
+		if (memchr(p->line, '\0', (size_t)(nl - p->line))) {
+			unreadable(p, NOT_UNDERSTOOD); /* no line of a run's holds a NUL */
+			break;
+		}
 		*nl = '\0';
 		char line[REPLY];
 		memcpy(line, p->line, (size_t)(nl - p->line) + 1);
@@ -232,10 +256,8 @@ static void pump(struct probe *p, int64_t now)
 		p->len = rest;
 		take_line(p, line, now);
 	}
-	if (p->end == R_PENDING && p->fd >= 0 && p->len == REPLY - 1) {
-		hang_up(p); /* no line of a run's is this long */
-		p->end = R_GONE;
-	}
+	if (p->end == R_PENDING && p->fd >= 0 && p->len == REPLY - 1)
+		unreadable(p, TOO_LONG); /* no line of a run's is this long */
 }
 
 /* The time is up for p. */
@@ -323,6 +345,30 @@ static void reach(struct probe *ps, size_t n)
 				ps[k].line = NULL;
 			}
 	}
+}
+
+/* Why p is not reached (it could not be asked, or what it said cannot be read), as --list
+ * and --cancel say it; NULL if it is. */
+static const char *not_reached(const struct probe *p)
+{
+	switch (p->end) {
+	case R_REFUSED:
+		return "refused";
+	case R_FAILED:
+		return strerror(p->err);
+	case R_UNREADABLE:
+		return p->why;
+	default:
+		return NULL;
+	}
+}
+
+/* p answered, but not as a run answers: listed as not reached all the same (--list leaves
+ * no run out). */
+static void not_understood(struct probe *p)
+{
+	p->end = R_UNREADABLE;
+	p->why = NOT_UNDERSTOOD;
 }
 
 /* --cancel's exit statuses besides 0 and 125 (named_cancel.h). */
@@ -438,7 +484,8 @@ static int cancel_in(const struct names_dir *d, const struct config *cfg, const 
 	reach(&p, 1);
 	/* Once the run has greeted, it listens: it looked for a marker before and never will
 	 * again.  Left, the marker would cancel the next run of this name. */
-	if (marked && p.end != R_SILENT && p.end != R_GONE && p.end != R_FAILED)
+	if (marked && p.end != R_SILENT && p.end != R_GONE && p.end != R_FAILED &&
+	    p.end != R_UNREADABLE)
 		names_remove(d, name, "cancel");
 	int status = EXIT_RUNLIMIT_FAILED;
 	switch (p.end) {
@@ -462,7 +509,8 @@ static int cancel_in(const struct names_dir *d, const struct config *cfg, const 
 		msg("the run named %s refused this user's cancel", quote(name));
 		break;
 	case R_FAILED:
-		msg("cannot reach the run named %s: %s", quote(name), strerror(p.err));
+	case R_UNREADABLE:
+		msg("cannot reach the run named %s: %s", quote(name), not_reached(&p));
 		break;
 	default:
 		status = -1;
@@ -617,8 +665,11 @@ static bool list_one(struct probe *p)
 	long pid;
 	long long ns;
 	int used = 0;
-	if (p->end == R_ANSWERED && sscanf(p->line, "%ld %lld %n", &pid, &ns, &used) == 2 &&
-	    used > 0) {
+	const char *why;
+	if (p->end == R_ANSWERED && (sscanf(p->line, "%ld %lld %n", &pid, &ns, &used) != 2 ||
+	                             used <= 0))
+		not_understood(p);
+	if (p->end == R_ANSWERED) {
 		/* The pid is the system's word where it has one, not the peer's: a tool may
 		 * signal what --list shows, and root lists other users' sockets. */
 		if (p->peer > 0)
@@ -629,23 +680,31 @@ static bool list_one(struct probe *p)
 	} else if (p->end == R_SILENT || p->end == R_UNREACHED || p->end == R_BUSY) {
 		len = snprintf(out, sizeof out, "%s\t-\t-\t%s\n", p->shown,
 		               p->end == R_BUSY ? "busy" : "not answering");
-	} else if (p->end == R_FAILED || p->end == R_REFUSED) {
-		/* Never left out without a word (no descriptor, no memory to ask it). */
-		len = snprintf(out, sizeof out, "%s\t-\t-\tnot reached: %s\n", p->shown,
-		               p->end == R_REFUSED ? "refused" : strerror(p->err));
+	} else if ((why = not_reached(p))) {
+		/* Never left out without a word (no descriptor, no memory to ask it, an answer that
+		 * cannot be read). */
+		len = snprintf(out, sizeof out, "%s\t-\t-\tnot reached: %s\n", p->shown, why);
 	}
 	if (len <= 0)
 		return true;
 	return write_out(out, (size_t)len < sizeof out ? (size_t)len : sizeof out - 1);
 }
 
-/* A number and the space after it (or the line's end) at *at, which moves past them. */
+/* Does c end a number of a "describe" answer?  A run puts a space there; any white space
+ * is taken, as plain --list reads "info" (sscanf), so that the two forms list the same
+ * peers: root lists other users' sockets, which need not be runs of this version. */
+static bool blank(char c)
+{
+	return c != '\0' && strchr(" \t\n\v\f\r", c) != NULL;
+}
+
+/* A number and the white space after it (or the line's end) at *at, which moves past them. */
 static bool number_word(char **at, long long *v)
 {
 	char *end;
 	errno = 0;
 	*v = strtoll(*at, &end, 10);
-	if (errno || end == *at || (*end != ' ' && *end != '\0'))
+	if (errno || end == *at || (!blank(*end) && *end != '\0'))
 		return false;
 	*at = *end ? end + 1 : end;
 	return true;
@@ -687,7 +746,7 @@ static bool description_members(struct json *j, char *line, int64_t now, pid_t p
 	if (!number_word(&at, &pid) || pid <= 0 || !number_word(&at, &elapsed) ||
 	    !number_word(&at, &started))
 		return false;
-	if (at[0] == '-' && (at[1] == ' ' || at[1] == '\0')) {
+	if (at[0] == '-' && (blank(at[1]) || at[1] == '\0')) {
 		no_deadline = true;
 		at += at[1] ? 2 : 1;
 	} else if (!number_word(&at, &left)) {
@@ -696,7 +755,7 @@ static bool description_members(struct json *j, char *line, int64_t now, pid_t p
 	bool more = false;
 	if (!number_word(&at, &argc) || argc < 0)
 		return false;
-	more = at > line && at[-1] == ' '; /* a word follows, empty or not */
+	more = at > line && blank(at[-1]); /* a word follows, empty or not */
 	if (peer > 0)
 		pid = (long long)peer;
 	json_key(j, "pid");
@@ -760,18 +819,16 @@ static bool list_json(struct probe *p)
 			json_key(&j, k);
 			json_null(&j);
 		}
-	} else if (p->end == R_SILENT || p->end == R_UNREACHED || p->end == R_BUSY) {
-		state = p->end == R_BUSY ? "busy" : "not answering";
-	} else if (p->end == R_FAILED || p->end == R_REFUSED) {
-		state = "not reached";
-		error = p->end == R_REFUSED ? "refused" : strerror(p->err);
-	} else {
-		json_free(&j);
-		return true; /* no run there (any more), or not one that said what it is */
 	}
-	if (p->end == R_ANSWERED && !told) {
+	if (p->end == R_ANSWERED && !told)
+		not_understood(p); /* nothing of it was written */
+	if (p->end == R_SILENT || p->end == R_UNREACHED || p->end == R_BUSY) {
+		state = p->end == R_BUSY ? "busy" : "not answering";
+	} else if ((error = not_reached(p))) {
+		state = "not reached";
+	} else if (!told) {
 		json_free(&j);
-		return true; /* not an answer a run gives: as plain --list, not shown */
+		return true; /* no run there (any more) */
 	}
 	if (!told) {
 		for (const char *k = "pid\0started_at\0elapsed\0deadline\0argv\0argc\0"; *k;

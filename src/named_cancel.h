@@ -19,8 +19,9 @@
 int cancel_main(const struct config *cfg);
 
 /* --list: one line per live named run, "NAME PID ELAPSED COMMAND" ("NAME - - not
- * answering" for a stopped one); with json, one JSON object per run (JSON Lines: the
- * manual's --list); 0, or 125 on error. */
+ * answering" for a stopped one, "NAME - - not reached: WHY" for one that could not be asked
+ * or whose answer cannot be read: none is left out); with json, one JSON object per run
+ * (JSON Lines: the manual's --list); 0, or 125 on error. */
 int list_main(bool json);
 
 #endif

@@ -64,6 +64,21 @@ make_pub() {
 	chmod 755 "$PUB/$N-s"
 }
 
+# their_fake NAME ANSWER: a fake run NAME of user 65534's (tests/tools/fakerun.py, answering
+# ANSWER) in that user's default place, which goes in the caller's theirs; its pid in DAEMON
+# (setpriv itself, not as_user's subshell: the fake's own pid).  Returns once it listens.
+their_fake() {
+	make_pub
+	unset RUNLIMIT_DIR XDG_RUNTIME_DIR
+	export TMPDIR=$PUB
+	if [ -d /run/user/65534 ]; then theirs=/run/user/65534/runlimit; else theirs=$PUB/runlimit-65534; fi
+	cp "$TOOLS/fakerun.py" "$PUB/fakerun.py"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$PY" "$PUB/fakerun.py" "$theirs" "$1" \
+		"$2" </dev/null >/dev/null 2>&1 3>&- &
+	DAEMON=$!
+	wait_until 10 test -S "$theirs/$1.sock"
+}
+
 # root_run_dir: the root-only directory root's named runs default to: /run, else /var/run,
 # where it is root's and no one else may write to it (none: fails).
 root_run_dir() {
@@ -482,17 +497,8 @@ assert mine[0]["argv"] == [sys.argv[2], "100"], mine' "$output" "$PUB/$N-s"
 	# A run answers a cancel with "ok BOUND", the longest its end may take.  Another user's
 	# peer could announce forever and hold root's --cancel for good (before: it did).
 	needs_other_users
-	make_pub
-	unset RUNLIMIT_DIR XDG_RUNTIME_DIR
-	export TMPDIR=$PUB
 	local theirs t0
-	if [ -d /run/user/65534 ]; then theirs=/run/user/65534/runlimit; else theirs=$PUB/runlimit-65534; fi
-	cp "$TOOLS/fakerun.py" "$PUB/fakerun.py"
-	# setpriv itself, not as_user's subshell: DAEMON is then the fake's own pid
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$PY" "$PUB/fakerun.py" "$theirs" liar \
-		'ok 9223372036854775807' </dev/null >/dev/null 2>&1 3>&- &
-	DAEMON=$!
-	wait_until 10 test -S "$theirs/liar.sock"
+	their_fake liar 'ok 9223372036854775807'
 	t0=$(now)
 	run bounded 40 "$RUNLIMIT" --cancel=65534:liar -k 1
 	echo "status $status after $(elapsed "$t0") s: $output" >&2
@@ -509,19 +515,10 @@ assert mine[0]["argv"] == [sys.argv[2], "100"], mine' "$output" "$PUB/$N-s"
 	# A tool may signal the pid --list shows; another user's socket could announce pid 1.
 	needs_other_users
 	expected peercred || skip "this build cannot tell who listens on a socket"
-	make_pub
-	unset RUNLIMIT_DIR XDG_RUNTIME_DIR
-	export TMPDIR=$PUB
 	local theirs
-	if [ -d /run/user/65534 ]; then theirs=/run/user/65534/runlimit; else theirs=$PUB/runlimit-65534; fi
-	cp "$TOOLS/fakerun.py" "$PUB/fakerun.py"
-	# setpriv itself, not as_user's subshell: DAEMON is then the fake's own pid
 	# (the answer fits both "info", PID ELAPSED COMMAND, and "describe", PID ELAPSED STARTED
 	# LEFT ARGC ARG...)
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$PY" "$PUB/fakerun.py" "$theirs" liar \
-		'1 0 0 - 1 fake' </dev/null >/dev/null 2>&1 3>&- &
-	DAEMON=$!
-	wait_until 10 test -S "$theirs/liar.sock"
+	their_fake liar '1 0 0 - 1 fake'
 	run bounded 30 "$RUNLIMIT" --list
 	echo "status $status: $output" >&2
 	[ "$status" -eq 0 ]
@@ -531,6 +528,37 @@ assert mine[0]["argv"] == [sys.argv[2], "100"], mine' "$output" "$PUB/$N-s"
 	echo "status $status: $output" >&2
 	[ "$status" -eq 0 ]
 	[[ "$output" == *'"name":"liar","uid":65534,"pid":'"$DAEMON"','* ]]
+}
+
+@test "root's --list --json lists another user's run whose answer holds control characters, as --list does" {
+	# A runlimit encodes such bytes; another user's socket need not.  Plain --list reads the
+	# numbers past any white space and tames the rest to '?'; --json wanted a space after each
+	# number, and left the run out (status 0).
+	needs_other_users
+	expected peercred || skip "this build cannot tell who listens on a socket"
+	local theirs
+	# tabs where the numbers' spaces go, a control byte in the argument
+	their_fake ctl '1\t0\t0\t-\t1\ta\x01b'
+	# and a real run of theirs with control bytes in its command, which it encodes itself
+	as_user 65534 env TMPDIR="$PUB" "$USER_RL" --name=real 60 sh -c 'exec "$0" 100' \
+		"$PUB/$N-s" "$(printf 'a\tb')" "$(printf '\001')" &
+	RUN=$!
+	wait_until 10 test -S "$theirs/real.sock"
+	run -0 bounded 30 "$RUNLIMIT" --list
+	echo "$output" >&2
+	[[ "$output" == *"65534:ctl	$DAEMON	0.0s	0?-?1?a?b"* ]]
+	[[ "$output" == *"65534:real	"[0-9]*"	"* ]]
+	run -0 bounded 30 "$RUNLIMIT" --list --json
+	echo "$output" >&2
+	"$PY" -c 'import json, sys
+runs = {r["name"]: r for r in (json.loads(line) for line in sys.argv[1].splitlines()) if r["uid"] == 65534}
+ctl, real = runs["ctl"], runs["real"]
+assert ctl["state"] == "answering" and ctl["error"] is None and ctl["pid"] == int(sys.argv[2]), ctl
+assert ctl["argv"] == ["a\x01b"] and ctl["argc"] == 1 and ctl["deadline"] is None, ctl
+assert real["state"] == "answering" and real["argv"] == ["sh", "-c", "exec \"$0\" 100", sys.argv[3], "a\tb", "\x01"], real' \
+		"$output" "$DAEMON" "$PUB/$N-s"
+	run -0 "$RUNLIMIT" --cancel=65534:real
+	wait_bg "$RUN"
 }
 
 @test "root with another user's XDG_RUNTIME_DIR (su without -): that user's runs never pass for root's" {

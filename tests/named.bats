@@ -20,6 +20,7 @@ setup() {
 	N=n$BATS_TEST_NUMBER-$(($$ % 100000))
 	export S
 	S=$(private_sleep "$N-s")
+	FAKES=""
 }
 
 teardown() {
@@ -29,6 +30,9 @@ teardown() {
 		kill -KILL "$STOPPED" 2>/dev/null || true
 	fi
 	kill_named "$N-s"
+	# fake runs (tests/tools/fakerun.py) a test started, which never end of themselves
+	# shellcheck disable=SC2086 # a list of pids
+	[ -z "${FAKES:-}" ] || kill $FAKES 2>/dev/null || true
 	other_users_done
 }
 
@@ -267,6 +271,51 @@ list_json() {
 		'runs["old"]["state"] == "answering"' \
 		'abs(t1 - 1.5 - at(runs["old"]["started_at"])) < 3' \
 		'runs["old"]["argv"] is None and runs["old"]["argc"] is None and runs["old"]["deadline"] is None'
+}
+
+@test "--list leaves no run out: one whose answer cannot be read is listed as not reached, with why, in both forms" {
+	# Each holds its lock and listens, as a run does, then says what no run says: before,
+	# each was left out of both forms (status 0).
+	local long name
+	long=$(printf 'x%.0s' $(seq 5000))
+	"$PY" "$TOOLS/fakerun.py" "$RUNLIMIT_DIR" garbage 'garbage' &
+	FAKES="$FAKES $!"
+	"$PY" "$TOOLS/fakerun.py" "$RUNLIMIT_DIR" long "1 0 0 - 1 $long" &
+	FAKES="$FAKES $!"
+	"$PY" "$TOOLS/fakerun.py" "$RUNLIMIT_DIR" nul '1 0 0 - 1 a\x00b' &
+	FAKES="$FAKES $!"
+	"$PY" "$TOOLS/fakerun.py" "$RUNLIMIT_DIR" greeting '1 0 0 - 1 a' 'hello' &
+	FAKES="$FAKES $!"
+	# and one that can be read, though no runlimit says it so: tabs where the numbers'
+	# spaces go, a control byte in the argument (root meets such sockets of other users';
+	# before, --json alone left it out)
+	"$PY" "$TOOLS/fakerun.py" "$RUNLIMIT_DIR" tabs '1\t0\t0\t-\t1\ta\x01b' &
+	FAKES="$FAKES $!"
+	for name in garbage long nul greeting tabs; do wait_until 10 registered "$name"; done
+	start_named real 60 "$S" 101
+	run -0 bounded 20 "$RUNLIMIT" --list
+	echo "$output" >&2
+	[ "${#lines[@]}" -eq 6 ]
+	[ "${lines[0]}" = "garbage	-	-	not reached: answer not understood" ]
+	[ "${lines[1]}" = "greeting	-	-	not reached: answer not understood" ]
+	[ "${lines[2]}" = "long	-	-	not reached: answer too long" ]
+	[ "${lines[3]}" = "nul	-	-	not reached: answer not understood" ]
+	[[ "${lines[4]}" == "real	$RUN	"*"s	$S 101" ]]
+	[[ "${lines[5]}" == "tabs	"[0-9]*"	0.0s	0?-?1?a?b" ]]
+	list_json
+	[ "$(cat "$D/list.rc")" = 0 ]
+	list_json_is 'list(runs) == ["garbage", "greeting", "long", "nul", "real", "tabs"]' \
+		'all(runs[n]["state"] == "not reached" for n in ("garbage", "greeting", "long", "nul"))' \
+		'all(runs[n][k] is None for n in ("garbage", "greeting", "long", "nul") for k in ("pid", "started_at", "elapsed", "deadline", "argv", "argc"))' \
+		'runs["long"]["error"] == "answer too long"' \
+		'all(runs[n]["error"] == "answer not understood" for n in ("garbage", "greeting", "nul"))' \
+		"runs['real']['state'] == 'answering' and runs['real']['pid'] == $RUN" \
+		'runs["tabs"]["state"] == "answering" and runs["tabs"]["argv"] == ["a\x01b"] and runs["tabs"]["argc"] == 1'
+	# a cancel does not take it for no run: it is not reached (125), as the manual says
+	run -125 --separate-stderr bounded 20 "$RUNLIMIT" --cancel=greeting
+	[[ "$stderr" == *"cannot reach the run named 'greeting': answer not understood" ]]
+	"$RUNLIMIT" --cancel=real
+	wait_bg "$RUN"
 }
 
 @test "--cancel of a name no run has: says so on stderr, that a marker was left and for how long; status 1 (2 without a marker)" {
