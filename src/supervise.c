@@ -537,9 +537,11 @@ static void cancelled(struct run *r, const struct control_request *q)
 	r->sig = q->sig;
 	r->sig_why = REASON_CANCEL;
 	dispatch(r, REQUEST);
-	/* The longest the run may now take to end: what is left of the grace, then the output
-	 * grace (a cancel waits that long, and a margin, before it gives up on a stopped run). */
+	/* The longest the run may now take to end: what is left of the grace, the settle after
+	 * its KILL, then the output grace (a cancel waits that long, and a margin, before it
+	 * gives up on a stopped run). */
 	int64_t left = r->grace_end == CLOCK_NEVER ? 0 : r->grace_end - clock_now();
+	left = clock_after(left > 0 ? left : 0, SETTLE_MAX);
 	if (r->cfg->relay)
 		left = clock_after(left > 0 ? left : 0, r->cfg->output_grace);
 	control_taken(left);

@@ -8,7 +8,10 @@
 # (RUNLIMIT_BOUND_SEED, else a random one), runs them several at a time and checks each; a
 # failure prints the seed, the case and the command line that replays it alone.  What the
 # build under test cannot reach by its own account (a setsid'd or orphaned descendant, by
-# probe_tree_reach) may survive; what it should reach (RUNLIMIT_EXPECT) must not.
+# probe_tree_reach) may survive; what it should reach (RUNLIMIT_EXPECT) must not.  Where a
+# cgroup v1 freezer can be had (root; tests/helpers.bash, freezer_mount), some cases draw a
+# command or a leftover that cannot die of SIGKILL (frozen, as in an uninterruptible wait):
+# runlimit then returns within the settle more, and names it.
 
 bats_require_minimum_version 1.5.0
 
@@ -22,6 +25,17 @@ setup_file() {
 	# Marks every process and the directory of this run, for teardown.
 	RUNLIMIT_BOUND_RUN_ID=bats$(($$ % 100000))
 	export RUNLIMIT_BOUND_RUN_ID
+	# The freezer cgroup the cases that draw a process that cannot die freeze it in.
+	local mnt
+	if mnt=$(freezer_mount); then
+		RUNLIMIT_BOUND_FREEZER=$mnt/rlb$RUNLIMIT_BOUND_RUN_ID
+		mkdir -p "$RUNLIMIT_BOUND_FREEZER" && export RUNLIMIT_BOUND_FREEZER
+	fi
+}
+
+teardown_file() {
+	[ -z "${RUNLIMIT_BOUND_FREEZER:-}" ] || rmdir "$RUNLIMIT_BOUND_FREEZER" 2>/dev/null || true
+	unmount_freezer
 }
 
 teardown() {

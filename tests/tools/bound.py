@@ -14,7 +14,8 @@ sometimes a concurrent --cancel, -k, -s, -p, -v, --kill-leftovers, --foreground,
 --on-timeout with a hook that ends, fails, hangs or leaves a process, a budget of
 processes, CPU time or memory), a command
 (a POSIX sh script: it exits, ignores TERM, forks, setsid's, writes fast or slowly or
-nothing, leaves children holding the pipes, stops itself) and a caller (it reads
+nothing, leaves children holding the pipes, stops itself, or it or a child of its cannot
+die: frozen in a cgroup v1 freezer, where --freezer gives one) and a caller (it reads
 everything, reads 1 KiB every 50 ms, never reads, or closes its end early).  Cases run
 several at a time.  Every process of a case's tree carries the case's token in its
 arguments (the shells have it as $0, every other program is run by a path under the case's
@@ -22,7 +23,7 @@ directory), so the survivors are found with `ps -A -o args` on any system, and e
 (bounded) once the case is checked, on failure too.
 
     bound.py [--seed S] [--cases N] [--case I]... [--jobs J] [--caps LIST] [--runlimit PATH]
-             [--margin SECONDS] [--run-id ID] [--describe] [--verbose] [--keep]
+             [--margin SECONDS] [--run-id ID] [--freezer DIR] [--describe] [--verbose] [--keep]
     bound.py --cleanup --run-id ID
 
 Environment (the options win): RUNLIMIT (the binary, default ./runlimit),
@@ -31,7 +32,11 @@ RUNLIMIT_BOUND_JOBS (default 8), RUNLIMIT_BOUND_MARGIN (seconds, default 3; 10 w
 RUNLIMIT_EMULATED is set), RUNLIMIT_BOUND_CAPS (what the build reaches: "sessions" a
 setsid'd descendant, "orphans" one that was also orphaned; default: RUNLIMIT_EXPECT's words
 when that is set, else both), RUNLIMIT_BOUND_RUN_ID (marks the processes and the directory
-of the run, so that --cleanup can end what a killed run left).  Exits 0 when every case holds, 1 when one does not (each
+of the run, so that --cleanup can end what a killed run left), RUNLIMIT_BOUND_FREEZER (a
+cgroup of a cgroup v1 freezer hierarchy that this may make cgroups in: a case that draws a
+process that cannot die freezes it there, the stand-in for an uninterruptible wait on a
+hung mount, which keeps SIGKILL pending; without one, those cases run it unfrozen).
+Exits 0 when every case holds, 1 when one does not (each
 failure printed with the seed, the case and the command line that replays it alone), 2 on
 a usage error.
 """
@@ -180,6 +185,9 @@ def draw(seed, index):
     c["budget"] = rng.choice(["procs", "cpu", "memory"]) if rng.random() < 0.2 else None
     c["budget_procs"] = rng.randint(2, 6)
     c["budget_cpu"] = round(rng.uniform(0.05, 0.3), 2)
+    # A process that cannot die of SIGKILL until thawed (an uninterruptible wait): the
+    # command itself, frozen before its main part, or a child of its.
+    c["unkillable"] = rng.choice(["command", "leftover"]) if rng.random() < 0.12 else None
 
     # The contract leaves two draws unbounded; they are drawn again as something it bounds.
     # -s 0 sends nothing and arms no default grace: it takes an explicit positive -k.
@@ -197,7 +205,7 @@ def draw(seed, index):
 
 def obeys(c):
     """Every process of the tree ends on the -s signal (and on TERM) without a KILL."""
-    if c["trap"] or IGNORES_TERM.intersection(c["children"]):
+    if c["trap"] or IGNORES_TERM.intersection(c["children"]) or c["unkillable"]:
         return False
     if c["sig"] not in (None, "TERM", "HUP", "USR1", "KILL"):
         return False
@@ -228,15 +236,21 @@ def output_grace(c):
     return 1.0 if relayed(c) else 0.0
 
 
+# How long runlimit waits, after a KILL, for what it KILLed to die.
+SETTLE = 1.0
+
+
 def bound(c):
     """Seconds after the start by which runlimit returns, margin not included: DURATION +
-    the kill grace + the output grace.  With a --cancel the grace is the larger of the run's
-    and the cancel's: a run stopped with its command (SIGTSTP) takes the cancel only when its
-    timer resumes it at the deadline.  A request to end as a signal has the run's grace."""
+    the kill grace + the settle (with a process that cannot die) + the output grace.  With a
+    --cancel the grace is the larger of the run's and the cancel's: a run stopped with its
+    command (SIGTSTP) takes the cancel only when its timer resumes it at the deadline.  A
+    request to end as a signal has the run's grace."""
     grace = kill_grace(c)
     if c["cancel_at"] is not None:
         grace = max(grace, cancel_grace(c))
-    return c["dur"] + c["hook_limit"] + grace + output_grace(c)
+    settle = SETTLE if c["unkillable"] else 0.0
+    return c["dur"] + c["hook_limit"] + grace + settle + output_grace(c)
 
 
 # ---- the command ------------------------------------------------------------------------
@@ -256,11 +270,20 @@ CHILD_SCRIPT = {
 }
 
 
+# Freezes the shell that runs it in the case's freezer cgroup $FZ (none: nothing): it goes
+# on only once thawed, and dies then of a SIGKILL sent meanwhile.
+FREEZE = '[ -z "$FZ" ] || { echo $$ >"$FZ/tasks"; echo FROZEN >"$FZ/freezer.state"; }'
+
+
 def script(c):
     parts = ['echo $$ >"$D/pid"']
     if c["trap"]:
         parts.append("trap '' TERM")
     parts += [CHILD_SCRIPT[k] for k in c["children"]]
+    if c["unkillable"] == "leftover":
+        parts.append('"$SH" -c %s "$0" &' % shlex.quote(FREEZE + '; exec "$S" 30'))
+    elif c["unkillable"] == "command":
+        parts.append(FREEZE)
     burst = '"$H" -c %d /dev/zero' % c["burst"]
     burst = {"out": burst, "err": burst + " >&2",
              "both": burst + "; " + burst + " >&2"}[c["burst_to"]]
@@ -329,6 +352,8 @@ def describe(c):
         bits.append("children=" + ",".join(c["children"]))
     if c["trap"]:
         bits.append("cmd-ignores-TERM")
+    if c["unkillable"]:
+        bits.append("unkillable=%s" % c["unkillable"])
     if c["hook"]:
         bits.append("hook=%s" % c["hook"])
     if c["budget"]:
@@ -369,10 +394,13 @@ def live_with(token, table=None):
             if token in args and not stat.startswith("Z") and pid != me]
 
 
-def kill_all_with(token, limit=10.0):
-    """KILL every process holding token, again until none is left (bounded); True if none."""
+def kill_all_with(token, limit=10.0, thaw=None):
+    """KILL every process holding token, again until none is left (bounded); True if none.
+    thaw (if any) is called before each round: a process frozen meanwhile would not die."""
     end = time.monotonic() + limit
     while True:
+        if thaw:
+            thaw()
         try:
             procs = live_with(token)
         except (RuntimeError, OSError, subprocess.SubprocessError):
@@ -511,6 +539,10 @@ class Case:
         self.name = "rlb%sc%dn" % (h.run_id, i)  # a --cancel of it holds the run's prefix
         self.fail = []
         self.notes = []
+        # The case's freezer cgroup, where it draws a process that cannot die and the
+        # harness has a freezer; the pids frozen there when runlimit returned.
+        self.fz = os.path.join(h.freezer, self.token) if h.freezer and c["unkillable"] else None
+        self.frozen = []
 
     def argv(self):
         c = self.c
@@ -530,6 +562,8 @@ class Case:
                   "SS": os.path.join(self.dir, "s", "sleep"),
                   "SO": os.path.join(self.dir, "o", "sleep"),
                   "H": os.path.join(self.dir, "g", "head"), "SH": self.h.sh})
+        if self.fz:
+            e["FZ"] = self.fz
         return e
 
     def prepare(self):
@@ -537,13 +571,58 @@ class Case:
             os.makedirs(os.path.join(self.dir, sub))
             os.symlink(self.h.sleep, os.path.join(self.dir, sub, "sleep"))
         os.symlink(self.h.head, os.path.join(self.dir, "g", "head"))
+        if self.fz:
+            os.mkdir(self.fz)
+
+    def fz_file(self, name, text=None):
+        """Read (or write text to) a file of the case's freezer cgroup; "" if it cannot."""
+        try:
+            if text is not None:
+                with open(os.path.join(self.fz, name), "w") as f:
+                    f.write(text)
+                return ""
+            with open(os.path.join(self.fz, name)) as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def note_frozen(self):
+        """runlimit has returned (or was KILLed here): what it left frozen."""
+        if self.fz and self.fz_file("freezer.state").strip() == "FROZEN":
+            self.frozen = [int(p) for p in self.fz_file("tasks").split()]
+
+    def thaw(self):
+        """Thaw the case's freezer cgroup, so that what was sent SIGKILL dies now, and the
+        rest can be checked and ended as any survivor (a leftover may freeze itself after
+        runlimit returned: each round of the clean-up thaws again)."""
+        if self.fz:
+            self.fz_file("freezer.state", "THAWED")
+
+    def unfreeze_done(self):
+        """The freezer cgroup goes once empty (what is left in it is KILLed; bounded)."""
+        if not self.fz:
+            return
+        self.thaw()
+        end = time.monotonic() + 10
+        while self.fz_file("tasks").split() and time.monotonic() < end:
+            for p in self.fz_file("tasks").split():
+                try:
+                    os.kill(int(p), signal.SIGKILL)
+                except (OSError, ValueError):
+                    pass
+            time.sleep(0.05)
+        try:
+            os.rmdir(self.fz)
+        except OSError:
+            self.fail.append("cleanup: could not remove the freezer cgroup %s" % self.fz)
 
     def replay(self):
         h = self.h
-        return ("RUNLIMIT=%s %s %s --seed %s --case %d --caps %s" %
+        return ("RUNLIMIT=%s %s %s --seed %s --case %d --caps %s%s" %
                 (shlex.quote(h.runlimit), shlex.quote(sys.executable),
                  shlex.quote(os.path.abspath(__file__)), h.seed, self.c["index"],
-                 ",".join(sorted(h.caps)) or "none"))
+                 ",".join(sorted(h.caps)) or "none",
+                 " --freezer " + shlex.quote(h.freezer) if h.freezer else ""))
 
     def spawn(self, argv, **kw):
         """runlimit started by the caller: in the caller's process group, or (own_group) in a
@@ -613,6 +692,8 @@ class Case:
                                  (ended["run"] - t0, limit))
         self.rc = rc = p.returncode
         self.took = ended.get("run", time.monotonic()) - t0
+        self.note_frozen()
+        self.thaw()
         for t in helpers:
             t.join(max(0.0, t0 + limit + 2 * h.extra + 10 - time.monotonic()))
         death.join(1.0)  # runlimit has returned: the command is gone, and seen so at once
@@ -623,8 +704,9 @@ class Case:
                 self.check_survivors(rc)
                 self.check_report()
         finally:
-            if not kill_all_with(self.token):
+            if not kill_all_with(self.token, thaw=self.thaw):
                 self.fail.append("cleanup: could not end the processes of %s" % self.token)
+            self.unfreeze_done()
             stop.set()
             for t in callers + [death]:
                 t.join(5)
@@ -776,6 +858,12 @@ class Case:
             with open(path, "rb") as f:
                 d = json.loads(f.read().decode("utf-8", "surrogateescape"))
             self.fail.extend("report: " + e for e in report_schema.problems(d))
+            cmd = self.command_pid()
+            # The command alive and frozen when runlimit returned: runlimit gave up on it
+            # after its KILL, and names it.
+            if cmd and cmd in self.frozen and cmd not in d.get("alive_after_kill", []):
+                self.fail.append("report: the command (%d) was left frozen, but "
+                                 "alive_after_kill is %r" % (cmd, d.get("alive_after_kill")))
         except OSError as e:
             self.fail.append("report: not written (%s)" % e.strerror)
         except ValueError as e:
@@ -787,6 +875,7 @@ class Case:
 class Harness:
     def __init__(self, a):
         self.seed, self.runlimit, self.caps, self.margin = a.seed, a.runlimit, a.caps, a.margin
+        self.freezer = a.freezer
         self.extra = 3.0
         self.run_id = a.run_id
         self.work = tempfile.mkdtemp(prefix="rlb%s." % a.run_id, dir=work_base())
@@ -834,9 +923,26 @@ def work_base():
     return "/tmp" if os.access("/tmp", os.W_OK) else tempfile.gettempdir()
 
 
-def cleanup(run_id):
-    """--cleanup RUN_ID: end every process of that run's cases, remove its work directory."""
-    ok = kill_all_with("rlb%sc" % run_id)
+def cleanup(run_id, freezer=None):
+    """--cleanup RUN_ID: end every process of that run's cases (thawed first, where they were
+    frozen in freezer's cgroups), remove its work directory and those cgroups."""
+    cgroups = []
+    if freezer and os.path.isdir(freezer):
+        cgroups = [os.path.join(freezer, d) for d in os.listdir(freezer)
+                   if d.startswith("rlb%sc" % run_id)]
+    def thaw():
+        for cg in cgroups:
+            try:
+                with open(os.path.join(cg, "freezer.state"), "w") as f:
+                    f.write("THAWED")
+            except OSError:
+                pass
+    ok = kill_all_with("rlb%sc" % run_id, thaw=thaw)
+    for cg in cgroups:
+        try:
+            os.rmdir(cg)
+        except OSError:
+            ok = False
     base = work_base()
     for d in os.listdir(base):
         if d.startswith("rlb%s." % run_id):
@@ -863,6 +969,8 @@ def parse(argv):
         "RUNLIMIT_BOUND_MARGIN", 10.0 if os.environ.get("RUNLIMIT_EMULATED") else 3.0))
     p.add_argument("--caps", default=None)
     p.add_argument("--runlimit", default=os.environ.get("RUNLIMIT") or "./runlimit")
+    p.add_argument("--freezer", default=os.environ.get("RUNLIMIT_BOUND_FREEZER") or None,
+                   help="a cgroup v1 freezer cgroup to freeze the unkillable draws in")
     p.add_argument("--describe", action="store_true", help="print the cases, run nothing")
     p.add_argument("--verbose", "-v", action="store_true")
     p.add_argument("--keep", action="store_true", help="keep the work directory")
@@ -889,7 +997,7 @@ def parse(argv):
 def main(argv):
     a = parse(argv)
     if a.cleanup:
-        return cleanup(a.run_id)
+        return cleanup(a.run_id, a.freezer)
     indices = a.case if a.case else list(range(a.cases))
     cases = [draw(a.seed, i) for i in indices]
     if a.describe:
@@ -909,8 +1017,10 @@ def main(argv):
         print("bound.py: %s is not an executable" % a.runlimit, file=sys.stderr)
         return 2
     h = Harness(a)
-    print("# bound: seed %s, %d cases, %d at a time, margin %g s, caps: %s, runlimit %s" % (
-        a.seed, len(cases), a.jobs, a.margin, ",".join(sorted(a.caps)) or "none", a.runlimit))
+    print("# bound: seed %s, %d cases, %d at a time, margin %g s, caps: %s, runlimit %s, "
+          "unkillable draws: %s" % (
+              a.seed, len(cases), a.jobs, a.margin, ",".join(sorted(a.caps)) or "none",
+              a.runlimit, "frozen in " + a.freezer if a.freezer else "not frozen (no freezer)"))
     sys.stdout.flush()
 
     def stop(signum, frame):
@@ -934,7 +1044,7 @@ def main(argv):
                 k.run()
             except Exception as e:  # a harness failure is a failure, with its case
                 k.fail.append("harness: %r" % e)
-                kill_all_with(k.token)
+                kill_all_with(k.token, thaw=k.thaw)
             with lock:
                 results[c["index"]] = k
                 if a.verbose or k.fail:

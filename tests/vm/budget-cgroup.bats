@@ -28,7 +28,12 @@ setup() {
 	done
 }
 
+teardown_file() {
+	unmount_freezer
+}
+
 teardown() {
+	thaw_freezer
 	kill_named "$N-s"
 	# What a failed test left in a cgroup of runlimit's (a fork loop): ended, so that the
 	# next tests do not run beside it.
@@ -211,4 +216,35 @@ in_cgroup() {
 	[ "$(cat "/proc/$left/cgroup")" = "$(cat /proc/self/cgroup)" ]
 	no_cgroup_left
 	kill "$left"
+}
+
+@test "a budget's KILL through the cgroup, of a leftover that cannot die: runlimit returns 1 s after the KILL (the settle), names it, and the cgroup still goes" {
+	needs_freezer
+	local s kill_at wall pid
+	s=$(private_sleep "$N-s")
+	# A child of the command freezes itself (a stand-in for an uninterruptible wait: it keeps
+	# SIGKILL pending); the command then forks past --max-procs.  The budget ends the run:
+	# TERM, the grace, cgroup.kill, which the frozen child cannot die of.  Its output goes to
+	# files: the frozen child holds it open, and a pipe's reader (bats' run) would wait for it.
+	# shellcheck disable=SC2016
+	local status=0
+	bounded 60 "$RUNLIMIT" --report="$D/r.json" --cgroup=required --max-procs=20 -k 0.5 30 \
+		sh -c 'sh -c "$0" &
+		i=0; while [ $i -lt 2000 ] && ! grep -q FROZEN "$FREEZER/freezer.state"; do
+			"$1" 0.01; i=$((i + 1)); done
+		while :; do "$1" 300 & done' "$FREEZE" "$s" >"$D/out" 2>"$D/err" || status=$?
+	pid=$(head -n 1 "$FREEZER/tasks")
+	[ "$status" -eq 124 ]
+	[ "$(field "$D/r.json" mechanism)" = cgroup ]
+	grep -q "still alive after SIGKILL.*left behind: $pid\$" "$D/err"
+	grep -q "\"alive_after_kill\":\[$pid\]" "$D/r.json"
+	# the settle, not the settle and the cgroup's own wait of 2 s more after it
+	kill_at=$(sed -n 's/.*{"at":\([0-9.]*\),"signal":"KILL".*/\1/p' "$D/r.json")
+	wall=$(field "$D/r.json" wall_seconds)
+	lt "$wall" "$(awk -v k="$kill_at" 'BEGIN { print k + 2.2 }')" ||
+		{ echo "returned $wall s after its start, its KILL at $kill_at s" >&2; return 1; }
+	kill -0 "$pid"
+	thaw_freezer
+	no_survivors "$N-s" 10
+	no_cgroup_left
 }
