@@ -39,7 +39,9 @@ bats_how="apt-get install bats, brew install bats-core, pkg install bats-core or
 tmux_how="apt-get install tmux, brew install tmux or pkg install tmux"
 # What some tests also use, each skipping without it: zsh, fish and bash-completion for
 # tests/completions.bats, Python's jsonschema to check every report against
-# docs/report.schema.json.  Said when missing; --install tries them, and goes on without.
+# docs/report.schema.json, Debian's wait-for-it (a real client of GNU timeout's process
+# group: tests/group.bats, tests/tty.bats; apt only, no other system packages it).  Said
+# when missing; --install tries them, and goes on without.
 has_jsonschema() {
 	python3 -c 'import jsonschema' 2>/dev/null || /usr/bin/python3 -c 'import jsonschema' 2>/dev/null
 }
@@ -55,6 +57,7 @@ extras_missing() {
 	command -v fish >/dev/null 2>&1 || printf ' fish'
 	has_bash_completion || printf ' bash-completion'
 	has_jsonschema || printf ' jsonschema'
+	command -v wait-for-it >/dev/null 2>&1 || printf ' wait-for-it'
 }
 if [ "$install" = 0 ]; then
 	extras=$(extras_missing)
@@ -87,6 +90,7 @@ for extra in $(extras_missing); do
 	bash-completion) install_any bash-completion bash-completion@2 bash-completion ;;
 	jsonschema) install_any python3-jsonschema jsonschema py311-jsonschema ||
 		python3 -m pip install -q --user jsonschema >/dev/null 2>&1 ;;
+	wait-for-it) apt_install wait-for-it ;;
 	esac || echo "could not install $extra: the tests that use it skip" >&2
 done
 exit 0

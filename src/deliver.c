@@ -12,12 +12,12 @@
 #include "report.h"
 #include "signals.h"
 
-/* The command's process group may be signalled while its id cannot have been reused: the
- * process that leads it is still runlimit's, unreaped (the guard, or without one the
- * command itself). */
+/* The command's process group may be signalled while its id cannot have been reused: it is
+ * runlimit's own pid (guard.h), or the process that leads it is still runlimit's, unreaped
+ * (the guard, or without one the command itself). */
 static bool group_held(const struct target *t)
 {
-	return t->group > 0 && (t->leads_group ? !t->reaped : t->guard > 0);
+	return t->group > 0 && (t->group_mine || (t->leads_group ? !t->reaped : t->guard > 0));
 }
 
 static void signal_group(const struct target *t, int sig)
@@ -150,6 +150,5 @@ bool deliver_leftovers_alive(const struct target *t)
 		return true; /* never taken for gone: the grace runs out, and the final KILL says */
 	if (alive >= 0)
 		return alive;
-	guard_leave_group();
-	return group_held(t) && !(kill(-t->group, 0) < 0 && errno == ESRCH);
+	return group_held(t) && guard_group_alive(t->group);
 }

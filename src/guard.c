@@ -16,7 +16,7 @@ static pid_t lodge; /* see guard_leave_group */
 static bool left_group;
 static int tie = -1; /* where the OS has no parent-death signal: EOF on it means runlimit died */
 
-static void guard_main(int sig, pid_t parent, int tie_read)
+static void guard_main(int sig, pid_t parent, int tie_read, bool in_parents)
 {
 	spawn_helper_detach(tie_read);
 #ifdef RUNLIMIT_TEST_HOOKS
@@ -46,24 +46,28 @@ static void guard_main(int sig, pid_t parent, int tie_read)
 		for (;;) /* nothing tells the guard of runlimit's death: just hold the id */
 			sigsuspend(&all);
 	}
-	pid_t group = getpid();
+	/* The group that runlimit made with its own pid is joined again first (the guard may
+	 * have been moved out to tell whether it was empty): that is refused where it is gone,
+	 * and its id, runlimit's pid, may then be anyone's.  While it has members, the kernel
+	 * gives its id to no new process, so what is signalled is the command's. */
+	pid_t target = in_parents ? parent : getpid();
+	if (in_parents && getpgrp() != target && setpgid(0, target) != 0)
+		_exit(0);
 	if (sig > 0)
-		kill(-group, sig);
-	kill(-group, SIGCONT);
+		kill(-target, sig);
+	kill(-target, SIGCONT);
 	_exit(0);
 }
 
-/* The one place the guard is started.  The platform offers its cheaper way first
- * (os_guard_start: Linux clones it sharing runlimit's memory, a guard of raw system calls);
- * the fork below is the way of every system, and stays here, in the core, because the guard
- * it runs is the core's (guard_main, with spawn_helper_detach and the test hooks), and the
- * platform includes no core header.  Either way runlimit makes the group and notes the pid
- * here, once. */
-pid_t guard_start(int sig, pid_t parent)
+/* The guard's process.  The platform offers its cheaper way first (os_guard_start: Linux
+ * clones it sharing runlimit's memory, a guard of raw system calls); the fork below is the
+ * way of every system, and stays here, in the core, because the guard it runs is the core's
+ * (guard_main, with spawn_helper_detach and the test hooks), and the platform includes no
+ * core header.  In the caller's group, which guard_start then changes. */
+static pid_t start(int sig, pid_t parent, bool in_parents)
 {
-	pid_t cloned = os_guard_start(sig, parent);
+	pid_t cloned = os_guard_start(sig, parent, in_parents);
 	if (cloned > 0) {
-		setpgid(cloned, cloned);
 		guard = cloned;
 		return cloned;
 	}
@@ -76,7 +80,7 @@ pid_t guard_start(int sig, pid_t parent)
 	if (pid == 0) {
 		if (link[1] >= 0)
 			close(link[1]);
-		guard_main(sig, parent, link[0]);
+		guard_main(sig, parent, link[0], in_parents);
 	}
 	int saved = errno;
 	if (link[0] >= 0)
@@ -87,9 +91,61 @@ pid_t guard_start(int sig, pid_t parent)
 		errno = saved;
 		return -1;
 	}
-	setpgid(pid, pid); /* before the command joins it; the guard itself never moves */
 	guard = pid;
 	tie = link[1];
+	return pid;
+}
+
+static void end(pid_t *pid);
+
+/* The command's group with runlimit's own pid as its id, as GNU timeout's (which leads it):
+ * `kill -SIG -PID` with runlimit's pid reaches the command, as wait-for-it's INT trap and
+ * `timeout ... & kill -- -$!` expect.  runlimit makes the group, puts the guard in it and
+ * steps back into its caller's group (home), so that a signal to that group and a typed
+ * Ctrl-C still reach it.  Between the first and the last of the three calls, a microsecond
+ * at start, runlimit is out of home: a signal sent to home then does not reach it (signals
+ * are blocked meanwhile, which keeps none that reached it from a handler, but a group's
+ * signal goes to those in it when it is sent).  True once done; false where home is gone
+ * (runlimit was its last member, the guard aside: a caller that exited and left it there),
+ * runlimit then leading the group it made, as an interactive job's leader does. */
+static bool made_by_runlimit(pid_t pid, pid_t self, pid_t home)
+{
+	if (setpgid(0, 0) != 0)
+		return false; /* still in home: the guard makes the group */
+	if (setpgid(pid, self) != 0) {
+		setpgid(0, home);
+		return false;
+	}
+	return setpgid(0, home) == 0;
+}
+
+/* The one place the guard is started, and the command's group made.  Where runlimit leads
+ * its group already (an interactive job, setsid, Python's start_new_session) a signal to
+ * that group reaches it, and it forwards it: the guard leads the command's group, as where
+ * runlimit's own group is outside its pid namespace (getpgrp() says 0: PID 1 of one), and
+ * where the group with runlimit's pid cannot be made.  Either way runlimit notes the pid
+ * and the group here, once. */
+pid_t guard_start(int sig, pid_t parent, pid_t *made)
+{
+	pid_t home = getpgrp();
+	bool in_parents = home > 0 && home != parent;
+	pid_t pid = start(sig, parent, in_parents);
+	if (pid > 0 && in_parents && made_by_runlimit(pid, parent, home)) {
+		*made = parent;
+		return pid;
+	}
+	if (pid > 0 && in_parents) {
+		/* Refused, or home is gone: a guard that ends its own group, which it leads. */
+		end(&guard);
+		if (tie >= 0)
+			close(tie);
+		tie = -1;
+		pid = start(sig, parent, false);
+	}
+	if (pid < 0)
+		return -1;
+	setpgid(pid, pid); /* before the command joins it */
+	*made = pid;
 	return pid;
 }
 
@@ -120,7 +176,7 @@ static pid_t lodge_start(void)
 	return pid;
 }
 
-void guard_leave_group(void)
+static void guard_leave_group(void)
 {
 	if (guard <= 0 || left_group)
 		return;
@@ -132,6 +188,14 @@ void guard_leave_group(void)
 	if (home <= 0)
 		home = lodge;
 	left_group = home > 0 && setpgid(guard, home) == 0;
+}
+
+bool guard_group_alive(pid_t pgid)
+{
+	/* Out for good: should runlimit die, the guard joins a group with runlimit's pid again
+	 * before it ends it (guard_main); the one it leads keeps its pid as its id anyway. */
+	guard_leave_group();
+	return !(kill(-pgid, 0) < 0 && errno == ESRCH);
 }
 
 static void end(pid_t *pid)

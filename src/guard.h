@@ -1,28 +1,32 @@
-/* The guard: a small child of runlimit that creates the command's process group and leads
- * it, so that the command joins the group as a member, not its leader (a leader cannot
- * setsid(), and setsid(1) would fork away from the limit).  While the guard lives, or is a
- * zombie runlimit has not reaped, no other process can be given its pid, so no new process
- * group can take the group's id: runlimit may signal the group until it reaps the guard.
- * If runlimit is killed outright, the guard passes the time-out signal (then SIGCONT) to
- * the group; it holds no standard descriptor and blocks every other signal. */
+/* The guard: a small child of runlimit in the command's process group, so that the command
+ * joins the group as a member, not its leader (a leader cannot setsid(), and setsid(1)
+ * would fork away from the limit).  The group's id is runlimit's own pid where runlimit can
+ * make it and step back into its caller's group (guard_start): no new process can be given
+ * that pid while runlimit runs, nor while the group has members.  Elsewhere the guard leads
+ * the group: while it lives, or is a zombie runlimit has not reaped, no other process can be
+ * given its pid, so runlimit may signal the group until it reaps the guard.  If runlimit is
+ * killed outright, the guard passes the time-out signal (then SIGCONT) to the group; it
+ * holds no standard descriptor and blocks every other signal. */
 #ifndef RUNLIMIT_GUARD_H
 #define RUNLIMIT_GUARD_H
 
 #include <stdbool.h>
 #include <sys/types.h>
 
-/* Start the guard (runlimit being parent: a clone where the platform has that cheaper way,
- * os_guard_start, else a fork), which leads a new process group of its own; sig is what it
- * sends to the group if runlimit dies (0: only SIGCONT).  Returns the group's id (the
- * guard's pid), or -1 with errno if it could not be started. */
-pid_t guard_start(int sig, pid_t parent);
+/* Start the guard (runlimit, parent, being the caller: a clone where the platform has that
+ * cheaper way, os_guard_start, else a fork) in the command's new process group, whose id
+ * goes to *group: parent itself where runlimit could make it, else the guard's pid (the
+ * guard leads it).  sig is what the guard sends to the group if runlimit dies (0: only
+ * SIGCONT).  Returns the guard's pid, or -1 with errno if it could not be started. */
+pid_t guard_start(int sig, pid_t parent, pid_t *group);
 
 /* runlimit reaped pid: if it was the guard, forget it (its pid may now be reused). */
 void guard_reaped(pid_t pid);
 
-/* Move the guard out of the group into runlimit's own, so that a liveness test of the group
- * (kill(-pgid, 0)) counts only the command's processes.  The guard still reserves the id. */
-void guard_leave_group(void);
+/* Is any process but the guard in the command's group pgid?  The guard is moved out of it
+ * into runlimit's own, for good, so that the look (kill(-pgid, 0)) counts only the
+ * command's processes.  The id stays safe: it is runlimit's pid, or the guard's. */
+bool guard_group_alive(pid_t pgid);
 
 /* At the end: kill and reap the guard, if it is still runlimit's. */
 void guard_stop(void);

@@ -42,14 +42,16 @@ static void say_unseen(const struct config *cfg)
 
 static struct target start(const struct config *cfg, pid_t self, bool *relay_failed)
 {
-	struct target l = {0, 0, 0, false, false, 0};
+	struct target l = {0, 0, 0, false, false, false, 0};
 	int guard_error = 0;
 	*relay_failed = false;
 	if (!cfg->foreground) {
-		/* the guard makes the group */
-		l.group = guard_start(cfg->signal, self);
-		guard_error = l.group < 0 ? errno : 0;
-		l.guard = l.group > 0 ? l.group : 0;
+		/* the group, with the guard in it */
+		pid_t guard = guard_start(cfg->signal, self, &l.group);
+		guard_error = guard < 0 ? errno : 0;
+		l.guard = guard > 0 ? guard : 0;
+		l.group = guard > 0 ? l.group : -1;
+		l.group_mine = guard > 0 && l.group == self;
 	}
 	/* After the guard, which must not hold the pipes' write ends. */
 	if (cfg->relay && !relay_prepare(cfg->silence, cfg->report_tail)) {
@@ -77,6 +79,7 @@ static struct target start(const struct config *cfg, pid_t self, bool *relay_fai
 			guard_stop(); /* its process slot is the command's */
 			l.group = -1;
 			l.guard = 0;
+			l.group_mine = false;
 			continue;
 		}
 		break;

@@ -541,3 +541,19 @@ thaw_freezer() {
 unmount_freezer() {
 	[ ! -d "$BATS_FILE_TMPDIR/freezer" ] || umount "$BATS_FILE_TMPDIR/freezer" 2>/dev/null || true
 }
+
+# ---- Debian's wait-for-it, a client of GNU timeout's process group ----------------------
+
+# wfi_child_running: wait-for-it, run as its copy $WFI with timeout 30, has its timeout run its
+# child (bash $WFI --child) in the group of the timeout's own pid, as under GNU timeout, which
+# its INT trap (kill -INT -PID) counts on.  WFI_TIMEOUT: that timeout's pid.
+wfi_child_running() {
+	WFI_TIMEOUT=$(ps -A -o pid= -o pgid= -o args= | awk -v w="$WFI" '
+		index($0, "timeout 30 " w " --child") { t[$1] = 1 }
+		index($0, "bash " w " --child") { g[$2] = 1 }
+		END { for (p in t) if (p in g) print p }')
+	[ -n "$WFI_TIMEOUT" ]
+}
+
+# wfi_gone: no process runs the copy $WFI of wait-for-it.
+wfi_gone() { ! pgrep -f -- "$WFI" >/dev/null; }

@@ -598,18 +598,27 @@ settled() {
 	not_in_mask "$pnd" "$chld" && not_in_mask "$shd" "$chld"
 }
 
-# stop_and_continue_group CMD: kill -STOP the whole group of the command CMD (the guard that
-# leads it too), let runlimit ($RL_PID) take the stops in, then kill -CONT the group.
+# guard_of CMD: the guard of runlimit $RL_PID, whose command is CMD: its other child in CMD's
+# group (which has runlimit's pid as its id, or the guard's where runlimit leads its own).
+guard_of() {
+	ps -A -o pid= -o ppid= -o pgid= |
+		awk -v rl="$RL_PID" -v c="$1" -v g="$(group_of "$1")" '$2 == rl && $1 != c && $3 == g { print $1; exit }'
+}
+
+# stop_and_continue_group CMD: kill -STOP the whole group of the command CMD (the guard in
+# it too), let runlimit ($RL_PID) take the stops in, then kill -CONT the group.
 stop_and_continue_group() {
-	local cmd=$1 pgid
+	local cmd=$1 pgid guard
 	pgid=$(group_of "$cmd")
+	guard=$(guard_of "$cmd")
 	[ -n "$pgid" ] && [ "$pgid" != "$cmd" ] || { echo "$cmd leads its group ($pgid)" >&2; return 1; }
+	[ -n "$guard" ] || { echo "no guard in the group $pgid of $cmd" >&2; return 1; }
 	kill -STOP -"$pgid"
-	wait_until 10 is_stopped "$pgid" || return 1
+	wait_until 10 is_stopped "$guard" || return 1
 	wait_until 10 stop_reached "$cmd" || return 1
 	wait_until 10 settled "$RL_PID" || return 1
 	kill -CONT -"$pgid"
-	wait_until 10 not_stopped "$pgid" || return 1
+	wait_until 10 not_stopped "$guard" || return 1
 	wait_until 10 settled "$RL_PID"
 }
 
@@ -624,7 +633,7 @@ stop_and_continue_group() {
 	wait_for_file "$D/cmd"
 	local cmd daemon guard
 	cmd=$(cat "$D/cmd") daemon=$(cat "$D/daemon")
-	guard=$(group_of "$cmd")
+	guard=$(guard_of "$cmd")
 	stop_and_continue_group "$cmd"
 	touch "$D/go"
 	finish "$RL_PID"

@@ -6,7 +6,8 @@
 # reaches a command that does not own the terminal; --foreground keeps GNU's single group.
 # The output relay's options never put anything between the command and a terminal
 # (docs/design.md, "The relay"): pagers and curses programs get their keys and modes under
-# each of them (14-20).
+# each of them (14-20).  Debian's wait-for-it, a client of GNU timeout's process group, gets
+# its Ctrl-C through its trap to the child (21).
 #
 # CI has no terminal, so every test runs an interactive bash in a detached tmux session of its
 # own (its own server socket), types into it with send-keys and reads it with capture-pane.
@@ -67,6 +68,8 @@ teardown() {
 	for p in $all; do kill -KILL "$p" 2>/dev/null || true; done
 	kill_named "$SL"
 	for p in $PRIVATE; do kill_named "$p"; done
+	# a wait-for-it's processes are shells running its copy (21): found by arguments
+	[ -z "${WFI:-}" ] || pkill -KILL -f "$WFI" 2>/dev/null || true
 }
 
 # ---- helpers ------------------------------------------------------------------------------
@@ -713,4 +716,21 @@ EOF
 	shell_owns_tty
 	type_line ttymodes
 	wait_screen '^modes: icanon echo$'
+}
+
+@test "21: as timeout, Ctrl-C at Debian's wait-for-it: its INT trap reaches the child through timeout's group, no kill: error, nothing left" {
+	local wfi
+	wfi=$(command -v wait-for-it) || skip "no wait-for-it (Debian's package of that name)"
+	# runlimit as timeout, first on the pane's PATH; wait-for-it under a name of this test's
+	ln -s runlimit "$D/bin/timeout"
+	WFI=$D/bin/$SL-wfi
+	cp "$wfi" "$WFI"
+	# port 1 of the loopback: nothing listens, so it waits (its child retries each second)
+	type_line "$SL-wfi -t 30 127.0.0.1:1 -- true; echo \"rc=\$?\""
+	wait_until 20 wfi_child_running
+	key C-c
+	wait_screen '^rc=[0-9]+$'
+	no_screen 'kill:'
+	wait_until 10 wfi_gone
+	shell_works
 }

@@ -70,6 +70,7 @@ static _Alignas(16) char guard_stack[16384];
 static struct {
 	int sig;
 	pid_t parent;
+	bool in_parents;
 } guard_args;
 
 static int guard_body(void *arg)
@@ -88,7 +89,13 @@ static int guard_body(void *arg)
 	/* SIGUSR1 forwarded to the group reaches the guard too: only a new parent counts. */
 	while (syscall(SYS_getppid) == parent)
 		syscall(SYS_rt_sigtimedwait, &wake, NULL, NULL, KERNEL_SIGSET_SIZE);
-	long group = syscall(SYS_getpid);
+	/* The group to end, as guard.c's guard_end_group chooses it: the one runlimit made with
+	 * its own pid, which the guard joins again first (refused where it is gone: its id is
+	 * then nobody's to signal); else the one the guard leads. */
+	long group = guard_args.in_parents ? parent : syscall(SYS_getpid);
+	if (guard_args.in_parents && syscall(SYS_getpgid, 0) != group &&
+	    syscall(SYS_setpgid, 0, group) != 0)
+		syscall(SYS_exit, 0);
 	if (sig > 0)
 		syscall(SYS_kill, -group, sig);
 	syscall(SYS_kill, -group, SIGCONT);
@@ -97,11 +104,12 @@ static int guard_body(void *arg)
 }
 #endif
 
-pid_t os_guard_start(int sig, pid_t parent)
+pid_t os_guard_start(int sig, pid_t parent, bool in_parents)
 {
 #ifdef GUARD_CLONE
 	guard_args.sig = sig;
 	guard_args.parent = parent;
+	guard_args.in_parents = in_parents;
 #ifdef RUNLIMIT_TEST_HOOKS
 	/* Test builds only: the clone refused, as qemu-user refuses it. */
 	if (getenv("RUNLIMIT_TEST_GUARD_CLONE_EINVAL")) {
@@ -113,6 +121,7 @@ pid_t os_guard_start(int sig, pid_t parent)
 #else
 	(void)sig;
 	(void)parent;
+	(void)in_parents;
 	return 0;
 #endif
 }

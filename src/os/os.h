@@ -57,8 +57,9 @@ int os_child_prepare(int sig, pid_t parent_pid);
  * runlimit's memory (no page tables copied, a third of a fork's cost).  Returns its pid, 0
  * where there is no such way, or -1 with errno where the system refused it: the core's
  * guard_start (guard.c), the one place the guard is started, then forks it.  All signals
- * must be blocked. */
-pid_t os_guard_start(int sig, pid_t parent);
+ * must be blocked.  in_parents: the group the guard is to end when runlimit dies is the one
+ * whose id is runlimit's pid (guard.c, guard_end_group), else the one it leads. */
+pid_t os_guard_start(int sig, pid_t parent, bool in_parents);
 
 /* Ask the kernel to end runlimit's waits at their deadline itself, not within its usual
  * slack (Linux's timer slack: 50 us).  Called after the command is forked, which must not
@@ -94,6 +95,8 @@ struct target {
 	pid_t guard;      /* the guard while runlimit has not reaped it (0: none); a child of
 	                     runlimit's that is never of the tree */
 	bool leads_group; /* no guard could be made: the command leads its group itself */
+	bool group_mine;  /* group is runlimit's own pid: runlimit made it (guard.h), and no
+	                     other process can have that id while runlimit runs */
 	bool reaped;      /* the command is gone: its pid may belong to someone else */
 	pid_t hook;       /* the --on-timeout hook while runlimit has not reaped it (0: none);
 	                     a child of runlimit's that is never of the tree, nor is what it starts */

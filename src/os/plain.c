@@ -16,8 +16,9 @@
 #define O_SEARCH O_RDONLY
 #endif
 
-pid_t os_guard_start(int sig, pid_t parent)
+pid_t os_guard_start(int sig, pid_t parent, bool in_parents)
 {
+	(void)in_parents;
 	(void)sig;
 	(void)parent;
 	return 0; /* a plain fork */
