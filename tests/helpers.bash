@@ -544,14 +544,13 @@ unmount_freezer() {
 
 # ---- Debian's wait-for-it, a client of GNU timeout's process group ----------------------
 
-# wfi_child_running: wait-for-it, run as its copy $WFI with timeout 30, has its timeout run its
-# child (bash $WFI --child) in the group of the timeout's own pid, as under GNU timeout, which
-# its INT trap (kill -INT -PID) counts on.  WFI_TIMEOUT: that timeout's pid.
+# wfi_child_running: wait-for-it, run as its copy $WFI, has its timeout run its child (bash
+# $WFI --child) in the group of the timeout's own pid, as under GNU timeout, which its INT
+# trap (kill -INT -PID) counts on: the child's group is its parent's pid.  WFI_TIMEOUT: that
+# timeout's pid.  (Found from the child: under an emulator the timeout's arguments are qemu's.)
 wfi_child_running() {
-	WFI_TIMEOUT=$(ps -A -o pid= -o pgid= -o args= | awk -v w="$WFI" '
-		index($0, "timeout 30 " w " --child") { t[$1] = 1 }
-		index($0, "bash " w " --child") { g[$2] = 1 }
-		END { for (p in t) if (p in g) print p }')
+	WFI_TIMEOUT=$(ps -A -o pid= -o ppid= -o pgid= -o args= | awk -v w="$WFI" '
+		index($0, "bash " w " --child") && $2 == $3 { print $2; exit }')
 	[ -n "$WFI_TIMEOUT" ]
 }
 
