@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "budget.h"
@@ -835,6 +836,32 @@ static void loop(struct run *r)
 	}
 }
 
+/* How long the command's group is kept after a key typed at the terminal ended the run. */
+#define TYPED_LINGER ((int64_t)100 * 1000000)
+
+/* A key typed at the terminal (INT, QUIT) reached runlimit through its caller's group and,
+ * passed on, ended the command.  The caller got the same key, and may be passing it on now
+ * to the command's group by runlimit's pid, as a client of GNU timeout does (wait-for-it's
+ * trap: kill -INT -PID), a moment after runlimit's own: the group is kept that moment, by
+ * the guard in it, so that the caller's kill finds it rather than failing (once runlimit is
+ * gone its group is too).  Never past the deadline: the bound is kept. */
+static void linger_for_caller(const struct run *r)
+{
+	int st = r->end.wait_status;
+	if (!r->target.group_mine || r->target.guard <= 0 || r->end.timed_out ||
+	    r->end.unreaped || !WIFSIGNALED(st) || !disp_is_keyboard(WTERMSIG(st)) ||
+	    !r->received[WTERMSIG(st)])
+		return;
+	int64_t until = clock_after(clock_now(), TYPED_LINGER);
+	if (r->deadline < until)
+		until = r->deadline;
+	int64_t left;
+	while ((left = until - clock_now()) > 0) {
+		struct timespec ts = {(time_t)(left / 1000000000), (long)(left % 1000000000)};
+		nanosleep(&ts, NULL);
+	}
+}
+
 int supervise(const struct config *cfg)
 {
 	if (!cfg->foreground)
@@ -892,6 +919,7 @@ int supervise(const struct config *cfg)
 	struct unkilled unkilled = {NULL, 0, false};
 	if (r.gave_up)
 		unkilled = finish_unkilled(cfg, &r.target, r.end.unreaped, r.kill_sent);
+	linger_for_caller(&r);
 	guard_stop();
 	r.target.guard = 0;
 	/* The tree is gone, or the settle is over: its cgroup goes, all runlimit changed undone. */

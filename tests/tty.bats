@@ -7,7 +7,7 @@
 # The output relay's options never put anything between the command and a terminal
 # (docs/design.md, "The relay"): pagers and curses programs get their keys and modes under
 # each of them (14-20).  Debian's wait-for-it, a client of GNU timeout's process group, gets
-# its Ctrl-C through its trap to the child (21).
+# its Ctrl-C through its trap to the child (21), also when the trap is slow (22).
 #
 # CI has no terminal, so every test runs an interactive bash in a detached tmux session of its
 # own (its own server socket), types into it with send-keys and reads it with capture-pane.
@@ -731,6 +731,27 @@ EOF
 	key C-c
 	wait_screen '^rc=[0-9]+$'
 	no_screen 'kill:'
-	wait_until 10 wfi_gone
+	wait_until 10 wfi_gone || { pgrep -fa -- "$WFI" >&2; return 1; }
+	shell_works
+}
+
+@test "22: Ctrl-C at a script whose INT trap passes it on to timeout's group a moment late: the group is still there (runlimit keeps it 0.1 s)" {
+	# runlimit gets the key too, through the script's group, and passes it on at once: the
+	# command dies, and without the moment the group would be gone when the trap's kill comes.
+	ln -s runlimit "$D/bin/timeout"
+	cat >"$D/trapped" <<EOS
+timeout 30 $SL 100 &
+pid=\$!
+trap 'sleep 0.03; kill -INT -\$pid 2>/dev/null || echo "trap: kill failed"' INT
+wait \$pid
+wait \$pid
+echo "rc=\$?"
+EOS
+	type_line "bash $D/trapped"
+	wait_pid "$SL" >/dev/null
+	key C-c
+	wait_screen 'rc=[0-9]+$'
+	no_screen 'kill failed'
+	no_survivors "$SL" 5
 	shell_works
 }
