@@ -15,11 +15,12 @@ import atexit
 import os
 import signal as _signal
 import subprocess
+import sys
 import threading
 import time
 import weakref
 
-from ._command import Launch, Result
+from ._command import Launch, Result, duration, signal_name
 from ._errors import RunFailed, RunlimitError, RunlimitNotFound, RunlimitTooOld, TimedOut
 from ._locate import find_runlimit, require
 
@@ -151,6 +152,9 @@ async def arun(args, timeout, *, kill_after=None, signal=None, output_grace=1.0,
     return launch.result(proc.returncode, stdout, stderr, check=check)
 
 
+# waitid(WNOWAIT) where it is known to work; elsewhere (macOS) the handle polls.
+_WAITID_NOWAIT = hasattr(os, "waitid") and sys.platform.startswith(("linux", "freebsd"))
+
 _live = weakref.WeakSet()  # handles still running, ended at interpreter exit
 
 
@@ -199,7 +203,7 @@ class Run:
 
     def _reap(self):
         proc = self._proc
-        if hasattr(os, "waitid"):
+        if _WAITID_NOWAIT:
             # Wait for the exit without reaping, then reap under the lock: cancel() can
             # never signal the pid once another process may have it.
             try:
@@ -210,7 +214,7 @@ class Run:
                 proc.wait()
                 self._reaped = True
             return
-        while True:  # no waitid (macOS): poll under the lock
+        while True:  # no usable waitid: poll under the lock
             with self._lock:
                 if proc.poll() is not None:
                     self._reaped = True
@@ -300,11 +304,11 @@ def cancel(name, *, signal=None, kill_after=None, marker_ttl=None, env=None):
     RUNLIMIT_DIR in env (or os.environ) must be the run's."""
     options = ["--cancel=" + name]
     if signal is not None:
-        options += ["-s", str(signal if isinstance(signal, str) else int(signal))]
+        options += ["-s", signal_name(signal)]
     if kill_after is not None:
-        options += ["-k", str(float(kill_after))]
+        options += ["-k", duration(kill_after, "kill_after")]
     if marker_ttl is not None:
-        options.append("--marker-ttl=%s" % float(marker_ttl))
+        options.append("--marker-ttl=" + duration(marker_ttl, "marker_ttl"))
     status, _, err = _tool(options, env)
     if status == 0:
         return True

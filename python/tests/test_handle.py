@@ -35,6 +35,19 @@ class HandleTest(ProcessTest):
         self.assertEqual(r.report["outcome"], "interrupted")
         self.assertNothingLeft(0.5)
 
+    def test_cancel_where_waitid_is_not_used(self):
+        # macOS's path: the handle polls for the exit under the lock that cancel() takes.
+        saved = runlimit._WAITID_NOWAIT
+        runlimit._WAITID_NOWAIT = False
+        self.addCleanup(setattr, runlimit, "_WAITID_NOWAIT", saved)
+        args, pidfile = self.tree()
+        h = runlimit.start(args, 60, kill_after=0.5)
+        self.wait_started(pidfile)
+        self.assertTrue(h.cancel())
+        self.assertTrue(h.wait(30).cancelled)
+        self.assertFalse(h.cancel())
+        self.assertNothingLeft(0.5)
+
     def test_leaving_the_with_block_ends_the_run(self):
         args, pidfile = self.tree()
         with runlimit.start(args, 60, kill_after=0.5) as h:
