@@ -24,9 +24,9 @@ def sources():
                     yield os.path.join(dirpath, f)
 
 
-def doc_blocks():
-    """(language, code) of every fenced block of docs/python.md."""
-    with open(DOC, encoding="utf-8") as f:
+def doc_blocks(path=DOC):
+    """(language, code) of every fenced block of a Markdown file (docs/python.md)."""
+    with open(path, encoding="utf-8") as f:
         text = f.read()
     return re.findall(r"^```(\w+)\n(.*?)^```$", text, re.M | re.S)
 
@@ -47,8 +47,8 @@ class PackageTest(unittest.TestCase):
 
 
 class DocExamplesTest(unittest.TestCase):
-    """Every python and sh block of docs/python.md runs and exits 0 (the others, console
-    for install lines and text for signatures, are not run)."""
+    """Every python and sh block of docs/python.md, and the README's python one, runs and
+    exits 0 (the others, console for install lines and text for signatures, are not run)."""
 
     def run_block(self, language, code):
         with tempfile.TemporaryDirectory(prefix="runlimit-doc-") as tmp:
@@ -73,3 +73,8 @@ class DocExamplesTest(unittest.TestCase):
         for i, (language, code) in enumerate(blocks):
             with self.subTest(block=i, first_line=code.split("\n", 1)[0]):
                 self.run_block(language, code)
+
+    def test_readme_example(self):
+        blocks = [c for lang, c in doc_blocks(os.path.join(REPO, "README.md")) if lang == "python"]
+        self.assertEqual(len(blocks), 1)
+        self.run_block("python", blocks[0])
