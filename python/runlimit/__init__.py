@@ -101,6 +101,21 @@ async def _drain(stream):
             pass
 
 
+async def _uncancellable(awaitable):
+    """Await awaitable to its end: a cancel meanwhile is held back, not lost (the caller
+    re-raises it), since what is awaited (runlimit's start, its end) is bounded."""
+    future = asyncio.ensure_future(awaitable)
+    cancelled = False
+    while not future.done():
+        try:
+            await asyncio.shield(future)
+        except asyncio.CancelledError:
+            cancelled = True
+        except Exception:
+            break
+    return future, cancelled
+
+
 async def _aend(proc):
     """arun's _end: TERM to runlimit, then await its exit whatever else is cancelled."""
     if proc.returncode is None:
@@ -111,17 +126,10 @@ async def _aend(proc):
     if proc.stdin is not None:
         proc.stdin.close()
     # Keep reading what runlimit still relays, so that it is never held by a full pipe.
-    ending = asyncio.ensure_future(asyncio.gather(_drain(proc.stdout), _drain(proc.stderr),
-                                                  proc.wait()))
-    while not ending.done():
-        try:
-            await asyncio.shield(ending)
-        except asyncio.CancelledError:
-            continue  # cancelled again: still wait, runlimit bounds its own end
-        except Exception:
-            break
-    if ending.done() and not ending.cancelled():
-        ending.exception()
+    ending, _ = await _uncancellable(
+        asyncio.gather(_drain(proc.stdout), _drain(proc.stderr), proc.wait()))
+    if not ending.cancelled():
+        ending.exception()  # a failed drain is no news: runlimit has exited
 
 
 async def arun(args, timeout, *, kill_after=None, signal=None, output_grace=1.0,
@@ -136,13 +144,20 @@ async def arun(args, timeout, *, kill_after=None, signal=None, output_grace=1.0,
                     stderr_tail=stderr_tail, kill_leftovers=kill_leftovers,
                     capture_output=capture_output, name=name)
     pipe = subprocess.PIPE if capture_output else None
+    # A cancel while runlimit starts must not let asyncio KILL it half-connected (a KILLed
+    # runlimit cannot end what left its group): let the start finish, then end it.
+    starting, cancelled = await _uncancellable(asyncio.create_subprocess_exec(
+        *launch.argv, stdin=subprocess.PIPE if input is not None else None,
+        stdout=pipe, stderr=pipe, cwd=cwd, env=env))
     try:
-        proc = await asyncio.create_subprocess_exec(
-            *launch.argv, stdin=subprocess.PIPE if input is not None else None,
-            stdout=pipe, stderr=pipe, cwd=cwd, env=env)
+        proc = starting.result()
     except BaseException:
         launch.cleanup()
         raise
+    if cancelled:
+        await _aend(proc)
+        launch.cleanup()
+        raise asyncio.CancelledError
     try:
         stdout, stderr = await proc.communicate(input)
     except BaseException:

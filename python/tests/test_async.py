@@ -39,6 +39,19 @@ class ArunTest(ProcessTest):
 
         asyncio.run(scenario())
 
+    def test_a_task_cancelled_while_runlimit_starts(self):
+        args, _ = self.tree()
+
+        async def scenario():
+            task = asyncio.ensure_future(runlimit.arun(args, 60, kill_after=0.5))
+            await asyncio.sleep(0)  # the task is now within runlimit's start
+            task.cancel()
+            with self.assertRaises(asyncio.CancelledError):
+                await task
+            self.assertNothingLeft(0.5)
+
+        asyncio.run(scenario())
+
     def test_a_cancelled_wait_for_leaves_nothing_running(self):
         args, _ = self.tree()
 
