@@ -12,6 +12,7 @@ Standard library only, Python 3.9 and later.  See docs/python.md.
 
 import asyncio
 import atexit
+import json
 import os
 import signal as _signal
 import subprocess
@@ -30,6 +31,16 @@ __all__ = [
     "run", "arun", "start", "Run", "cancel", "list_runs", "find_runlimit", "Result",
     "RunlimitError", "RunlimitNotFound", "RunlimitTooOld", "RunFailed", "TimedOut",
 ]
+
+
+# The arguments of run(), arun() and start() that choose runlimit's options (Launch's).
+_LAUNCH_OPTIONS = ("kill_after", "signal", "output_grace", "no_output_timeout", "memory",
+                   "max_procs", "cpu_time", "stderr_tail", "kill_leftovers",
+                   "capture_output", "name")
+
+
+def _launch_options(arguments):
+    return {key: arguments[key] for key in _LAUNCH_OPTIONS}
 
 
 def _popen(launch, input, capture_output, cwd, env):
@@ -80,11 +91,7 @@ def run(args, timeout, *, kill_after=None, signal=None, output_grace=1.0,
     status.  An exception while waiting (KeyboardInterrupt) ends runlimit and its tree
     first, then propagates.
     """
-    launch = Launch(args, timeout, kill_after=kill_after, signal=signal,
-                    output_grace=output_grace, no_output_timeout=no_output_timeout,
-                    memory=memory, max_procs=max_procs, cpu_time=cpu_time,
-                    stderr_tail=stderr_tail, kill_leftovers=kill_leftovers,
-                    capture_output=capture_output, name=name)
+    launch = Launch(args, timeout, **_launch_options(locals()))
     proc = _popen(launch, input, capture_output, cwd, env)
     try:
         stdout, stderr = proc.communicate(input)
@@ -138,11 +145,7 @@ async def arun(args, timeout, *, kill_after=None, signal=None, output_grace=1.0,
                capture_output=True, cwd=None, env=None, check=False):
     """run() for asyncio.  Cancelling the task ends runlimit and the whole tree and waits
     for runlimit's exit before the CancelledError propagates."""
-    launch = Launch(args, timeout, kill_after=kill_after, signal=signal,
-                    output_grace=output_grace, no_output_timeout=no_output_timeout,
-                    memory=memory, max_procs=max_procs, cpu_time=cpu_time,
-                    stderr_tail=stderr_tail, kill_leftovers=kill_leftovers,
-                    capture_output=capture_output, name=name)
+    launch = Launch(args, timeout, **_launch_options(locals()))
     pipe = subprocess.PIPE if capture_output else None
     # A cancel while runlimit starts must not let asyncio KILL it half-connected (a KILLed
     # runlimit cannot end what left its group): let the start finish, then end it.
@@ -293,11 +296,7 @@ def start(args, timeout, *, kill_after=None, signal=None, output_grace=1.0,
 
     Output is read by threads of the handle's, so nothing waits on a full pipe.  A handle
     still running when the interpreter exits is cancelled and waited for."""
-    launch = Launch(args, timeout, kill_after=kill_after, signal=signal,
-                    output_grace=output_grace, no_output_timeout=no_output_timeout,
-                    memory=memory, max_procs=max_procs, cpu_time=cpu_time,
-                    stderr_tail=stderr_tail, kill_leftovers=kill_leftovers,
-                    capture_output=capture_output, name=name)
+    launch = Launch(args, timeout, **_launch_options(locals()))
     proc = _popen(launch, input, capture_output, cwd, env)
     return Run(launch, proc, input, check)
 
@@ -335,7 +334,6 @@ def cancel(name, *, signal=None, kill_after=None, marker_ttl=None, env=None):
 def list_runs(*, env=None):
     """The live named runs of this user, as runlimit --list --json gives them: dicts with
     name, uid, pid, started_at, elapsed, deadline, argv, argc, state and error."""
-    import json
     status, out, err = _tool(["--list", "--json"], env)
     if status != 0:
         raise RunlimitError("runlimit --list: status %d: %s" % (status, err))

@@ -82,6 +82,12 @@ class ProcessTest(unittest.TestCase):
         wait_until(lambda: not alive_with(self.marker), limit,
                    "the processes of %s to be gone" % self.marker)
 
+    def assertTimedOut(self, result, status, by):
+        """A time-out by the limit `by`, with `status`, that left nothing running."""
+        self.assertEqual((result.returncode, result.timed_out, result.timed_out_by),
+                         (status, True, by))
+        self.assertNothingLeft()
+
     def env(self, **extra):
         env = dict(os.environ)
         env.update(extra)

@@ -19,18 +19,20 @@ class ArunTest(ProcessTest):
 
     def test_time_out(self):
         r = asyncio.run(runlimit.arun([self.sleep, "30"], 0.5))
-        self.assertEqual(r.returncode, 124)
-        self.assertEqual(r.timed_out_by, "deadline")
+        self.assertTimedOut(r, 124, "deadline")
 
-    def test_a_cancelled_task_leaves_nothing_running(self):
+    def cancel_task(self, started):
+        """Cancel a task running arun() on a hard tree, once the tree has started (or at
+        once, while runlimit starts): the CancelledError comes once nothing is left."""
         args, pidfile = self.tree()
 
         async def scenario():
             task = asyncio.ensure_future(runlimit.arun(args, 60, kill_after=0.5))
             end = time.monotonic() + 20
-            while not os.path.exists(pidfile):  # bounded wait for the tree to start
+            while started and not os.path.exists(pidfile):  # bounded wait for the start
                 self.assertLess(time.monotonic(), end, "the tree did not start")
                 await asyncio.sleep(0.01)
+            await asyncio.sleep(0)  # at least: the task is now within runlimit's start
             task.cancel()
             with self.assertRaises(asyncio.CancelledError):
                 await task
@@ -39,18 +41,11 @@ class ArunTest(ProcessTest):
 
         asyncio.run(scenario())
 
+    def test_a_cancelled_task_leaves_nothing_running(self):
+        self.cancel_task(started=True)
+
     def test_a_task_cancelled_while_runlimit_starts(self):
-        args, _ = self.tree()
-
-        async def scenario():
-            task = asyncio.ensure_future(runlimit.arun(args, 60, kill_after=0.5))
-            await asyncio.sleep(0)  # the task is now within runlimit's start
-            task.cancel()
-            with self.assertRaises(asyncio.CancelledError):
-                await task
-            self.assertNothingLeft(0.5)
-
-        asyncio.run(scenario())
+        self.cancel_task(started=False)
 
     def test_a_cancelled_wait_for_leaves_nothing_running(self):
         args, _ = self.tree()

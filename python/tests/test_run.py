@@ -26,28 +26,20 @@ class RunTest(ProcessTest):
         args, pidfile = self.tree()
         r = runlimit.run(args, 3)
         self.assertEqual(len(self.wait_started(pidfile, 0)), 3)
-        self.assertEqual(r.returncode, 124)  # the default grace's KILL still gives 124
-        self.assertTrue(r.timed_out)
-        self.assertEqual(r.timed_out_by, "deadline")
         self.assertTrue(r.report["kill_needed"])
         self.assertEqual(r.left_running, 0)
-        self.assertNothingLeft()
+        self.assertTimedOut(r, 124, "deadline")  # the default grace's KILL still gives 124
 
     def test_an_explicit_grace_makes_a_kill_137(self):
         r = runlimit.run(["sh", "-c", "trap '' TERM; exec %s 60" % self.sleep], 1,
                          kill_after=0.5)
-        self.assertEqual(r.returncode, 137)
-        self.assertTrue(r.timed_out)
-        self.assertNothingLeft()
+        self.assertTimedOut(r, 137, "deadline")
 
     def test_silence_times_out_as_no_output(self):
         r = runlimit.run(["sh", "-c", "echo one; exec %s 60" % self.sleep], 60,
                          no_output_timeout=1)
-        self.assertEqual(r.returncode, 124)
-        self.assertTrue(r.timed_out)
-        self.assertEqual(r.timed_out_by, "no-output")
         self.assertEqual(r.stdout, b"one\n")
-        self.assertNothingLeft()
+        self.assertTimedOut(r, 124, "no-output")
 
     def test_a_1_mib_stderr_tail_arrives_whole(self):
         data = bytes(range(256)) * 4096  # 1 MiB, not UTF-8: the tail's exact bytes
