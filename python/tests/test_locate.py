@@ -18,6 +18,8 @@ FIND = "import runlimit; print(runlimit.find_runlimit())"
 
 
 class LocateTest(ProcessTest):
+    maxDiff = None  # the child's stderr, whole, when it fails
+
     def setUp(self):
         super().setUp()
         # A venv of its own (no pip: fast), so that no runlimit of this machine's is found
@@ -33,8 +35,10 @@ class LocateTest(ProcessTest):
         env.update(PYTHONPATH=pythonpath, PATH=self.empty,
                    PYTHONUSERBASE=os.path.join(self.tmp, "userbase"), HOME=self.empty)
         env.update(extra)
-        p = subprocess.run([self.python, "-c", FIND], env=env, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=60, check=False)
+        # In an empty directory: python -c puts its working directory first on sys.path.
+        p = subprocess.run([self.python, "-c", FIND], env=env, cwd=self.empty,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60,
+                           check=False)
         return p.returncode, p.stdout.decode().strip(), p.stderr.decode()
 
     def place(self, directory):
@@ -50,30 +54,30 @@ class LocateTest(ProcessTest):
 
     def test_venv_scripts(self):
         path = self.place(os.path.join(self.venv, "bin"))
-        self.assertEqual(self.locate(PYTHON_DIR)[:2], (0, path))
+        self.assertEqual(self.locate(PYTHON_DIR), (0, path, ""))
 
     def test_user_scheme(self):
         path = self.place(os.path.join(self.tmp, "userbase", "bin"))
-        self.assertEqual(self.locate(PYTHON_DIR)[:2], (0, path))
+        self.assertEqual(self.locate(PYTHON_DIR), (0, path, ""))
 
     def test_target_layout(self):
         target = os.path.join(self.tmp, "target")
         shutil.copytree(PACKAGE, os.path.join(target, "runlimit"))
         path = self.place(os.path.join(target, "bin"))
-        self.assertEqual(self.locate(target)[:2], (0, path))
+        self.assertEqual(self.locate(target), (0, path, ""))
 
     def test_prefix_layout(self):
         prefix = os.path.join(self.tmp, "prefix")
         site = os.path.join(prefix, "lib", "python%d.%d" % sys.version_info[:2], "site-packages")
         shutil.copytree(PACKAGE, os.path.join(site, "runlimit"))
         path = self.place(os.path.join(prefix, "bin"))
-        self.assertEqual(self.locate(site)[:2], (0, path))
+        self.assertEqual(self.locate(site), (0, path, ""))
 
     def test_path_last(self):
         if self.base_has_one():
             self.skipTest("the base interpreter's scripts hold a runlimit, found before PATH")
         path = self.place(os.path.join(self.tmp, "pathdir"))
-        self.assertEqual(self.locate(PYTHON_DIR, PATH=os.path.dirname(path))[:2], (0, path))
+        self.assertEqual(self.locate(PYTHON_DIR, PATH=os.path.dirname(path)), (0, path, ""))
 
     def test_none_found_says_where_it_looked(self):
         if self.base_has_one():
