@@ -17,6 +17,7 @@ import os
 import signal as _signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import weakref
@@ -43,13 +44,33 @@ def _launch_options(arguments):
     return {key: arguments[key] for key in _LAUNCH_OPTIONS}
 
 
+def _stdin(input):
+    """input as the command's stdin: a temporary file, never a pipe.  runlimit does not
+    relay stdin, so a pipe would be held by whatever the command leaves running, and a
+    writer of more than the pipe holds would wait for that leftover to read or exit."""
+    if input is None:
+        return None
+    f = tempfile.TemporaryFile()
+    try:
+        f.write(input)
+        f.seek(0)
+    except BaseException:
+        f.close()
+        raise
+    return f
+
+
 def _popen(launch, input, capture_output, cwd, env):
     # No start_new_session: runlimit makes the command's group itself, and stays in the
     # caller's so that a Ctrl-C or the caller's own signals reach it.
     pipe = subprocess.PIPE if capture_output else None
     try:
-        return subprocess.Popen(launch.argv, stdin=subprocess.PIPE if input is not None else None,
-                                stdout=pipe, stderr=pipe, cwd=cwd, env=env)
+        stdin = _stdin(input)
+        try:
+            return subprocess.Popen(launch.argv, stdin=stdin, stdout=pipe, stderr=pipe,
+                                    cwd=cwd, env=env)
+        finally:
+            _close(stdin)  # the child has its own descriptor
     except BaseException:
         launch.cleanup()
         raise
@@ -72,7 +93,7 @@ def _end(proc):
     """
     if proc.poll() is None:  # still our unreaped child: the pid is runlimit's
         os.kill(proc.pid, _signal.SIGTERM)
-    _close(proc.stdin, proc.stdout, proc.stderr)
+    _close(proc.stdout, proc.stderr)
     while True:
         try:
             proc.wait()
@@ -94,7 +115,7 @@ def run(args, timeout, *, kill_after=None, signal=None, output_grace=1.0,
     launch = Launch(args, timeout, **_launch_options(locals()))
     proc = _popen(launch, input, capture_output, cwd, env)
     try:
-        stdout, stderr = proc.communicate(input)
+        stdout, stderr = proc.communicate()
     except BaseException:
         _end(proc)
         launch.cleanup()
@@ -130,8 +151,6 @@ async def _aend(proc):
             proc.send_signal(_signal.SIGTERM)
         except ProcessLookupError:
             pass
-    if proc.stdin is not None:
-        proc.stdin.close()
     # Keep reading what runlimit still relays, so that it is never held by a full pipe.
     ending, _ = await _uncancellable(
         asyncio.gather(_drain(proc.stdout), _drain(proc.stderr), proc.wait()))
@@ -147,11 +166,16 @@ async def arun(args, timeout, *, kill_after=None, signal=None, output_grace=1.0,
     for runlimit's exit before the CancelledError propagates."""
     launch = Launch(args, timeout, **_launch_options(locals()))
     pipe = subprocess.PIPE if capture_output else None
+    try:
+        stdin = _stdin(input)
+    except BaseException:
+        launch.cleanup()
+        raise
     # A cancel while runlimit starts must not let asyncio KILL it half-connected (a KILLed
     # runlimit cannot end what left its group): let the start finish, then end it.
     starting, cancelled = await _uncancellable(asyncio.create_subprocess_exec(
-        *launch.argv, stdin=subprocess.PIPE if input is not None else None,
-        stdout=pipe, stderr=pipe, cwd=cwd, env=env))
+        *launch.argv, stdin=stdin, stdout=pipe, stderr=pipe, cwd=cwd, env=env))
+    _close(stdin)
     try:
         proc = starting.result()
     except BaseException:
@@ -162,7 +186,7 @@ async def arun(args, timeout, *, kill_after=None, signal=None, output_grace=1.0,
         launch.cleanup()
         raise asyncio.CancelledError
     try:
-        stdout, stderr = await proc.communicate(input)
+        stdout, stderr = await proc.communicate()
     except BaseException:
         await _aend(proc)
         launch.cleanup()
@@ -186,7 +210,7 @@ def _end_live_runs():
 class Run:
     """A run started by start(): cancel() it from any thread, wait() for its Result."""
 
-    def __init__(self, launch, proc, input, check):
+    def __init__(self, launch, proc, check):
         self.args = launch.args
         self.pid = proc.pid  # runlimit's
         self._launch, self._proc, self._check = launch, proc, check
@@ -197,8 +221,6 @@ class Run:
         self._result = self._error = None
         self._output = {}
         workers = []
-        if proc.stdin is not None:
-            workers.append(threading.Thread(target=self._feed, args=(input,), daemon=True))
         for key in ("stdout", "stderr"):
             if getattr(proc, key) is not None:
                 workers.append(threading.Thread(target=self._read, args=(key,), daemon=True))
@@ -206,13 +228,6 @@ class Run:
             w.start()
         _live.add(self)
         threading.Thread(target=self._finish, args=(workers,), daemon=True).start()
-
-    def _feed(self, data):
-        try:
-            self._proc.stdin.write(data)
-        except (BrokenPipeError, ValueError):
-            pass
-        _close(self._proc.stdin)
 
     def _read(self, key):
         stream = getattr(self._proc, key)
@@ -298,7 +313,7 @@ def start(args, timeout, *, kill_after=None, signal=None, output_grace=1.0,
     still running when the interpreter exits is cancelled and waited for."""
     launch = Launch(args, timeout, **_launch_options(locals()))
     proc = _popen(launch, input, capture_output, cwd, env)
-    return Run(launch, proc, input, check)
+    return Run(launch, proc, check)
 
 
 def _tool(options, env):

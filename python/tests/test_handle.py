@@ -18,6 +18,7 @@ class HandleTest(ProcessTest):
         self.assertEqual((r.returncode, r.stdout, r.cancelled), (0, b"hello\n", False))
         self.assertFalse(h.cancel())  # already ended: nothing is signalled
         self.assertIs(h.poll(), r)
+        self.assertEqual(runlimit.start(["cat"], 30, input=b"in\n").wait(30).stdout, b"in\n")
 
     def test_cancel_from_another_thread_leaves_nothing_running(self):
         args, pidfile = self.tree()

@@ -50,6 +50,15 @@ class RunTest(ProcessTest):
         self.assertEqual(r.stderr_tail, data)
         self.assertEqual(r.stderr, data)
 
+    def test_input_unread_and_held_by_a_leftover_does_not_hold_the_caller(self):
+        # 1 MiB, more than a pipe holds, that nothing reads, and a leftover holding stdin
+        # (through fd 3: sh gives a background job /dev/null as its stdin).
+        t0 = time.monotonic()
+        r = runlimit.run(["sh", "-c", "exec 3<&0; %s 30 <&3 3<&- & echo started" % self.sleep],
+                         60, input=b"x" * (1 << 20))
+        self.assertLess(time.monotonic() - t0, 1.0 + 0.5)
+        self.assertEqual((r.returncode, r.stdout), (0, b"started\n"))
+
     def test_input_and_uncaptured_output(self):
         r = runlimit.run(["cat"], 30, input=b"through stdin\n")
         self.assertEqual(r.stdout, b"through stdin\n")
