@@ -56,6 +56,18 @@ class HandleTest(ProcessTest):
         self.assertTrue(h.wait(0).cancelled)
         self.assertNothingLeft(0.5)
 
+    def test_a_run_still_going_at_interpreter_exit_is_ended(self):
+        args, pidfile = self.tree()
+        code = ("import os, time, runlimit\n"
+                "h = runlimit.start(%r, 600, kill_after=0.5)\n"
+                "end = time.monotonic() + 20\n"
+                "while not os.path.exists(%r) and time.monotonic() < end:\n"
+                "    time.sleep(0.01)\n" % (args, pidfile))
+        subprocess.run([sys.executable, "-c", code], env=self.env(PYTHONPATH=PYTHON_DIR),
+                       timeout=60, check=True)
+        self.wait_started(pidfile, 0)
+        self.assertNothingLeft(0.5)
+
     def test_cancel_by_name_from_another_process_leaves_nothing_running(self):
         name = "py-" + uuid.uuid4().hex[:8]
         env = self.env(RUNLIMIT_DIR=os.path.join(self.tmp, "named"))
