@@ -85,7 +85,7 @@ class Launch:
         _locate.require(self.binary, ["--report"] + [o for o, _ in options])
         # The report goes to a file in a directory only this user can enter (mkdtemp: 0700),
         # read once runlimit has exited: a pipe read after the exit would cut it at 64 KiB.
-        self.tmpdir = tempfile.mkdtemp(prefix="runlimit-")
+        self.tmpdir = tempfile.mkdtemp(prefix="runlimit-report-")
         self.report_path = os.path.join(self.tmpdir, "report.json")
         argv = [self.binary, "--report=" + self.report_path]
         for option, value in options:

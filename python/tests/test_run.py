@@ -1,7 +1,10 @@
 """run(): real processes under the binary under test."""
 
+import os
 import signal
+import stat
 import sys
+import tempfile
 import time
 
 from support import ProcessTest
@@ -58,6 +61,19 @@ class RunTest(ProcessTest):
                          60, input=b"x" * (1 << 20))
         self.assertLess(time.monotonic() - t0, 1.0 + 0.5)
         self.assertEqual((r.returncode, r.stdout), (0, b"started\n"))
+
+    def test_the_report_is_private_and_removed(self):
+        private = os.path.join(self.tmp, "tempdir")
+        os.mkdir(private)
+        saved = tempfile.tempdir
+        tempfile.tempdir = private
+        self.addCleanup(setattr, tempfile, "tempdir", saved)
+        launch = runlimit._command.Launch(["true"], 5)
+        self.assertEqual(stat.S_IMODE(os.stat(launch.tmpdir).st_mode), 0o700)
+        launch.cleanup()
+        r = runlimit.run(["true"], 5)
+        self.assertEqual(r.report["outcome"], "exited")
+        self.assertEqual(os.listdir(private), [])
 
     def test_input_and_uncaptured_output(self):
         r = runlimit.run(["cat"], 30, input=b"through stdin\n")
