@@ -1,7 +1,8 @@
 #!/bin/sh
 # Check what scripts/release.sh made (the end of make release): the checksums, every archive's
 # contents, each binary's kind with file(1) (architecture, static-pie, Mach-O universal), the
-# macOS slices' minimum versions and ad-hoc signatures (scripts/macho-check.py), the release
+# macOS slices' minimum versions and ad-hoc signatures (scripts/macho-check.py), the wheels
+# (scripts/wheel-check.sh: their contents, reproducible, installed with pip and run), the release
 # notes (NEWS.md's entry for the version), the formula's syntax (ruby -c, when ruby is here),
 # and then the binaries that can run here: the whole test suite against linux-x86_64, and
 # against linux-aarch64 under qemu-user (qemu-aarch64) when it is installed.
@@ -16,7 +17,7 @@ fail() { echo "release-check: $*" >&2; exit 1; }
 
 echo "release-check: the checksums"
 (cd "$dir" && sha256sum -c SHA256SUMS) || fail "SHA256SUMS does not match"
-for f in "$dir"/runlimit-*.tar.gz "$dir"/runlimit.rb; do
+for f in "$dir"/runlimit-*.tar.gz "$dir"/runlimit-*.whl "$dir"/runlimit.rb; do
 	grep -q " ${f##*/}\$" "$dir/SHA256SUMS" || fail "SHA256SUMS lacks ${f##*/}"
 done
 
@@ -71,6 +72,7 @@ fi
 
 x86=$work/runlimit-$version-linux-x86_64/runlimit
 arm=$work/runlimit-$version-linux-aarch64/runlimit
+scripts/wheel-check.sh "$dir" "$version" "$x86" "$arm" "$work/runlimit-$version-macos-universal/runlimit"
 if [ "$(uname -sm)" = "Linux x86_64" ]; then
 	"$x86" --version | grep -q "^runlimit (runlimit) $version\$" || fail "linux-x86_64 --version"
 	status=0

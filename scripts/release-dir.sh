@@ -1,8 +1,8 @@
 #!/bin/sh
 # May make release fill DIR?  Only if DIR is absent, an empty directory, or a previous
 # release: a SHA256SUMS and nothing but regular files named as a release's (runlimit-*.tar.gz,
-# runlimit.rb, SHA256SUMS, NOTES.md).  Anything else (a source tree, a home directory) is
-# refused with one line on stderr and status 1, for make release empties DIR.
+# runlimit-*.whl, runlimit.rb, SHA256SUMS, NOTES.md).  Anything else (a source tree, a home
+# directory) is refused with one line on stderr and status 1, for make release empties DIR.
 # Usage: scripts/release-dir.sh DIR
 set -eu
 dir=${1:?usage: release-dir.sh DIR}
@@ -15,7 +15,7 @@ for f in "$dir"/* "$dir"/.[!.]* "$dir"/..?*; do
 	found=1
 	name=${f##*/}
 	case $name in
-	runlimit-*.tar.gz | runlimit.rb | SHA256SUMS | NOTES.md) ;;
+	runlimit-*.tar.gz | runlimit-*.whl | runlimit.rb | SHA256SUMS | NOTES.md) ;;
 	*) refuse "holds $name, which is no release file" ;;
 	esac
 	if [ -L "$f" ] || [ ! -f "$f" ]; then

@@ -1,10 +1,10 @@
 #!/bin/sh
 # Build a release into release/ (make release): the source tarball (scripts/dist.sh), one
 # archive of a prebuilt, stripped binary per platform with the manual, the shell completions
-# and the report's JSON schema, the Homebrew formula
-# for it, SHA256SUMS, and NOTES.md, the release's notes: NEWS.md's entry for the version
-# (scripts/release-notes.sh; no entry, no release).  The binaries are cross-built with zig
-# (scripts/zig.sh):
+# and the report's JSON schema, a wheel per Linux and macOS binary (scripts/wheel.py), the
+# Homebrew formula for the source tarball, SHA256SUMS, and NOTES.md, the release's notes:
+# NEWS.md's entry for the version (scripts/release-notes.sh; no entry, no release).  The
+# binaries are cross-built with zig (scripts/zig.sh):
 #   linux-x86_64, linux-aarch64   static-pie (static, and position-independent so that the
 #                                 kernel randomises where it loads), musl
 #   freebsd-x86_64, -aarch64      FreeBSD's libc
@@ -103,13 +103,34 @@ for platform in linux-x86_64 linux-aarch64 freebsd-x86_64 freebsd-aarch64 macos-
 	gzip -n -9 <"$work/out.tar" >"$new/runlimit-$version-$platform.tar.gz"
 done
 
+# The wheels (scripts/wheel.py), for pip install runlimit: each puts the release's binary itself
+# on PATH (runlimit-VERSION.data/scripts/runlimit) beside the Python package python/runlimit.
+# One static musl binary is both manylinux (it needs no glibc; 2_17 for both architectures,
+# the first manylinux with aarch64, and its other name 2014, which pips older than PEP 600
+# read) and musllinux.
+# universal2 takes the lower of its slices' minimum macOS, x86_64's 10.12: x86_64 Macs from
+# 10.12 on accept it, and every arm64 Mac runs macOS 11 or later, arm64's minimum
+# (scripts/release-check.sh checks both minimums).  No wheel for FreeBSD, which PyPI has no
+# tag for, and no source distribution, which would need a C compiler at pip install.
+package=python/runlimit
+if [ ! -f "$package/__init__.py" ]; then
+	echo "release.sh: no $package: the wheels carry the binary but no Python package" >&2
+	package=-
+fi
+for w in linux-x86_64:manylinux_2_17_x86_64.manylinux2014_x86_64.musllinux_1_1_x86_64 \
+	linux-aarch64:manylinux_2_17_aarch64.manylinux2014_aarch64.musllinux_1_1_aarch64 \
+	macos-universal:macosx_10_12_universal2; do
+	"${PYTHON:-python3}" scripts/wheel.py build "$work/${w%%:*}" "${w#*:}" "$package" "$version" \
+		"$new" --license LICENSE --home "$home" >/dev/null
+done
+
 # The formula: the template's URL and checksum replaced by this release's.
 sum=$(sha256sum "$new/runlimit-$version.tar.gz" | cut -d' ' -f1)
 sed -e "s|^  homepage \".*\"|  homepage \"$home\"|" \
 	-e "s|^  url \".*\"|  url \"$url/runlimit-$version.tar.gz\"|" \
 	-e "s|^  sha256 \".*\"|  sha256 \"$sum\"|" scripts/homebrew/runlimit.rb >"$new/runlimit.rb"
 
-(cd "$new" && sha256sum runlimit-*.tar.gz runlimit.rb >SHA256SUMS)
+(cd "$new" && sha256sum runlimit-*.tar.gz runlimit-*.whl runlimit.rb >SHA256SUMS)
 # Into RELEASE_DIR (checked above: it holds nothing but a previous release's files).
 mkdir -p "$out"
 find "$out" -mindepth 1 -maxdepth 1 -type f -exec rm -f {} +

@@ -17,7 +17,8 @@ setup() {
 previous_release() {
 	mkdir -p "$1"
 	local f
-	for f in runlimit-0.1.0.tar.gz runlimit-0.1.0-linux-x86_64.tar.gz runlimit.rb NOTES.md; do
+	for f in runlimit-0.1.0.tar.gz runlimit-0.1.0-linux-x86_64.tar.gz \
+		runlimit-0.1.0-py3-none-macosx_10_12_universal2.whl runlimit.rb NOTES.md; do
 		echo "$f" >"$1/$f"
 	done
 	(cd "$1" && cksum runlimit-* runlimit.rb >SHA256SUMS)
