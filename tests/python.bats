@@ -6,6 +6,26 @@
 
 load helpers
 
+setup_file() {
+	# What the build reaches (probe_tree_reach): the Python tests leave out a setsid'd
+	# descendant where it reaches the group only, and fail where it should (RUNLIMIT_EXPECT).
+	setup_tree_tests
+	RUNLIMIT_REACHES_SESSIONS=yes
+	if ! reaches_sessions; then
+		RUNLIMIT_REACHES_SESSIONS=no
+		if expected sessions; then
+			RUNLIMIT_REACHES_SESSIONS=yes # the tests then fail, as the build should reach them
+		fi
+	fi
+	export RUNLIMIT_REACHES_SESSIONS
+	# Does it count what is left (a process table)?  The page's examples show a build that
+	# does, and the tests of the counts expect None where it cannot.
+	probe_counts
+	RUNLIMIT_COUNTS=$RL_COUNTS
+	! expected counts || RUNLIMIT_COUNTS=yes
+	export RUNLIMIT_COUNTS
+}
+
 # at_least_39 PY: true if PY runs and is Python 3.9 or later.
 at_least_39() {
 	"$1" -c 'import sys; sys.exit(sys.version_info < (3, 9))' >/dev/null 2>&1
