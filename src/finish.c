@@ -32,117 +32,93 @@ void finish_say(const struct config *cfg, const struct run_end *e)
 /* At most this many pids are named on stderr; the report has them all. */
 #define UNKILLED_SAID 8
 
-static void say_unkilled(const struct unkilled *u, pid_t command, pid_t hook)
+static void say_unkilled(const struct run_end *e, pid_t command, pid_t hook)
 {
 	char line[512];
 	size_t len = 0;
 	line[0] = '\0';
-	for (long k = 0; k < u->n && k < UNKILLED_SAID; k++) {
-		const char *who = u->pids[k] == command ? " (the command)"
-		                  : u->pids[k] == hook  ? " (--on-timeout)" : "";
+	for (long k = 0; k < e->nunkilled && k < UNKILLED_SAID; k++) {
+		const char *who = e->unkilled[k] == command ? " (the command)"
+		                  : e->unkilled[k] == hook  ? " (--on-timeout)" : "";
 		int w = snprintf(line + len, sizeof line - len, "%s%ld%s", k ? ", " : "",
-		                 (long)u->pids[k], who);
+		                 (long)e->unkilled[k], who);
 		if (w > 0 && (size_t)w < sizeof line - len)
 			len += (size_t)w;
 	}
-	if (u->n > UNKILLED_SAID)
-		snprintf(line + len, sizeof line - len, " and %ld more", u->n - UNKILLED_SAID);
-	else if (u->more)
-		snprintf(line + len, sizeof line - len, "%sprocesses of its group", u->n ? " and " : "");
+	if (e->nunkilled > UNKILLED_SAID)
+		snprintf(line + len, sizeof line - len, " and %ld more", e->nunkilled - UNKILLED_SAID);
+	else if (e->unkilled_more)
+		snprintf(line + len, sizeof line - len, "%sprocesses of its group",
+		         e->nunkilled ? " and " : "");
 	msg("still alive after SIGKILL (an uninterruptible wait?), left behind: %s", line);
 }
 
-struct unkilled finish_unkilled(const struct config *cfg, const struct target *t,
-                                bool command_alive, bool tree_killed)
+void finish_unkilled(const struct config *cfg, const struct target *t, struct run_end *e,
+                     bool tree_killed)
 {
-	struct unkilled u = {NULL, 0, false};
 	struct tree_id *ids = NULL;
 	long n = tree_killed && !cfg->foreground ? tree_list(t, &ids) : 0;
 	if (n < 0) {
 		/* No process table: the command's group tells only whether something is left. */
-		u.more = deliver_leftovers_alive(t);
+		e->unkilled_more = deliver_leftovers_alive(t);
 		n = 0;
 	}
-	u.pids = malloc((size_t)(n + 2) * sizeof *u.pids);
-	if (!u.pids) {
+	e->unkilled = malloc((size_t)(n + 2) * sizeof *e->unkilled);
+	if (!e->unkilled) {
 		free(ids);
-		u.more = true;
-		say_unkilled(&u, 0, 0);
-		return u;
+		e->unkilled_more = true;
+		say_unkilled(e, 0, 0);
+		return;
 	}
 	/* The command first, as the list names it; the walk never lists the hook. */
-	pid_t command = command_alive && !t->reaped ? t->command : 0;
+	pid_t command = e->unreaped && !t->reaped ? t->command : 0;
 	if (command)
-		u.pids[u.n++] = command;
+		e->unkilled[e->nunkilled++] = command;
 	for (long k = 0; k < n; k++)
 		if (ids[k].pid != command)
-			u.pids[u.n++] = ids[k].pid;
+			e->unkilled[e->nunkilled++] = ids[k].pid;
 	free(ids);
 	pid_t hook = hook_dying_since() != CLOCK_NEVER ? hook_pid() : 0;
 	if (hook > 0)
-		u.pids[u.n++] = hook;
-	if (u.n > 0 || u.more)
-		say_unkilled(&u, command, hook);
-	return u;
+		e->unkilled[e->nunkilled++] = hook;
+	if (e->nunkilled > 0 || e->unkilled_more)
+		say_unkilled(e, command, hook);
 }
 
-void finish_report(const struct config *cfg, const struct target *t, const struct run_end *end,
-                   struct verdict v, const struct unkilled *u)
+void finish_report(const struct config *cfg, const struct target *t, struct run_end *e)
 {
-	if (!report_wanted())
-		return;
-	struct tree_id *alive = NULL;
-	long nalive = -1;
-	if (!cfg->foreground && report_wants_survivors())
-		nalive = tree_list(t, &alive);
-	struct report_end e = {
-		.outcome = run_outcome(end),
-		.exit_status = v.status,
-		.die_signal = v.die,
-		.pid = t->command,
-		.have_status = !end->exec_error && !end->unreaped,
-		.status = end->wait_status,
-		.timed_out = end->timed_out,
-		.kill_needed = end->kill_needed,
-		.error = end->exec_error ? strerror(end->exec_error) : NULL,
-		.has_tree = !cfg->foreground,
-		.survivors = alive,
-		.nsurvivors = nalive,
-		.unkilled = u->pids,
-		.nunkilled = u->n,
-	};
 	struct relay_stats output;
-	if (cfg->relay) {
-		relay_get_stats(&output);
-		e.output = &output;
+	if (report_wanted()) {
+		e->nsurvivors = -1;
+		if (!cfg->foreground && report_wants_survivors())
+			e->nsurvivors = tree_list(t, &e->survivors);
+		if (cfg->relay) {
+			relay_get_stats(&output);
+			e->output = &output;
+		}
+		report_finish(e);
+		e->output = NULL;
 	}
-	report_finish(&e);
-	free(alive);
-}
-
-int finish_failed(const char *what, int err)
-{
-	msg("%s: %s", what, strerror(err));
-	return finish_refused(strerror(err));
+	free(e->survivors);
+	free(e->unkilled);
+	e->survivors = NULL;
+	e->unkilled = NULL;
 }
 
 int finish_refused(const char *why)
 {
-	struct report_end e = {.outcome = "error", .exit_status = EXIT_RUNLIMIT_FAILED,
-	                       .error = why};
+	struct run_end e = {.refused = true, .error = why, .nsurvivors = -1};
+	run_decide(&e);
 	report_finish(&e);
-	return EXIT_RUNLIMIT_FAILED;
+	return e.status;
 }
 
-void finish_cancelled_early(const struct config *cfg)
+void finish_cancelled_early(const struct config *cfg, struct run_end *e)
 {
 	if (cfg->verbose)
 		msg("a cancel came before the command started: not running %s", quote(cfg->command[0]));
 	report_cancelled();
-	int sig = control_early_signal();
-	struct report_end e = {.outcome = "interrupted", .exit_status = 128 + sig, .die_signal = sig};
-	report_finish(&e);
-	control_close();
-	disp_die_of(sig);
-	_exit(128 + sig);
+	/* Ended as by a signal from outside once nothing is left to run: runlimit dies of it. */
+	e->interrupted = true;
+	e->late_signal = control_early_signal();
 }

@@ -1,43 +1,33 @@
-/* What is said once the run is over: the last words on stderr (why the command could not
- * run, a status no rule knows, a core dump) and the run report's end. */
+/* What is said and written once the run is over, into its one record (run_end.h): the last
+ * words on stderr (why the command could not run, a status no rule knows, a core dump, what
+ * outlived its KILL) and the run report. */
 #ifndef RUNLIMIT_FINISH_H
 #define RUNLIMIT_FINISH_H
 
+#include <stdbool.h>
+
 #include "cli.h"
 #include "os/os.h"
-#include "status.h"
+#include "run_end.h"
 
 void finish_say(const struct config *cfg, const struct run_end *e);
 
-/* What runlimit sent SIGKILL and was still alive when it gave up waiting for it (the
- * settle ran out, or a request cut it short): a process in an uninterruptible wait. */
-struct unkilled {
-	pid_t *pids; /* to be freed */
-	long n;
-	bool more;   /* others of the command's group may be alive too, which nothing here
-	                can list (no process table) */
-};
+/* The settle gave up (supervise.c): what it left alive, found now, said on stderr and kept
+ * in e->unkilled: the command if it is not reaped (e->unreaped), what of its tree is alive
+ * after its final KILL (tree_killed), and the hook after its KILL. */
+void finish_unkilled(const struct config *cfg, const struct target *t, struct run_end *e,
+                     bool tree_killed);
 
-/* The settle gave up (supervise.c): what it left alive, found now, said on stderr: the
- * command if it is not reaped (command_alive), what of its tree is alive after its final
- * KILL (tree_killed), and the hook after its KILL. */
-struct unkilled finish_unkilled(const struct config *cfg, const struct target *t,
-                                bool command_alive, bool tree_killed);
+/* The report's end (if one is wanted), of e decided: what of the tree is still alive, and
+ * what the relay saw.  e's lists are freed. */
+void finish_report(const struct config *cfg, const struct target *t, struct run_end *e);
 
-/* The report's end (if one is wanted): how it went, and what of the tree is still alive
- * (u: what outlived a KILL). */
-void finish_report(const struct config *cfg, const struct target *t, const struct run_end *e,
-                   struct verdict v, const struct unkilled *u);
-
-/* runlimit failed before the command could run (what, err): say it, report it, and return
- * 125. */
-int finish_failed(const char *what, int err);
-
-/* The same when what went wrong was said already: report why, and return 125. */
+/* runlimit failed before the command could run, and said why: report why, and return 125
+ * (the run's report, when report_start has been called). */
 int finish_refused(const char *why);
 
 /* A cancel came before the command started (named_control.h): the command never runs, and
- * runlimit ends as a cancelled run does, dying of SIGTERM, its report saying so. */
-_Noreturn void finish_cancelled_early(const struct config *cfg);
+ * the run ends as a cancelled run does, runlimit dying of the cancel's signal. */
+void finish_cancelled_early(const struct config *cfg, struct run_end *e);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include "named_cancel.h"
 #include "cli.h"
+#include "finish.h"
 #include "inherit.h"
 #include "msg.h"
 #include "nproc.h"
@@ -47,9 +48,7 @@ int main(int argc, char **argv)
 			cfg.started = started;
 			cfg.started_wall = started_wall;
 			report_start(&cfg);
-			struct report_end e = {.outcome = "error", .exit_status = EXIT_RUNLIMIT_FAILED,
-			                       .error = "bad usage"};
-			report_finish(&e);
+			return finish_refused("bad usage");
 		}
 		return EXIT_RUNLIMIT_FAILED;
 	case CLI_NPROC:

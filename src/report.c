@@ -242,7 +242,7 @@ static void timeval_value(struct json *j, struct timeval tv)
 /* The processes still alive at the end, and how many of those runlimit asked to end are
  * gone (those sent SIGKILL count as gone once runlimit stopped waiting for them, the
  * settle, but for those it names in alive_after_kill, which outlived it). */
-static bool unkilled(const struct report_end *e, pid_t pid)
+static bool unkilled(const struct run_end *e, pid_t pid)
 {
 	for (long k = 0; k < e->nunkilled; k++)
 		if (e->unkilled[k] == pid)
@@ -250,7 +250,7 @@ static bool unkilled(const struct report_end *e, pid_t pid)
 	return false;
 }
 
-static void process_counts(struct json *j, const struct report_end *e)
+static void process_counts(struct json *j, const struct run_end *e)
 {
 	long left = -1, ended = -1;
 	const struct tree_id *ids = e->survivors;
@@ -308,12 +308,12 @@ static void command_members(struct json *j)
 }
 
 /* What ended the run, and how the command ended. */
-static void end_members(struct json *j, const struct report_end *e)
+static void end_members(struct json *j, const struct run_end *e)
 {
 	json_key(j, "outcome");
-	json_string(j, e->outcome);
-	int_member(j, "exit_status", !e->die_signal, e->exit_status);
-	signal_member(j, "exit_signal", e->die_signal);
+	json_string(j, outcome_word(e->outcome));
+	int_member(j, "exit_status", !e->die, e->status);
+	signal_member(j, "exit_signal", e->die);
 	json_key(j, "timed_out");
 	json_bool(j, e->timed_out);
 	string_member(j, "timed_out_by", e->timed_out ? rep.timed_out_by : NULL);
@@ -324,13 +324,15 @@ static void end_members(struct json *j, const struct report_end *e)
 	string_member(j, "name", rep.cfg->name);
 	command_members(j);
 	int_member(j, "pid", e->pid > 0, e->pid);
-	bool exited = e->have_status && WIFEXITED(e->status);
-	bool signalled = e->have_status && WIFSIGNALED(e->status);
-	int_member(j, "command_exit", exited, exited ? WEXITSTATUS(e->status) : 0);
-	signal_member(j, "command_signal", signalled ? WTERMSIG(e->status) : 0);
+	/* The command's own wait status, once it ran and was reaped. */
+	bool have = e->pid > 0 && !e->exec_error && !e->unreaped;
+	int st = e->wait_status;
+	bool exited = have && WIFEXITED(st), signalled = have && WIFSIGNALED(st);
+	int_member(j, "command_exit", exited, exited ? WEXITSTATUS(st) : 0);
+	signal_member(j, "command_signal", signalled ? WTERMSIG(st) : 0);
 	json_key(j, "core_dumped");
-	json_bool(j, signalled && os_dumped_core(e->status));
-	string_member(j, "error", e->error);
+	json_bool(j, signalled && os_dumped_core(st));
+	string_member(j, "error", e->exec_error ? strerror(e->exec_error) : e->error);
 }
 
 /* The limits asked for, and the time the run took. */
@@ -519,7 +521,7 @@ static void output_member(struct json *j, const struct relay_stats *o)
 	json_close(j, '}');
 }
 
-static void build(struct json *j, const struct report_end *e)
+static void build(struct json *j, const struct run_end *e)
 {
 	json_open(j, '{');
 	json_key(j, "schema");
@@ -839,7 +841,7 @@ static void close_dest(struct dest *d)
 		unlink(d->tmp);
 }
 
-void report_finish(const struct report_end *e)
+void report_finish(const struct run_end *e)
 {
 	if (!rep.cfg)
 		return;

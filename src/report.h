@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "os/os.h"
 #include "relay.h"
+#include "run_end.h"
 
 /* Begin collecting for cfg (cfg->report is the path; NULL: no report).  cfg may be only
  * partly filled in (bad usage), and its command NULL. */
@@ -65,31 +66,12 @@ void report_kill_left(long left);
 void report_command_ended(long alive);
 
 /* Does the end of the report need the list of the tree's processes still alive
- * (report_end's survivors)?  Not when nothing was left at the command's exit and nothing was
+ * (run_end's survivors)?  Not when nothing was left at the command's exit and nothing was
  * asked to end: the listing is then skipped. */
 bool report_wants_survivors(void);
 
-struct report_end {
-	const char *outcome;   /* exited, signalled, timed-out, killed, interrupted, not-found,
-	                          not-runnable, error */
-	int exit_status;       /* runlimit's, unless it dies of a signal */
-	int die_signal;        /* the signal runlimit dies of (0: it exits) */
-	pid_t pid;             /* the command (0: never started) */
-	bool have_status;      /* status is the command's wait status */
-	int status;
-	bool timed_out;
-	bool kill_needed;      /* the final SIGKILL of a grace went out: something outlived it */
-	const char *error;     /* why the command could not run, or runlimit failed (or NULL) */
-	bool has_tree;         /* the command had a tree of its own (not --foreground) */
-	const struct tree_id *survivors; /* its processes still alive, if report_wants_survivors */
-	long nsurvivors;       /* how many (-1: not known) */
-	const pid_t *unkilled; /* what runlimit sent SIGKILL and left alive (finish.h) */
-	long nunkilled;
-	const struct relay_stats *output; /* what the relay saw (NULL: nothing was relayed) */
-};
-
-/* Write the report (if one is wanted).  A report that cannot be written is a warning on
- * stderr, nothing more. */
-void report_finish(const struct report_end *e);
+/* Write the report (if one is wanted) of the run that ended as e says, its verdict drawn
+ * (run_end.h).  A report that cannot be written is a warning on stderr, nothing more. */
+void report_finish(const struct run_end *e);
 
 #endif

@@ -16,7 +16,7 @@
 #include "msg.h"
 #include "os/os.h"
 #include "quote.h"
-#include "status.h"
+#include "run_end.h"
 
 extern char **environ;
 

@@ -3,9 +3,12 @@
  * means nothing in a phase).  Each action is the whole of a transition: only actions change
  * the phase (start_grace, over, killed and exited are parts of actions, called by them
  * alone), and they own every signal sent, the grace, and the report's record of them;
- * predicates only ask.  loop() waits for the next event in the kernel (clock_wait, which
- * also watches the relay's pipes and the control socket), collects what came, and
- * dispatches each event through the table. */
+ * predicates only read.  loop() waits for the next event in the kernel (clock_wait, which
+ * also watches the relay's pipes and the control socket); then each pass first gathers the
+ * news, every look that asks the system something (a child's exit, the hook's end, a
+ * budget's measure, the relay, what is left of the tree), and then dispatches each event
+ * the news and the run's state make due.  A pass that acted is followed by another before
+ * the next wait: what an action changed may make another event due. */
 #include "supervise.h"
 
 #include <errno.h>
@@ -34,7 +37,7 @@
 #include "report.h"
 #include "snapshot.h"
 #include "spawn.h"
-#include "status.h"
+#include "run_end.h"
 #include "tty.h"
 
 enum phase {
@@ -90,7 +93,7 @@ struct run {
 	bool child_news;           /* SIGCHLD came since the last reap (or none was tried yet) */
 	bool look_again;           /* an action took time (a stop): look again before waiting */
 	bool last_look;            /* done, and the signals that came meanwhile were let in */
-	struct run_end end;        /* what the exit-status rules (status.h) ask of the run */
+	struct run_end end;        /* how the run ended (run_end.h), recorded as it goes */
 	bool received[DISP_SLOTS]; /* signals that came from outside and were passed on */
 };
 
@@ -349,7 +352,6 @@ static void done(struct run *r, enum event ev)
 static void exited(struct run *r)
 {
 	r->phase = DRAINING;
-	r->target.reaped = true; /* the one place: its pid may be someone else's from now on */
 	snapshot_forget_ahead(); /* a tree read ahead is of a command that is gone */
 	relay_stop_timing(); /* the no-output limit is the command's: it runs while it lives */
 	if (!r->cfg->foreground)
@@ -397,7 +399,6 @@ static void exit_killed(struct run *r, enum event ev)
 static void exit_late(struct run *r, enum event ev)
 {
 	(void)ev;
-	r->target.reaped = true;
 	r->end.unreaped = false;
 }
 
@@ -464,12 +465,15 @@ static const action table[EVENTS][PHASES] = {
 	[HOOK_OVER]  = {ignore,     after_hook,      ignore,      ignore,      ignore,     ignore,     ignore,  ignore},
 };
 
-static void dispatch(struct run *r, enum event ev)
+/* Run ev's action in the current phase; true unless the phase ignores it. */
+static bool dispatch(struct run *r, enum event ev)
 {
-	table[ev][r->phase](r, ev);
+	action act = table[ev][r->phase];
+	act(r, ev);
 	/* What an event sent may already have ended a child: look before the next wait, whose
 	 * SIGCHLD may otherwise be noticed late (the portable wait without its self-pipe). */
 	r->child_news = true;
+	return act != ignore;
 }
 
 /* A signal from outside.  Ctrl-C or Ctrl-\ typed at the terminal is interaction, not a
@@ -636,15 +640,18 @@ static bool reap_children(struct target *t, bool command_only, int *status, int 
 	return ended;
 }
 
-/* Collect what has ended or stopped; true when the command's end is seen now. */
+/* Collect what has ended or stopped; true when the command's end is seen now.  Its pid is
+ * taken as reaped from here (the one place: it may be someone else's from now on), before
+ * the EXITED that tells the run of it is dispatched. */
 static bool reap(struct run *r)
 {
 	r->child_news = false; /* reap_children collects every change there is */
 	int *st = &r->end.wait_status;
 	if (!reap_children(&r->target, r->kill_sent, st, &r->stopped_by))
 		return false;
+	r->target.reaped = true;
 	/* Killed by a key typed at the terminal runlimit gave its group: as far as the calling
-	 * shell can tell, runlimit was hit too (see status.c). */
+	 * shell can tell, runlimit was hit too (see run_end.c). */
 	r->end.keyboard_death = WIFSIGNALED(*st) && disp_is_keyboard(WTERMSIG(*st)) &&
 	                        r->target.group > 0 && tty_owned_by(r->target.group);
 	return true;
@@ -674,51 +681,74 @@ static bool settled(struct run *r)
 static const enum event order[] = {AHEAD,  DEADLINE,  SILENT,  BUDGET,  GRACE_OVER,
                                    EXITED, HOOK_OVER, STOPPED, DRAINED, FLUSHED};
 
-/* Has a budget been exceeded, at now?  budget_check measures when its interval is due
- * (nothing without a budget). */
-static bool budget_due(struct run *r, int64_t now)
+/* What a pass found out, before any of its actions runs (gather).  Each look is made in
+ * the phase the pass began in; an action that changes the phase makes the pass after it
+ * look again. */
+struct news {
+	int64_t now;
+	enum phase phase;       /* the phase when it was gathered */
+	bool ran;               /* the command was not reaped when the pass began */
+	bool exited;            /* its end was collected now (r->end.wait_status) */
+	bool hook_over;         /* HOOKING: the hook has exited, or was KILLed at its limit */
+	enum reason budget;     /* the budget exceeded (REASONS: none) */
+	enum relay_due relay;   /* the relay's silence, or (FLUSHING) its end */
+	bool drained;           /* DRAINING, SETTLING: nothing of what is waited for is alive */
+};
+
+/* Gather the news.  The order is that of the events: a budget measured before the
+ * command's end is collected (a tree exceeding a budget as the command exits is a limit that
+ * ran out, as when the budget is found first); the hook's end after the reaping, which may
+ * be what collected it. */
+static void gather(struct run *r, struct news *n)
 {
 	static const enum reason why[] = {
-		[BUDGET_MEMORY] = REASON_MEMORY, [BUDGET_PROCS] = REASON_PROCS,
-		[BUDGET_CPU] = REASON_CPU_TIME,
+		[BUDGET_NONE] = REASONS, [BUDGET_MEMORY] = REASON_MEMORY,
+		[BUDGET_PROCS] = REASON_PROCS, [BUDGET_CPU] = REASON_CPU_TIME,
 	};
-	enum budget_kind kind = budget_check(now);
-	if (kind == BUDGET_NONE)
-		return false;
-	r->budget = why[kind];
-	return true;
+	*n = (struct news){.now = clock_now(), .phase = r->phase, .ran = !reaped(r),
+	                   .budget = REASONS, .relay = RELAY_NOTHING};
+	if (n->ran) /* the budgets are the command's tree's while the command lives */
+		n->budget = why[budget_check(n->now)];
+	if (n->ran || n->phase == FLUSHING)
+		n->relay = relay_due(n->now);
+	/* A child's exit or stop always sends SIGCHLD: nothing to collect without. */
+	n->exited = r->child_news && reap(r);
+	if (n->phase == HOOKING && hook_over(n->now)) {
+		n->hook_over = true;
+		r->target.hook = hook_pid();
+	}
+	if (n->phase == SETTLING)
+		n->drained = settled(r);
+	else if (n->phase == DRAINING)
+		n->drained = leftovers_gone(r);
 }
 
-/* Has ev come, at now?  The relay is asked while the command runs (its silence), and once
- * it has the output grace (its end). */
-static bool due(struct run *r, enum event ev, int64_t now)
+/* Has ev come?  Read from the news and the run as the actions before it in this pass left
+ * it: a limit runs out once (a time-out ends the no-output limit and the budgets), and the
+ * relay's silence and the budgets are the live command's. */
+static bool due(const struct run *r, const struct news *n, enum event ev)
 {
 	switch (ev) {
 	case AHEAD:
-		return now >= ahead_at(r, NULL);
+		return n->now >= ahead_at(r, NULL);
 	case DEADLINE:
-		return now >= r->deadline;
+		return n->now >= r->deadline;
 	case SILENT:
-		return !reaped(r) && relay_due(now) == RELAY_SILENT;
-	case BUDGET: /* the budgets are the command's tree's while the command lives */
-		return !reaped(r) && budget_due(r, now);
+		return n->ran && n->relay == RELAY_SILENT && !r->end.timed_out;
+	case BUDGET:
+		return n->ran && n->budget != REASONS && !r->end.timed_out;
 	case GRACE_OVER:
-		return now >= r->grace_end;
-	case EXITED: /* a child's exit or stop always sends SIGCHLD: nothing to collect without */
-		return r->child_news && reap(r);
+		return n->now >= r->grace_end;
+	case EXITED:
+		return n->exited;
 	case STOPPED:
 		return r->stopped_by && !reaped(r) && !r->cfg->foreground;
 	case HOOK_OVER:
-		if (r->phase != HOOKING || !hook_over(now))
-			return false;
-		r->target.hook = hook_pid();
-		return true;
+		return n->hook_over && r->phase == HOOKING;
 	case DRAINED:
-		if (r->phase == SETTLING)
-			return settled(r);
-		return r->phase == DRAINING && leftovers_gone(r);
+		return n->drained && r->phase == n->phase;
 	case FLUSHED:
-		return r->phase == FLUSHING && relay_due(clock_now()) == RELAY_FINISHED;
+		return r->phase == FLUSHING && n->phase == FLUSHING && n->relay == RELAY_FINISHED;
 	default:
 		return false;
 	}
@@ -815,21 +845,27 @@ static void loop(struct run *r)
 		if (cancel_came)
 			cancelled(r, &cancel);
 		take_signals(r);
-		int64_t now = clock_now();
+		struct news n;
+		gather(r, &n);
+		if (n.budget != REASONS)
+			r->budget = n.budget; /* kept: a hook may delay the limit's first signal */
+		bool acted = false;
 		for (size_t k = 0; k < sizeof order / sizeof *order; k++)
-			if (due(r, order[k], now))
-				dispatch(r, order[k]);
+			if (due(r, &n, order[k]))
+				acted = dispatch(r, order[k]) || acted;
 		if (r->phase == DONE && r->last_look) {
 			/* Every dead process of the tree is collected before runlimit returns, after a
 			 * final KILL too: one by one that costs some 5 us each, while thousands left
 			 * to init made runlimit's own exit reparent them (5,000: 330-540 ms from the
 			 * deadline to the return, against 220 ms collected; benchrun series). */
-			if (reap_children(&r->target, false, &r->end.wait_status, &r->stopped_by))
-				exit_late(r, EXITED); /* the command the settle gave up on died since */
+			if (reap_children(&r->target, false, &r->end.wait_status, &r->stopped_by)) {
+				r->target.reaped = true; /* the command the settle gave up on died since */
+				exit_late(r, EXITED);
+			}
 			return;
 		}
 		cancel_came = false;
-		if (r->look_again)
+		if (r->look_again || acted)
 			r->look_again = false;
 		else
 			cancel_came = wait_next(r, &cancel);
@@ -862,6 +898,71 @@ static void linger_for_caller(const struct run *r)
 	}
 }
 
+/* Set up the run and start the command: NULL, or why runlimit cannot run it (said already;
+ * r->end records it).  A cancel that came before the command started ends the run too:
+ * r->end says so, and the command never runs. */
+static const char *set_up(struct run *r, pid_t self)
+{
+	const struct config *cfg = r->cfg;
+	const char *refused = budget_cgroup_prepare(cfg);
+	if (!refused)
+		refused = budget_prepare(cfg);
+	if (refused) {
+		msg("%s", refused);
+		return refused;
+	}
+	enum control_state named = cfg->name ? control_open(cfg) : CONTROL_READY;
+	if (named == CONTROL_FAILED)
+		return "the run could not be registered under its name";
+	if (named == CONTROL_CANCELLED) {
+		finish_cancelled_early(cfg, &r->end);
+		return NULL;
+	}
+	bool relay_failed;
+	r->target = launch_command(cfg, self, &relay_failed);
+	if (r->target.command < 0) {
+		const char *why = strerror(errno);
+		msg("%s: %s", relay_failed ? "cannot make the output relay's pipes"
+		                           : "fork system call failed", why);
+		return why;
+	}
+	budget_start(&r->target);
+	return NULL;
+}
+
+/* The one way out: what was set up is undone, whether the command ran or not, the run's end
+ * is decided, said and reported, and runlimit's status returned (or it dies of its signal). */
+static int leave(struct run *r)
+{
+	const struct config *cfg = r->cfg;
+	struct run_end *e = &r->end;
+	bool ran = r->target.command > 0;
+	/* What the settle gave up on is found (and said) while the guard still holds the group. */
+	if (r->gave_up)
+		finish_unkilled(cfg, &r->target, e, r->kill_sent);
+	linger_for_caller(r);
+	guard_stop();
+	r->target.guard = 0;
+	/* The tree is gone, or the settle is over: its cgroup goes, all runlimit changed undone. */
+	budget_cgroup_end(r->kill_sent && !r->gave_up ? r->settle_end : 0);
+	if (ran && !cfg->foreground)
+		tty_take_back(r->target.group, e->timed_out || WIFSIGNALED(e->wait_status));
+	if (ran) {
+		int sig = WIFSIGNALED(e->wait_status) ? WTERMSIG(e->wait_status) : 0;
+		e->forwarded = sig > 0 && sig < DISP_SLOTS && r->received[sig];
+		e->exec_error = spawn_exec_error();
+		e->pid = r->target.command;
+		e->has_tree = !cfg->foreground;
+		finish_say(cfg, e);
+	}
+	run_decide(e);
+	finish_report(cfg, &r->target, e);
+	control_close(); /* after the report: a --cancel returns once it is written */
+	if (e->die)
+		disp_die_of(e->die);
+	return e->status;
+}
+
 int supervise(const struct config *cfg)
 {
 	if (!cfg->foreground)
@@ -871,71 +972,26 @@ int supervise(const struct config *cfg)
 	tree_init(self);
 	os_init();
 	report_start(cfg);
-	const char *refused = budget_cgroup_prepare(cfg);
-	if (!refused)
-		refused = budget_prepare(cfg);
-	if (refused) {
-		budget_cgroup_end(0);
-		msg("%s", refused);
-		return finish_refused(refused);
-	}
 	struct run r = {.cfg = cfg, .phase = RUNNING, .grace_end = CLOCK_NEVER,
-	                .settle_end = CLOCK_NEVER,
+	                .settle_end = CLOCK_NEVER, .last_ahead = INT64_MIN,
 	                .child_news = true, .kill_after = cfg->kill_after,
 	                .end = {.preserve_status = cfg->preserve_status,
 	                        .kill_asked = cfg->kill_after_given || cfg->signal == SIGKILL}};
-	int64_t began = cfg->started ? cfg->started : clock_now();
-	r.deadline = cfg->duration == 0 || cfg->duration > CLOCK_NEVER - began
-	                 ? CLOCK_NEVER : began + cfg->duration;
+	r.began = cfg->started ? cfg->started : clock_now();
+	r.deadline = cfg->duration == 0 || cfg->duration > CLOCK_NEVER - r.began
+	                 ? CLOCK_NEVER : r.began + cfg->duration;
 	r.deadline = inherit_deadline(cfg, r.deadline);
-	r.began = began;
 	/* Not with a hook: the first signal waits for it anyway, and it is to see the tree as
 	 * the limit finds it (RUNLIMIT_PIDS). */
 	r.read_ahead = snapshot_wanted(cfg) && !cfg->on_timeout;
-	r.last_ahead = INT64_MIN;
-	enum control_state named = cfg->name ? control_open(cfg) : CONTROL_READY;
-	if (named != CONTROL_READY)
-		budget_cgroup_end(0); /* the run's cgroup, if one was made, goes with the run */
-	if (named == CONTROL_FAILED)
-		return finish_refused("the run could not be registered under its name");
-	if (named == CONTROL_CANCELLED)
-		finish_cancelled_early(cfg); /* does not return */
-	bool relay_failed;
-	r.target = launch_command(cfg, self, &relay_failed);
-	if (r.target.command < 0) {
-		int err = errno;
-		guard_stop();
-		budget_cgroup_end(0);
-		control_close();
-		return finish_failed(relay_failed ? "cannot make the output relay's pipes"
-		                                  : "fork system call failed", err);
+	const char *refused = set_up(&r, self);
+	r.end.refused = refused != NULL;
+	r.end.error = refused;
+	if (r.target.command > 0) {
+		loop(&r);
+		budget_stop(); /* the report's last figures, before the guard is collected */
+		if (cfg->verbose && cfg->relay)
+			relay_tell_dropped();
 	}
-	budget_start(&r.target);
-	loop(&r);
-	budget_stop(); /* the report's last figures, before the guard is collected */
-	if (cfg->verbose && cfg->relay)
-		relay_tell_dropped();
-	/* What the settle gave up on is found (and said) while the guard still holds the group. */
-	struct unkilled unkilled = {NULL, 0, false};
-	if (r.gave_up)
-		unkilled = finish_unkilled(cfg, &r.target, r.end.unreaped, r.kill_sent);
-	linger_for_caller(&r);
-	guard_stop();
-	r.target.guard = 0;
-	/* The tree is gone, or the settle is over: its cgroup goes, all runlimit changed undone. */
-	budget_cgroup_end(r.kill_sent && !r.gave_up ? r.settle_end : 0);
-	if (!cfg->foreground)
-		tty_take_back(r.target.group, r.end.timed_out || WIFSIGNALED(r.end.wait_status));
-	struct run_end *end = &r.end;
-	int sig = WIFSIGNALED(end->wait_status) ? WTERMSIG(end->wait_status) : 0;
-	end->forwarded = sig > 0 && sig < DISP_SLOTS && r.received[sig];
-	end->exec_error = spawn_exec_error();
-	finish_say(cfg, end);
-	struct verdict v = run_verdict(end);
-	finish_report(cfg, &r.target, end, v, &unkilled);
-	free(unkilled.pids);
-	control_close(); /* after the report: a --cancel returns once it is written */
-	if (v.die)
-		disp_die_of(v.die);
-	return v.status;
+	return leave(&r);
 }

@@ -494,7 +494,7 @@ int main(void)
 	test_signals();
 	test_nproc();
 	test_json();
-	test_status();
+	test_run_end();
 	test_clock();
 	test_tail();
 	test_lines();

@@ -1,8 +1,11 @@
-#include "status.h"
+#include "run_end.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <sys/wait.h>
+
+#include "cli.h"
 
 int exec_error_status(int err)
 {
@@ -29,33 +32,26 @@ static enum ending ending(const struct run_end *e, int *n)
 	return WIFSIGNALED(st) ? ENDED_DEATH : ENDED_UNKNOWN;
 }
 
-struct verdict run_verdict(const struct run_end *e)
+/* runlimit's exit status (*die: the signal it dies of instead). */
+static int verdict(const struct run_end *e, int *die)
 {
-	struct verdict v = {0, 0};
+	*die = 0;
 	if (e->late_signal) {
 		/* Ctrl-C or Ctrl-\ once the command was done: the calling shell must see runlimit
 		 * die of it (a shell breaks a loop only for a child that did), whatever the
 		 * command's status was. */
-		v.status = 128 + e->late_signal;
-		v.die = e->late_signal;
-		return v;
+		*die = e->late_signal;
+		return 128 + e->late_signal;
 	}
-	if (e->exec_error) {
-		v.status = exec_error_status(e->exec_error);
-		return v;
-	}
+	if (e->exec_error)
+		return exec_error_status(e->exec_error);
 	int n;
 	enum ending how = ending(e, &n);
-	if (how == ENDED_EXIT) {
-		v.status = e->timed_out && !e->preserve_status ? 124 : n;
-		return v;
-	}
-	if (how == ENDED_UNKNOWN) {
-		v.status = 1; /* neither an exit nor a death: not a status any rule knows */
-		return v;
-	}
+	if (how == ENDED_EXIT)
+		return e->timed_out && !e->preserve_status ? 124 : n;
+	if (how == ENDED_UNKNOWN)
+		return 1; /* neither an exit nor a death: not a status any rule knows */
 	int sig = n;
-	v.status = 128 + sig;
 	if (e->timed_out) {
 		/* After a time-out, GNU's rule: a death by SIGKILL is 137 (an exit, whoever sent
 		 * the KILL), any other 124; but the KILL of runlimit's default grace, which GNU
@@ -63,27 +59,51 @@ struct verdict run_verdict(const struct run_end *e)
 		 * report says the KILL was needed).  -p keeps the command's own status. */
 		bool default_kill = e->kill_needed && !e->kill_asked;
 		if (!e->preserve_status && (sig != SIGKILL || default_kill))
-			v.status = 124;
-		return v;
+			return 124;
+		return 128 + sig;
 	}
 	/* A signal passed on from outside, or typed at the terminal the command held: as far
 	 * as the calling shell can tell, runlimit was hit too, and dies of it. */
 	if (e->forwarded || e->keyboard_death)
-		v.die = sig;
-	return v;
+		*die = sig;
+	return 128 + sig;
 }
 
-const char *run_outcome(const struct run_end *e)
+static enum outcome outcome(const struct run_end *e)
 {
 	if (e->exec_error)
-		return e->exec_error == ENOENT ? "not-found" : "not-runnable";
+		return e->exec_error == ENOENT ? OUTCOME_NOT_FOUND : OUTCOME_NOT_RUNNABLE;
 	int n;
 	enum ending how = ending(e, &n);
 	if (how == ENDED_UNKNOWN)
-		return "error";
+		return OUTCOME_ERROR;
 	if (e->timed_out)
-		return how == ENDED_DEATH && n == SIGKILL ? "killed" : "timed-out";
+		return how == ENDED_DEATH && n == SIGKILL ? OUTCOME_KILLED : OUTCOME_TIMED_OUT;
 	if (e->interrupted)
-		return "interrupted";
-	return how == ENDED_DEATH ? "signalled" : "exited";
+		return OUTCOME_INTERRUPTED;
+	return how == ENDED_DEATH ? OUTCOME_SIGNALLED : OUTCOME_EXITED;
+}
+
+void run_decide(struct run_end *e)
+{
+	if (e->refused) {
+		e->outcome = OUTCOME_ERROR;
+		e->status = EXIT_RUNLIMIT_FAILED;
+		e->die = 0;
+		return;
+	}
+	e->status = verdict(e, &e->die);
+	e->outcome = outcome(e);
+}
+
+static const char *const outcome_words[OUTCOMES] = {
+	[OUTCOME_EXITED] = "exited",           [OUTCOME_SIGNALLED] = "signalled",
+	[OUTCOME_TIMED_OUT] = "timed-out",     [OUTCOME_KILLED] = "killed",
+	[OUTCOME_INTERRUPTED] = "interrupted", [OUTCOME_NOT_FOUND] = "not-found",
+	[OUTCOME_NOT_RUNNABLE] = "not-runnable", [OUTCOME_ERROR] = "error",
+};
+
+const char *outcome_word(enum outcome o)
+{
+	return outcome_words[o];
 }

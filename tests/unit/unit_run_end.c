@@ -1,4 +1,4 @@
-/* The exit-status rules (status.h), row by row against the manual's EXIT STATUS table, with
+/* The exit-status rules (run_end.h), row by row against the manual's EXIT STATUS table, with
  * real wait statuses: each made by a child that exits, dies of a signal, or stops. */
 #include <errno.h>
 #include <signal.h>
@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "status.h"
+#include "run_end.h"
 #include "unit.h"
 
 /* A child's wait status: it exits with code (sig 0), dies of sig, or (stop) stops. */
@@ -41,16 +41,21 @@ static int killed(int sig) { return status_of(0, sig, 0); }
 /* One row: the run's end e gives runlimit status (or dies of die) and outcome. */
 static void row(const char *what, struct run_end e, int status, int die, const char *outcome)
 {
-	struct verdict v = run_verdict(&e);
+	run_decide(&e);
+	const char *word = outcome_word(e.outcome);
 	char detail[160];
-	snprintf(detail, sizeof detail, "status %d die %d outcome %s; want %d %d %s", v.status,
-	         v.die, run_outcome(&e), status, die, outcome);
-	check(v.status == status && v.die == die && strcmp(run_outcome(&e), outcome) == 0, what,
-	      detail);
+	snprintf(detail, sizeof detail, "status %d die %d outcome %s; want %d %d %s", e.status,
+	         e.die, word, status, die, outcome);
+	check(e.status == status && e.die == die && strcmp(word, outcome) == 0, what, detail);
 }
 
-void test_status(void)
+void test_run_end(void)
 {
+	row("status: runlimit failed before the command ran: 125",
+	    (struct run_end){.refused = true, .error = "bad usage"}, 125, 0, "error");
+	row("status: a cancel came before the command started: dies of its signal",
+	    (struct run_end){.interrupted = true, .late_signal = SIGTERM}, 128 + SIGTERM, SIGTERM,
+	    "interrupted");
 	row("status: the command exits 0", (struct run_end){.wait_status = exited(0)}, 0, 0,
 	    "exited");
 	row("status: the command exits 3", (struct run_end){.wait_status = exited(3)}, 3, 0,
