@@ -97,7 +97,7 @@ EXPECT_FreeBSD = sessions orphans peercred snapshot budgets
 EXPECT_Darwin  = sessions counts readback peercred snapshot budgets
 EXPECT = $(EXPECT_$(PLAT))
 
-CORE = src/budget.c src/budget_cgroup.c src/cli.c src/deadline.c src/deliver.c src/dispositions.c src/duration.c src/finish.c \
+CORE = src/budget.c src/budget_cgroup.c src/cli.c src/deadline.c src/deliver.c src/dispositions.c src/escalation.c src/duration.c src/finish.c \
 	src/guard.c src/hook.c src/inherit.c src/jobctl.c src/json.c src/launch.c src/longopt.c src/msg.c src/nowait.c src/nproc.c \
 	src/quote.c src/relay.c src/relay_lines.c src/relay_stream.c src/relay_tail.c \
 	src/relay_watch.c src/named.c src/named_cancel.c src/named_control.c src/report.c \
@@ -133,13 +133,13 @@ $(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 # stat line) are tested by its own unit files, src/os/unit_*.c, which only the unit tests
 # link (UNIT_OS), reached through os.h: nothing outside src/os/ includes their headers.
 UNIT_SRCS = src/deadline.c src/duration.c src/signals.c src/nproc.c src/longopt.c src/msg.c \
-	src/nowait.c src/quote.c src/json.c src/run_end.c src/relay_tail.c src/relay_lines.c src/size.c
+	src/nowait.c src/quote.c src/json.c src/run_end.c src/escalation.c src/relay_tail.c src/relay_lines.c src/size.c
 UNIT_OS = src/os/cpufiles.c src/os/pidmap.c src/os/grow.c src/os/linux_stat.c \
 	src/os/unit_os.c src/os/unit_cpufiles.c src/os/unit_pidmap.c src/os/unit_stat.c
 UNIT_TESTS = tests/unit/unit.c tests/unit/unit_nproc.c tests/unit/unit_quote.c \
 	tests/unit/unit_json.c tests/unit/unit_run_end.c tests/unit/unit_clock.c \
 	tests/unit/unit_relay_tail.c tests/unit/unit_relay_lines.c tests/unit/unit_deadline.c \
-	tests/unit/unit_size.c
+	tests/unit/unit_size.c tests/unit/unit_escalation.c
 # UNIT_OS and a platform's files, each once
 unit_os = $(UNIT_OS) $(filter-out $(UNIT_OS),$(1))
 UNIT_PLAT = $(call unit_os,$(PLATFORM_SRCS))

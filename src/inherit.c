@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "deadline.h"
+#include "escalation.h"
 #include "msg.h"
 #include "os/os.h"
 #include "quote.h"
@@ -90,7 +91,9 @@ static int64_t reserve_of(const struct config *cfg)
 	if (cfg->reserve_given)
 		return cfg->reserve;
 	int64_t hook = cfg->on_timeout ? cfg->on_timeout_limit : 0;
-	return clock_after(clock_after(after_kill(cfg), cfg->kill_after), hook);
+	struct escalation steps;
+	escalation_of(cfg, &steps);
+	return clock_after(clock_after(after_kill(cfg), escalation_span_from(&steps, 0)), hook);
 }
 
 int64_t inherit_deadline(const struct config *cfg, int64_t own)

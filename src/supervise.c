@@ -24,6 +24,7 @@
 #include "budget_cgroup.h"
 #include "deliver.h"
 #include "dispositions.h"
+#include "escalation.h"
 #include "finish.h"
 #include "guard.h"
 #include "hook.h"
@@ -84,7 +85,8 @@ struct run {
 	int sig;                   /* the signal of the REQUEST or FORWARD being dispatched */
 	enum reason sig_why;       /* a REQUEST's reason in the report: forwarded, or a cancel */
 	enum reach reach;          /* how far a FORWARD goes */
-	int64_t kill_after;        /* the grace before the final KILL (a cancel may change it) */
+	struct escalation esc;     /* the steps a limit sends (a cancel may change the grace) */
+	size_t next;               /* the step due at grace_end (0: none sent yet) */
 	int stopped_by;            /* the command is stopped, by this signal (0: running) */
 	enum event limit;          /* while HOOKING: the limit that ran out */
 	enum reason budget;        /* the reason of a BUDGET: the budget exceeded */
@@ -102,16 +104,25 @@ static bool reaped(const struct run *r)
 	return r->target.reaped;
 }
 
-/* The final KILL is due kill_after from now, or sooner if already due sooner: a grace
- * that runs is never made longer, but a cancel with a shorter one (-k 0: "now") brings
- * the KILL forward; and no later than an inherited deadline allows (inherit.h). */
+/* The first step went out (a limit's, or a request's own signal in its place): the next
+ * step is due its delay from now, or sooner if already due sooner: a grace that runs is
+ * never made longer, but a cancel with a shorter one (-k 0: "now") brings the KILL forward;
+ * and the final KILL no later than an inherited deadline allows (inherit.h), the steps
+ * between skipped if they do not fit. */
 static void start_grace(struct run *r)
 {
-	int64_t end = r->kill_after > 0 ? clock_after(clock_now(), r->kill_after) : CLOCK_NEVER;
-	if (r->kill_after > 0 && inherit_kill_by() < end)
-		end = inherit_kill_by();
-	if (end < r->grace_end)
-		r->grace_end = end;
+	const struct escalation *e = &r->esc;
+	if (r->next == 0)
+		r->next = 1;
+	if (r->next < e->n) {
+		int64_t end = clock_after(clock_now(), e->step[r->next].after);
+		if (clock_after(end, escalation_span_from(e, r->next)) > inherit_kill_by()) {
+			end = inherit_kill_by();
+			r->next = e->n - 1;
+		}
+		if (end < r->grace_end)
+			r->grace_end = end;
+	}
 	if (r->phase == RUNNING)
 		r->phase = ENDING;
 }
@@ -183,6 +194,7 @@ static void settle(struct run *r)
 static void killed(struct run *r)
 {
 	r->kill_sent = true;
+	r->next = r->esc.n;
 	if (r->settle_end == CLOCK_NEVER)
 		r->settle_end = clock_after(clock_now(), SETTLE_MAX);
 	r->grace_end = r->settle_end;
@@ -213,16 +225,17 @@ static void ignore(struct run *r, enum event ev)
 
 static void done(struct run *r, enum event ev);
 
-/* The -s signal for the limit ev to the tree (what is left of it, once the command has been
- * reaped), and the grace. */
+/* The first step (-s's signal) for the limit ev to the tree (what is left of it, once the
+ * command has been reaped), and the grace to the next. */
 static void first_signal(struct run *r, enum event ev)
 {
-	deliver(r->cfg, &r->target, r->cfg->signal, REACH_TREE, true, reason(r, ev));
-	if (r->cfg->signal == SIGKILL)
+	int sig = r->esc.step[0].sig;
+	deliver(r->cfg, &r->target, sig, REACH_TREE, true, reason(r, ev));
+	if (sig == SIGKILL)
 		killed(r);
 	/* "-s 0" sends nothing: only an explicit -k makes it escalate (as in GNU), not the
 	 * default grace, so "runlimit -s 0 D cmd" just reports 124 once cmd ends. */
-	else if (r->cfg->signal != 0 || r->cfg->kill_after_given)
+	else if (sig != 0 || r->esc.kill_asked)
 		if (r->phase != KILLED)
 			start_grace(r);
 }
@@ -339,6 +352,19 @@ static void final_kill(struct run *r, enum event ev)
 	killed(r);
 }
 
+/* A step's time came: the final KILL, or a step before it, which the next one follows. */
+static void next_step(struct run *r, enum event ev)
+{
+	if (r->next >= r->esc.n || escalation_is_final(&r->esc, r->next)) {
+		final_kill(r, ev);
+		return;
+	}
+	deliver(r->cfg, &r->target, r->esc.step[r->next].sig, REACH_TREE, true, reason(r, ev));
+	r->next++;
+	r->grace_end = CLOCK_NEVER;
+	start_grace(r);
+}
+
 static void done(struct run *r, enum event ev)
 {
 	(void)ev;
@@ -452,7 +478,7 @@ static const action table[EVENTS][PHASES] = {
 	[DEADLINE]   = {time_out,   ignore,          time_out,    time_out,    final_kill, ignore,     ignore,  ignore},
 	[SILENT]     = {time_out,   ignore,          time_out,    time_out,    ignore,     ignore,     ignore,  ignore},
 	[BUDGET]     = {time_out,   ignore,          time_out,    time_out,    ignore,     ignore,     ignore,  ignore},
-	[GRACE_OVER] = {ignore,     ignore,          final_kill,  give_up,     final_kill, give_up,    ignore,  ignore},
+	[GRACE_OVER] = {ignore,     ignore,          next_step,   give_up,     next_step,  give_up,    ignore,  ignore},
 	[EXITED]     = {exit_running, exit_hooking,  exit_ending, exit_killed, ignore,     ignore,     exit_late, exit_late},
 	[STOPPED]    = {stopped,    ignore,          stopped,     stopped,     ignore,     ignore,     ignore,  ignore},
 	[DRAINED]    = {ignore,     ignore,          ignore,      ignore,      done,       done,       ignore,  ignore},
@@ -535,8 +561,9 @@ static void take_signals(struct run *r)
 static void cancelled(struct run *r, const struct control_request *q)
 {
 	report_cancelled();
-	int64_t grace = q->grace >= 0 ? q->grace : r->kill_after > 0 ? r->kill_after : CANCEL_GRACE;
-	r->kill_after = grace > 0 ? grace : 1;
+	int64_t have = escalation_grace(&r->esc);
+	int64_t grace = q->grace >= 0 ? q->grace : have > 0 ? have : CANCEL_GRACE;
+	escalation_set_grace(&r->esc, grace > 0 ? grace : 1);
 	if (q->sig > 0 && q->sig < DISP_SLOTS)
 		r->received[q->sig] = true;
 	r->sig = q->sig;
@@ -546,7 +573,8 @@ static void cancelled(struct run *r, const struct control_request *q)
 	 * its KILL, then the output grace (a cancel waits that long, and a margin, before it
 	 * gives up on a stopped run). */
 	int64_t left = r->grace_end == CLOCK_NEVER ? 0 : r->grace_end - clock_now();
-	left = clock_after(left > 0 ? left : 0, SETTLE_MAX);
+	left = clock_after(left > 0 ? left : 0, escalation_span_from(&r->esc, r->next));
+	left = clock_after(left, SETTLE_MAX);
 	if (r->cfg->relay)
 		left = clock_after(left > 0 ? left : 0, r->cfg->output_grace);
 	control_taken(left);
@@ -974,9 +1002,10 @@ int supervise(const struct config *cfg)
 	report_start(cfg);
 	struct run r = {.cfg = cfg, .phase = RUNNING, .grace_end = CLOCK_NEVER,
 	                .settle_end = CLOCK_NEVER, .last_ahead = INT64_MIN,
-	                .child_news = true, .kill_after = cfg->kill_after,
-	                .end = {.preserve_status = cfg->preserve_status,
-	                        .kill_asked = cfg->kill_after_given || cfg->signal == SIGKILL}};
+	                .child_news = true,
+	                .end = {.preserve_status = cfg->preserve_status}};
+	escalation_of(cfg, &r.esc);
+	r.end.kill_asked = r.esc.kill_asked;
 	r.began = cfg->started ? cfg->started : clock_now();
 	r.deadline = cfg->duration == 0 || cfg->duration > CLOCK_NEVER - r.began
 	                 ? CLOCK_NEVER : r.began + cfg->duration;

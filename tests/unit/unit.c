@@ -495,6 +495,7 @@ int main(void)
 	test_nproc();
 	test_json();
 	test_run_end();
+	test_escalation();
 	test_clock();
 	test_tail();
 	test_lines();
