@@ -16,7 +16,7 @@
 
 #include "json.h"
 #include "msg.h"
-#include "named.h"
+#include "named_dir.h"
 #include "os/os.h"
 #include "quote.h"
 #include "stdfds.h"

@@ -13,7 +13,7 @@
 #include "dispositions.h"
 #include "inherit.h"
 #include "msg.h"
-#include "named.h"
+#include "named_dir.h"
 #include "os/os.h"
 #include "quote.h"
 #include "signals.h"

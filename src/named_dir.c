@@ -1,6 +1,6 @@
 /* O_NOFOLLOW and O_DIRECTORY are POSIX 2008, but macOS shows them only with its own names. */
 #define _DARWIN_C_SOURCE
-#include "named.h"
+#include "named_dir.h"
 
 #include <dirent.h>
 #include <errno.h>

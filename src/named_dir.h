@@ -17,8 +17,8 @@
  * name, and a read lock on byte 0, which keeps a run from starting under it; a starting run
  * that finds byte 0 read-locked knows it is a sweep, not a run, and waits for it.  So a lock
  * on byte 0 that is not held means a dead run: never a pid read from a file. */
-#ifndef RUNLIMIT_NAMED_H
-#define RUNLIMIT_NAMED_H
+#ifndef RUNLIMIT_NAMED_DIR_H
+#define RUNLIMIT_NAMED_DIR_H
 
 #include <stdbool.h>
 #include <stddef.h>
