@@ -530,27 +530,11 @@ static const char *ttl_text(int64_t ttl, char *buf, size_t size)
 	return buf;
 }
 
-/* Directories of runs, each once. */
+/* Directories of runs, each once (names_places). */
 struct places {
 	struct names_dir dirs[32];
-	const char *prefix[32];
 	size_t n;
 };
-
-static void add_place(struct names_dir *d, void *arg)
-{
-	struct places *ps = arg;
-	for (size_t k = 0; k < ps->n; k++)
-		if (names_same(&ps->dirs[k], d)) {
-			names_close(d);
-			return;
-		}
-	if (ps->n == sizeof ps->dirs / sizeof *ps->dirs) {
-		names_close(d);
-		return;
-	}
-	ps->dirs[ps->n++] = *d;
-}
 
 static void close_places(struct places *ps)
 {
@@ -568,10 +552,9 @@ static int cancel_qualified(const struct config *cfg, uid_t uid, const char *nam
 		return EXIT_RUNLIMIT_FAILED;
 	}
 	struct places ps = {.n = 0};
-	struct names_dir own;
-	if (uid == geteuid() && names_open(NAMES_ANY_OWNER, &own) && own.fd >= 0)
-		add_place(&own, &ps);
-	names_places(uid, add_place, &ps);
+	if (uid == geteuid() && names_open(NAMES_ANY_OWNER, &ps.dirs[0]) && ps.dirs[0].fd >= 0)
+		ps.n = 1;
+	ps.n = names_places(uid, ps.dirs, ps.n, sizeof ps.dirs / sizeof *ps.dirs);
 	int status = -1;
 	for (size_t k = 0; k < ps.n && status < 0; k++) {
 		names_sweep(&ps.dirs[k], NULL);
@@ -906,19 +889,14 @@ static bool add_runs(const struct names_dir *d, const char *prefix, const char *
 int list_main(bool json)
 {
 	struct places ps = {.n = 0};
-	struct names_dir own;
-	if (!names_open(NAMES_ANY_OWNER, &own))
+	if (!names_open(NAMES_ANY_OWNER, &ps.dirs[0]))
 		return EXIT_RUNLIMIT_FAILED;
-	size_t owned = 0;
-	if (own.fd >= 0) {
-		add_place(&own, &ps);
-		owned = 1;
-	}
+	size_t owned = ps.n = ps.dirs[0].fd >= 0;
 	/* Root sees every user's runs in their default places, as "UID:NAME" (--cancel takes
 	 * that); with RUNLIMIT_DIR, that directory alone. */
 	const char *env = getenv("RUNLIMIT_DIR");
 	if (geteuid() == 0 && !(env && *env))
-		names_places(NAMES_EVERY_USER, add_place, &ps);
+		ps.n = names_places(NAMES_EVERY_USER, ps.dirs, ps.n, sizeof ps.dirs / sizeof *ps.dirs);
 	char prefixes[sizeof ps.dirs / sizeof *ps.dirs][16];
 	struct probe *probes = NULL;
 	size_t n = 0, cap = 0;
