@@ -16,6 +16,7 @@
 
 #include "json.h"
 #include "msg.h"
+#include "named_control.h"
 #include "named_dir.h"
 #include "os/os.h"
 #include "quote.h"
@@ -693,31 +694,6 @@ static bool number_word(char **at, long long *v)
 	return true;
 }
 
-/* The value of a hexadecimal digit, or -1. */
-static int hex_digit(char c)
-{
-	const char *digits = "0123456789abcdef0123456789ABCDEF";
-	const char *at = c ? strchr(digits, c) : NULL;
-	return at ? (int)((at - digits) % 16) : -1;
-}
-
-/* The %XX of encode_arg (named_control.c) undone in place (a '%' not followed by two
- * digits, or of a NUL, is kept as it is). */
-static void decode_arg(char *word)
-{
-	char *out = word;
-	for (char *in = word; *in; in++) {
-		int hi = in[0] == '%' ? hex_digit(in[1]) : -1, lo = hi >= 0 ? hex_digit(in[2]) : -1;
-		if (lo >= 0 && (hi | lo)) {
-			*out++ = (char)(hi * 16 + lo);
-			in += 2;
-		} else {
-			*out++ = *in;
-		}
-	}
-	*out = '\0';
-}
-
 /* A "describe" answer, "PID ELAPSED-NS STARTED-NS LEFT-NS ARGC ARG..." (named_control.h), that
  * came at the wall clock's now, as the members of --list --json from pid on (the pid the
  * system says listens, peer, where it says one: see list_one); false if it is not one. */
@@ -761,7 +737,7 @@ static bool description_members(struct json *j, char *line, int64_t now, pid_t p
 		at = space ? space + 1 : at + strlen(at);
 		if (space)
 			*space = '\0';
-		decode_arg(word);
+		control_decode_arg(word);
 		json_string(j, word);
 		sent++;
 	}

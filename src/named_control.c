@@ -305,6 +305,29 @@ static size_t encode_arg(const char *arg, char *out, size_t size)
 	return n;
 }
 
+/* The value of a hexadecimal digit, or -1. */
+static int hex_digit(char c)
+{
+	const char *digits = "0123456789abcdef0123456789ABCDEF";
+	const char *at = c ? strchr(digits, c) : NULL;
+	return at ? (int)((at - digits) % 16) : -1;
+}
+
+void control_decode_arg(char *word)
+{
+	char *out = word;
+	for (char *in = word; *in; in++) {
+		int hi = in[0] == '%' ? hex_digit(in[1]) : -1, lo = hi >= 0 ? hex_digit(in[2]) : -1;
+		if (lo >= 0 && (hi | lo)) {
+			*out++ = (char)(hi * 16 + lo);
+			in += 2;
+		} else {
+			*out++ = *in;
+		}
+	}
+	*out = '\0';
+}
+
 /* "PID ELAPSED-NS STARTED-NS LEFT-NS ARGC ARG...": what --list --json shows of this run;
  * STARTED-NS the wall clock at its start, LEFT-NS the time to its deadline ("-": none), and
  * its arguments each encoded as one word (encode_arg), as many whole ones as fit a line of

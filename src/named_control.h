@@ -63,4 +63,9 @@ void control_taken(int64_t bound);
  * Safe to call when nothing was registered, and more than once. */
 void control_close(void);
 
+/* A word of a "describe" answer made an argument again, in place: the run encodes each byte
+ * that would end a word (a space, '%', a control character, DEL) as %XX; a '%' not followed
+ * by two hexadecimal digits, or of a NUL, is kept as it is. */
+void control_decode_arg(char *word);
+
 #endif
