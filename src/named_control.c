@@ -175,7 +175,7 @@ static void take_connections(void)
 	}
 }
 
-/* The signal of a marker (named_cancel.c leaves it), for the run to die of: TERM if it says none
+/* The signal of a marker (named_client.c leaves it), for the run to die of: TERM if it says none
  * that would end a process. */
 static int marker_signal(int sig)
 {
