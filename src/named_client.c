@@ -111,7 +111,7 @@ static enum line read_line(int fd, char *buf, size_t size, int64_t until)
 		if (got <= 0)
 			return LINE_END;
 		char *nl = memchr(buf + len, '\n', (size_t)got);
-		size_t take = nl ? (size_t)(nl - buf - (ptrdiff_t)len) + 1 : (size_t)got;
+		size_t take = nl ? (size_t)(nl - (buf + len)) + 1 : (size_t)got;
 		if (read(fd, buf + len, take) != (ssize_t)take)
 			return LINE_END;
 		len += take;
@@ -164,6 +164,18 @@ static bool right_peer(struct probe *p)
 	return known == 1 ? uid == p->d->owner : known == 0 && p->d->owner == geteuid();
 }
 
+/* The next line from p's peer (greeted: after it greeted as a run) into p->line by until:
+ * R_CONNECTED, or what having none comes to. */
+static enum reached hear(struct probe *p, int64_t until, bool greeted)
+{
+	enum line got = read_line(p->fd, p->line, sizeof p->line, until);
+	if (got == LINE_OK)
+		return R_CONNECTED;
+	if (got == LINE_LATE || got == LINE_END)
+		return got == LINE_LATE ? R_SILENT : no_listener(p);
+	return unreadable(p, got == LINE_LONG ? TOO_LONG : NOT_UNDERSTOOD, greeted);
+}
+
 /* One try at reaching p's run by until: its greeting, then (ask) its answer to ask. */
 static enum reached attempt(struct probe *p, const char *ask, int64_t until)
 {
@@ -172,11 +184,8 @@ static enum reached attempt(struct probe *p, const char *ask, int64_t until)
 		return end;
 	if (!right_peer(p))
 		return hang_up(p, R_GONE); /* not a run of the directory's user: not one to talk to */
-	enum line got = read_line(p->fd, p->line, sizeof p->line, until);
-	if (got == LINE_LATE || got == LINE_END)
-		return got == LINE_LATE ? R_SILENT : no_listener(p);
-	if (got != LINE_OK)
-		return unreadable(p, got == LINE_LONG ? TOO_LONG : NOT_UNDERSTOOD, false);
+	if ((end = hear(p, until, false)) != R_CONNECTED)
+		return end;
 	if (strcmp(p->line, "busy") == 0) {
 		p->busy = true;
 		return hang_up(p, R_RETRY);
@@ -189,11 +198,8 @@ static enum reached attempt(struct probe *p, const char *ask, int64_t until)
 		return R_GREETED;
 	if (msg_write(p->fd, ask, strlen(ask)) != (ssize_t)strlen(ask))
 		return no_listener(p);
-	got = read_line(p->fd, p->line, sizeof p->line, until);
-	if (got == LINE_LATE || got == LINE_END)
-		return got == LINE_LATE ? R_SILENT : no_listener(p);
-	if (got != LINE_OK)
-		return unreadable(p, got == LINE_LONG ? TOO_LONG : NOT_UNDERSTOOD, true);
+	if ((end = hear(p, until, true)) != R_CONNECTED)
+		return end;
 	p->answered_at = clock_wall();
 	return hang_up(p, R_ANSWERED);
 }
@@ -656,19 +662,15 @@ static bool list_dir(const struct names_dir *d, bool qualified, bool json, int64
 	run_name *names = NULL;
 	long n = read_names(d, &names);
 	char prefix[16] = "";
-	struct probe *p = malloc(sizeof *p);
 	if (qualified)
 		snprintf(prefix, sizeof prefix, "%lu:", (unsigned long)d->owner);
-	for (long k = 0; k < n && p && !*write_err; k++) {
-		*p = (struct probe){.d = d, .name = names[k]};
-		reach(p, json ? "describe\n" : "info\n", until);
-		if (!(json ? list_json(p) : list_line(p, prefix)))
+	for (long k = 0; k < n && !*write_err; k++) {
+		struct probe p = {.d = d, .name = names[k]};
+		reach(&p, json ? "describe\n" : "info\n", until);
+		if (!(json ? list_json(&p) : list_line(&p, prefix)))
 			*write_err = errno;
-		hang_up(p, p->end);
+		hang_up(&p, p.end);
 	}
-	if (!p && n > 0)
-		*write_err = ENOMEM;
-	free(p);
 	free(names);
 	return n >= 0;
 }

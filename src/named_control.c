@@ -136,14 +136,8 @@ static void say(struct conn *c, const char *text)
 static bool peer_allowed(int fd)
 {
 	uid_t uid;
-	switch (peer_uid(fd, &uid)) {
-	case 1:
-		return uid == geteuid() || uid == 0;
-	case 0:
-		return true;
-	default:
-		return false;
-	}
+	int known = peer_uid(fd, &uid);
+	return known == 0 || (known == 1 && (uid == geteuid() || uid == 0));
 }
 
 /* Take every connection waiting to be accepted, into a free slot (or refused if none). */

@@ -530,13 +530,6 @@ bool names_mark(const struct names_dir *d, const char *name, int sig, int64_t tt
 	return false;
 }
 
-/* Is the marker NAME.cancel past its time? */
-static bool mark_expired(const struct names_dir *d, const char *name, int64_t now)
-{
-	struct mark m;
-	return read_mark(d, name, &m) && now >= m.expires;
-}
-
 /* file as NAME.EXT, a run's file: EXT, with NAME in name; NULL if it is not one. */
 static const char *run_file(const char *file, char *name)
 {
@@ -566,10 +559,11 @@ void names_sweep(const struct names_dir *d, const char *keep)
 		char name[NAME_MAX_LEN + 1];
 		const char *ext = run_file(e->d_name, name);
 		struct stat st;
+		struct mark m;
 		if (ext && keep && strcmp(name, keep) == 0)
 			continue;
 		if (ext && strcmp(ext, "cancel") == 0) {
-			if (mark_expired(d, name, now))
+			if (read_mark(d, name, &m) && now >= m.expires)
 				names_remove(d, name, "cancel");
 		} else if (ext && strcmp(ext, "lock") == 0) {
 			sweep_dead(d, name);
