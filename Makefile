@@ -100,7 +100,7 @@ EXPECT = $(EXPECT_$(PLAT))
 CORE = src/budget.c src/budget_cgroup.c src/cli.c src/deadline.c src/deliver.c src/dispositions.c src/escalation.c src/duration.c src/finish.c \
 	src/guard.c src/hook.c src/inherit.c src/jobctl.c src/json.c src/launch.c src/longopt.c src/msg.c src/nowait.c src/nproc.c \
 	src/quote.c src/relay.c src/relay_lines.c src/relay_stream.c src/relay_tail.c \
-	src/relay_watch.c src/named.c src/named_cancel.c src/named_control.c src/report.c \
+	src/relay_watch.c src/named_dir.c src/named_client.c src/named_control.c src/report.c \
 	src/signals.c src/size.c src/snapshot.c src/spawn.c src/run_end.c src/stdfds.c src/supervise.c src/tty.c
 SRCS = src/main.c $(CORE) $(PLATFORM_SRCS)
 DARWIN_SRCS = src/main.c $(CORE) $(PLAT_Darwin)

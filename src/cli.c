@@ -10,7 +10,7 @@
 #include "duration.h"
 #include "longopt.h"
 #include "msg.h"
-#include "named.h"
+#include "named_dir.h"
 #include "quote.h"
 #include "signals.h"
 #include "size.h"

@@ -30,7 +30,7 @@ struct config {
 	const char *silence_arg; /* as given, for -v */
 	size_t report_tail; /* --report-tail: bytes of stderr's end the report keeps; 0: none */
 	const char *name;   /* --name: the run registers under it (named_control.h); NULL: not */
-	const char *cancel; /* --cancel: the named run to end (named_cancel.h): NAME or UID:NAME */
+	const char *cancel; /* --cancel: the named run to end (named_client.h): NAME or UID:NAME */
 	int64_t marker_ttl; /* --marker-ttl: how long a cancel's marker stands (ns; 0: none) */
 	bool marker_ttl_given;
 	bool list;          /* --list */

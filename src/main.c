@@ -2,7 +2,7 @@
  * called as "nproc" (or with --nproc first), it is GNU nproc. */
 #include <string.h>
 
-#include "named_cancel.h"
+#include "named_client.h"
 #include "cli.h"
 #include "finish.h"
 #include "inherit.h"

@@ -13,7 +13,7 @@
 #include "dispositions.h"
 #include "inherit.h"
 #include "msg.h"
-#include "named.h"
+#include "named_dir.h"
 #include "os/os.h"
 #include "quote.h"
 #include "signals.h"
@@ -136,14 +136,8 @@ static void say(struct conn *c, const char *text)
 static bool peer_allowed(int fd)
 {
 	uid_t uid;
-	switch (peer_uid(fd, &uid)) {
-	case 1:
-		return uid == geteuid() || uid == 0;
-	case 0:
-		return true;
-	default:
-		return false;
-	}
+	int known = peer_uid(fd, &uid);
+	return known == 0 || (known == 1 && (uid == geteuid() || uid == 0));
 }
 
 /* Take every connection waiting to be accepted, into a free slot (or refused if none). */
@@ -175,7 +169,7 @@ static void take_connections(void)
 	}
 }
 
-/* The signal of a marker (named_cancel.c leaves it), for the run to die of: TERM if it says none
+/* The signal of a marker (named_client.c leaves it), for the run to die of: TERM if it says none
  * that would end a process. */
 static int marker_signal(int sig)
 {
@@ -303,6 +297,29 @@ static size_t encode_arg(const char *arg, char *out, size_t size)
 	}
 	out[n] = '\0';
 	return n;
+}
+
+/* The value of a hexadecimal digit, or -1. */
+static int hex_digit(char c)
+{
+	const char *digits = "0123456789abcdef0123456789ABCDEF";
+	const char *at = c ? strchr(digits, c) : NULL;
+	return at ? (int)((at - digits) % 16) : -1;
+}
+
+void control_decode_arg(char *word)
+{
+	char *out = word;
+	for (char *in = word; *in; in++) {
+		int hi = in[0] == '%' ? hex_digit(in[1]) : -1, lo = hi >= 0 ? hex_digit(in[2]) : -1;
+		if (lo >= 0 && (hi | lo)) {
+			*out++ = (char)(hi * 16 + lo);
+			in += 2;
+		} else {
+			*out++ = *in;
+		}
+	}
+	*out = '\0';
 }
 
 /* "PID ELAPSED-NS STARTED-NS LEFT-NS ARGC ARG...": what --list --json shows of this run;

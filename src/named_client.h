@@ -1,11 +1,11 @@
 /* The other side of a named run's control socket (named_control.h): `runlimit --cancel=NAME`
  * asks the run to end and waits until it has; `runlimit --list` shows the live named runs
  * of this user (to root, of every user).  Neither ever signals anything itself: the run
- * signals its own tree.  Neither ever blocks: connections are made without blocking, and
- * every answer is awaited for 2 s at most; only a listener of the directory's own user is
- * talked to. */
-#ifndef RUNLIMIT_NAMED_CANCEL_H
-#define RUNLIMIT_NAMED_CANCEL_H
+ * signals its own tree.  Neither ever blocks: connections are made without blocking, a
+ * cancel awaits every answer for 2 s at most, and --list asks one run after another against
+ * one deadline 2 s away; only a listener of the directory's own user is talked to. */
+#ifndef RUNLIMIT_NAMED_CLIENT_H
+#define RUNLIMIT_NAMED_CLIENT_H
 
 #include <stdbool.h>
 
@@ -19,9 +19,10 @@
 int cancel_main(const struct config *cfg);
 
 /* --list: one line per live named run, "NAME PID ELAPSED COMMAND" ("NAME - - not
- * answering" for a stopped one, "NAME - - not reached: WHY" for one that could not be asked
- * or whose answer cannot be read: none is left out); with json, one JSON object per run
- * (JSON Lines: the manual's --list); 0, or 125 on error. */
+ * answering" for a stopped one, or one whose turn came after the deadline, "NAME - - not
+ * reached: WHY" for one that could not be asked or whose answer cannot be read: none is
+ * left out); with json, one JSON object per run (JSON Lines: the manual's --list); 0, or
+ * 125 on error. */
 int list_main(bool json);
 
 #endif

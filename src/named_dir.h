@@ -17,8 +17,8 @@
  * name, and a read lock on byte 0, which keeps a run from starting under it; a starting run
  * that finds byte 0 read-locked knows it is a sweep, not a run, and waits for it.  So a lock
  * on byte 0 that is not held means a dead run: never a pid read from a file. */
-#ifndef RUNLIMIT_NAMED_H
-#define RUNLIMIT_NAMED_H
+#ifndef RUNLIMIT_NAMED_DIR_H
+#define RUNLIMIT_NAMED_DIR_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -56,16 +56,14 @@ enum {
  * the user's, writable by others, a symbolic link, in a parent others may change). */
 bool names_open(int flags, struct names_dir *d);
 
-/* The default places of user uid's runs (every user's with NAMES_EVERY_USER), each that
- * exists, is that user's and is safe: fn is called with each, open; the caller keeps or
- * closes it.  For root: what --list shows of other users, and where UID:NAME is looked for. */
+/* The default places of user uid's runs (every user's with NAMES_EVERY_USER) that exist, are
+ * that user's and are safe, open, added to dirs[0..n) (at most max) unless they are one of
+ * them already: the new count.  For root: what --list shows of other users, and where
+ * UID:NAME is looked for. */
 #define NAMES_EVERY_USER ((uid_t)-1)
-void names_places(uid_t uid, void (*fn)(struct names_dir *d, void *arg), void *arg);
+size_t names_places(uid_t uid, struct names_dir *dirs, size_t n, size_t max);
 
 void names_close(struct names_dir *d);
-
-/* Are a and b the same directory? */
-bool names_same(const struct names_dir *a, const struct names_dir *b);
 
 /* Remove what nobody needs any more: expired markers and the files of dead runs (their lock
  * free), but not those of the name keep (NULL: none). */

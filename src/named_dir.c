@@ -1,6 +1,6 @@
 /* O_NOFOLLOW and O_DIRECTORY are POSIX 2008, but macOS shows them only with its own names. */
 #define _DARWIN_C_SOURCE
-#include "named.h"
+#include "named_dir.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -72,18 +72,46 @@ static int64_t wall_now(void)
 	return (int64_t)ts.tv_sec * NS + ts.tv_nsec;
 }
 
-/* May someone other than owner (or root) change what is in the directory st describes? */
-static bool others_may_write(const struct stat *st, uid_t owner, bool sticky_ok)
+/* What a directory is to be, for unsafe(). */
+enum rule {
+	RUNS_DIR, /* the directory of runs (or a place that holds it): no symbolic link, owner's,
+	           * written by no one else */
+	PARENT,   /* its parent: nobody but owner (or root) may rename or remove it there (a
+	           * sticky /tmp is fine) */
+	ALONE,    /* /run/user/UID: the user's, mode 0700, as the system makes it */
+	OWNED,    /* $XDG_RUNTIME_DIR: the user's (its runlimit/ is then checked as RUNS_DIR) */
+};
+
+/* Whoever's it is (root's list and cancel of another user's runs). */
+#define ANY_OWNER ((uid_t)-1)
+
+/* The one safety routine of named runs, for every directory that holds runs or is above
+ * them: why st, of a directory that is to be owner's, breaks rule (a message's end, after
+ * the directory's name); NULL if it does not.  A socket or a marker in a directory another
+ * user may change could be replaced or redirected by them. */
+static const char *unsafe(const struct stat *st, uid_t owner, enum rule rule)
 {
-	if (st->st_uid != owner && st->st_uid != 0)
-		return true;
-	if (!(st->st_mode & (S_IWGRP | S_IWOTH)))
-		return false;
-	return !(sticky_ok && (st->st_mode & S_ISVTX));
+	if (S_ISLNK(st->st_mode))
+		return "is not usable for named runs: a symbolic link";
+	if (!S_ISDIR(st->st_mode))
+		return "is not usable for named runs: not a directory";
+	if (owner != ANY_OWNER && st->st_uid != owner && !(rule == PARENT && st->st_uid == 0))
+		return "is not safe for named runs: it belongs to another user";
+	bool written = rule == ALONE ? (st->st_mode & 0777) != 0700
+	                             : rule != OWNED && (st->st_mode & (S_IWGRP | S_IWOTH));
+	if (written && !(rule == PARENT && (st->st_mode & S_ISVTX)))
+		return "is not safe for named runs: others may write to it";
+	return NULL;
 }
 
-/* The parent of dir ("." for a name without a slash): nobody but owner (or root) may rename
- * or remove dir there (a sticky /tmp is fine). */
+/* Is dir (a symbolic link followed: the system's own places) a directory rule allows? */
+static bool safe_place(const char *dir, uid_t owner, enum rule rule)
+{
+	struct stat st;
+	return stat(dir, &st) == 0 && !unsafe(&st, owner, rule);
+}
+
+/* The parent of dir ("." for a name without a slash), as rule PARENT wants it. */
 static bool parent_safe(const char *dir, uid_t owner, bool quiet)
 {
 	char parent[NAMES_PATH];
@@ -98,7 +126,7 @@ static bool parent_safe(const char *dir, uid_t owner, bool quiet)
 		parent[len] = '\0';
 	}
 	struct stat st;
-	if (stat(parent, &st) != 0 || !others_may_write(&st, owner, true))
+	if (stat(parent, &st) != 0 || !unsafe(&st, owner, PARENT))
 		return true; /* one that cannot be found: nor can dir */
 	if (!quiet)
 		msg("%s is not safe for named runs: its parent %s may be changed by others",
@@ -108,91 +136,72 @@ static bool parent_safe(const char *dir, uid_t owner, bool quiet)
 
 enum found { DIR_OK, DIR_MISSING, DIR_BAD };
 
-/* dir as a directory of the runs of user want, open into d; with NAMES_ANY_OWNER, root
- * takes any user's (d->owner says whose).  Problems are said unless quiet. */
-static enum found open_dir(const char *dir, uid_t want, int flags, bool quiet,
-                           struct names_dir *d)
+/* dir refused: why said after its name, unless quiet. */
+static enum found refused(const char *dir, bool quiet, const char *why, const char *detail)
 {
-	d->fd = -1;
-	d->owner = want;
-	snprintf(d->path, sizeof d->path, "%s", dir);
-	bool made = false;
-	struct stat st;
+	if (!quiet)
+		msg("%s %s%s", quote(dir), why, detail);
+	return DIR_BAD;
+}
+
+/* dir looked at into *st, made (*made) if it is missing (NAMES_CREATE, for this user's own),
+ * or DIR_MISSING. */
+static enum found find_dir(const char *dir, uid_t want, int flags, bool quiet, struct stat *st,
+                           bool *made)
+{
+	*made = false;
 	/* A few rounds: in a shared directory, another user may make and remove the name
 	 * between the mkdir and the look. */
-	for (int round = 0;; round++) {
-		if (lstat(dir, &st) == 0)
-			break;
-		if (errno != ENOENT || made || round == 3) {
-			if (!quiet)
-				msg("%s is not usable for named runs: %s", quote(dir), strerror(errno));
-			return DIR_BAD;
-		}
+	for (int round = 0; lstat(dir, st) != 0; round++) {
+		if (errno != ENOENT || *made || round == 3)
+			return refused(dir, quiet, "is not usable for named runs: ", strerror(errno));
 		if (!(flags & NAMES_CREATE) || want != geteuid())
 			return parent_safe(dir, want, quiet) ? DIR_MISSING : DIR_BAD;
 		if (!parent_safe(dir, want, quiet))
 			return DIR_BAD;
-		made = mkdir(dir, 0700) == 0;
-		if (!made && errno != EEXIST) {
+		*made = mkdir(dir, 0700) == 0;
+		if (!*made && errno != EEXIST) {
 			if (!quiet)
 				msg("cannot make the directory for named runs %s: %s", quote(dir),
 				    strerror(errno));
 			return DIR_BAD;
 		}
 	}
-	const char *bad = NULL;
-	if (S_ISLNK(st.st_mode))
-		bad = "is not usable for named runs: a symbolic link";
-	else if (!S_ISDIR(st.st_mode))
-		bad = "is not usable for named runs: not a directory";
-	else if (st.st_uid != want && !((flags & NAMES_ANY_OWNER) && geteuid() == 0))
-		bad = "is not safe for named runs: it belongs to another user";
-	if (bad) {
-		if (!quiet)
-			msg("%s %s", quote(dir), bad);
-		return DIR_BAD;
-	}
+	return DIR_OK;
+}
+
+/* dir as a directory of the runs of user want, open into d; with NAMES_ANY_OWNER, root
+ * takes any user's (d->owner says whose).  Problems are said unless quiet. */
+static enum found open_dir(const char *dir, uid_t want, int flags, bool quiet,
+                           struct names_dir *d)
+{
+	*d = (struct names_dir){.fd = -1, .owner = want};
+	snprintf(d->path, sizeof d->path, "%s", dir);
+	struct stat st, held;
+	bool made;
+	enum found found = find_dir(dir, want, flags, quiet, &st, &made);
+	if (found != DIR_OK)
+		return found;
+	bool any = (flags & NAMES_ANY_OWNER) && geteuid() == 0;
+	const char *why = unsafe(&st, any ? ANY_OWNER : want, RUNS_DIR);
+	if (why)
+		return refused(dir, quiet, why, "");
+	/* A umask may have taken the owner's bits of one just made (never others': mkdir's 0700
+	 * bounds them). */
+	if (made && (st.st_mode & 0777) != 0700 && (chmod(dir, 0700) != 0 || lstat(dir, &st) != 0))
+		return refused(dir, quiet, "is not usable for named runs: ", strerror(errno));
 	d->owner = st.st_uid;
-	if (made && (st.st_mode & 0777) != 0700 && (chmod(dir, 0700) != 0 || lstat(dir, &st) != 0)) {
-		if (!quiet) /* a umask took owner bits */
-			msg("%s is not usable for named runs: %s", quote(dir), strerror(errno));
-		return DIR_BAD;
-	}
-	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		if (!quiet)
-			msg("%s is not safe for named runs: others may write to it", quote(dir));
-		return DIR_BAD;
-	}
 	if (!parent_safe(dir, d->owner, quiet))
 		return DIR_BAD;
 	/* The directory checked is the one used: held open, and compared. */
 	d->fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	struct stat held;
 	if (d->fd < 0 || fstat(d->fd, &held) != 0 || held.st_dev != st.st_dev ||
 	    held.st_ino != st.st_ino) {
-		if (!quiet)
-			msg("%s is not usable for named runs: %s", quote(dir),
-			    d->fd < 0 ? strerror(errno) : "it changed while it was checked");
+		why = d->fd < 0 ? strerror(errno) : "it changed while it was checked";
 		names_close(d);
-		return DIR_BAD;
+		return refused(dir, quiet, "is not usable for named runs: ", why);
 	}
 	return DIR_OK;
-}
-
-/* Is dir a directory of root's that no one else may write to (a place for root's runs)? */
-static bool root_only(const char *dir)
-{
-	struct stat st;
-	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 &&
-	       !(st.st_mode & (S_IWGRP | S_IWOTH));
-}
-
-/* Is dir a directory of uid's alone (mode 0700), as /run/user/UID is? */
-static bool users_alone(const char *dir, uid_t uid)
-{
-	struct stat st;
-	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == uid &&
-	       (st.st_mode & 0777) == 0700;
 }
 
 static const char *const root_places[] = {"/run", "/var/run"};
@@ -211,22 +220,20 @@ static bool dir_path(char *dir, size_t size, bool *chosen)
 	uid_t me = geteuid();
 	int len = -1;
 	char place[64];
-	struct stat st;
 	*chosen = env && *env;
 	if (*chosen) {
 		len = snprintf(dir, size, "%s", env);
-	} else if ((env = getenv("XDG_RUNTIME_DIR")) && *env && stat(env, &st) == 0 &&
-	           S_ISDIR(st.st_mode) && st.st_uid == me) {
+	} else if ((env = getenv("XDG_RUNTIME_DIR")) && *env && safe_place(env, me, OWNED)) {
 		/* Only a runtime directory of this user's own: one left behind by su(1) without
 		 * "-" is another user's, whose runs would pass for this user's. */
 		len = snprintf(dir, size, "%s/runlimit", env);
 	} else if (me == 0) {
 		for (size_t k = 0; k < sizeof root_places / sizeof *root_places && len < 0; k++)
-			if (root_only(root_places[k]))
+			if (safe_place(root_places[k], 0, RUNS_DIR))
 				len = snprintf(dir, size, "%s/runlimit", root_places[k]);
 	} else {
 		snprintf(place, sizeof place, "/run/user/%lu", (unsigned long)me);
-		if (users_alone(place, me))
+		if (safe_place(place, me, ALONE))
 			len = snprintf(dir, size, "%s/runlimit", place);
 	}
 	if (len < 0) {
@@ -263,36 +270,36 @@ void names_close(struct names_dir *d)
 	d->fd = -1;
 }
 
-bool names_same(const struct names_dir *a, const struct names_dir *b)
+/* dir, if it is a place of user uid's runs and not one of dirs[0..n) already, added (at most
+ * max): the new count. */
+static size_t add_place(const char *dir, uid_t uid, struct names_dir *dirs, size_t n, size_t max)
 {
-	struct stat sa, sb;
-	return a->fd >= 0 && b->fd >= 0 && fstat(a->fd, &sa) == 0 && fstat(b->fd, &sb) == 0 &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-/* The place dir of user uid, if it is one: to fn. */
-static void try_place(const char *dir, uid_t uid, void (*fn)(struct names_dir *, void *), void *arg)
-{
-	struct names_dir d;
-	if (open_dir(dir, uid, 0, true, &d) == DIR_OK)
-		fn(&d, arg);
+	struct stat a, b;
+	if (n == max || open_dir(dir, uid, 0, true, &dirs[n]) != DIR_OK)
+		return n;
+	for (size_t k = 0; k < n; k++) {
+		if (fstat(dirs[k].fd, &a) == 0 && fstat(dirs[n].fd, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino) {
+			names_close(&dirs[n]);
+			return n;
+		}
+	}
+	return n + 1;
 }
 
 /* Every entry of base named prefix + a uid (all uids: every such entry; else uid's), with
  * suffix after it, as a place of that uid. */
-static void places_in(const char *base, const char *prefix, const char *suffix, uid_t uid,
-                      void (*fn)(struct names_dir *, void *), void *arg)
+static size_t places_in(const char *base, const char *prefix, const char *suffix, uid_t uid,
+                        struct names_dir *dirs, size_t n, size_t max)
 {
 	char dir[NAMES_PATH];
 	if (uid != NAMES_EVERY_USER) {
 		int len = snprintf(dir, sizeof dir, "%s/%s%lu%s", base, prefix, (unsigned long)uid, suffix);
-		if (len > 0 && (size_t)len < sizeof dir)
-			try_place(dir, uid, fn, arg);
-		return;
+		return len > 0 && (size_t)len < sizeof dir ? add_place(dir, uid, dirs, n, max) : n;
 	}
 	DIR *listing = opendir(base);
 	if (!listing)
-		return;
+		return n;
 	struct dirent *e;
 	size_t plen = strlen(prefix);
 	while ((e = readdir(listing))) {
@@ -302,25 +309,27 @@ static void places_in(const char *base, const char *prefix, const char *suffix, 
 			continue;
 		int len = snprintf(dir, sizeof dir, "%s/%s%s", base, e->d_name, suffix);
 		if (len > 0 && (size_t)len < sizeof dir)
-			try_place(dir, owner, fn, arg);
+			n = add_place(dir, owner, dirs, n, max);
 	}
 	closedir(listing);
+	return n;
 }
 
-void names_places(uid_t uid, void (*fn)(struct names_dir *d, void *arg), void *arg)
+size_t names_places(uid_t uid, struct names_dir *dirs, size_t n, size_t max)
 {
 	if (uid == 0 || uid == NAMES_EVERY_USER) {
 		char dir[64];
 		for (size_t k = 0; k < sizeof root_places / sizeof *root_places; k++) {
 			snprintf(dir, sizeof dir, "%s/runlimit", root_places[k]);
-			if (root_only(root_places[k]))
-				try_place(dir, 0, fn, arg);
+			if (safe_place(root_places[k], 0, RUNS_DIR))
+				n = add_place(dir, 0, dirs, n, max);
 		}
 	}
-	places_in("/run/user", "", "/runlimit", uid, fn, arg);
-	places_in(tmp_dir(), "runlimit-", "", uid, fn, arg);
+	n = places_in("/run/user", "", "/runlimit", uid, dirs, n, max);
+	n = places_in(tmp_dir(), "runlimit-", "", uid, dirs, n, max);
 	if (strcmp(tmp_dir(), "/tmp") != 0)
-		places_in("/tmp", "runlimit-", "", uid, fn, arg);
+		n = places_in("/tmp", "runlimit-", "", uid, dirs, n, max);
+	return n;
 }
 
 /* NAME.ext into file (of size bytes). */
@@ -521,13 +530,6 @@ bool names_mark(const struct names_dir *d, const char *name, int sig, int64_t tt
 	return false;
 }
 
-/* Is the marker NAME.cancel past its time? */
-static bool mark_expired(const struct names_dir *d, const char *name, int64_t now)
-{
-	struct mark m;
-	return read_mark(d, name, &m) && now >= m.expires;
-}
-
 /* file as NAME.EXT, a run's file: EXT, with NAME in name; NULL if it is not one. */
 static const char *run_file(const char *file, char *name)
 {
@@ -557,10 +559,11 @@ void names_sweep(const struct names_dir *d, const char *keep)
 		char name[NAME_MAX_LEN + 1];
 		const char *ext = run_file(e->d_name, name);
 		struct stat st;
+		struct mark m;
 		if (ext && keep && strcmp(name, keep) == 0)
 			continue;
 		if (ext && strcmp(ext, "cancel") == 0) {
-			if (mark_expired(d, name, now))
+			if (read_mark(d, name, &m) && now >= m.expires)
 				names_remove(d, name, "cancel");
 		} else if (ext && strcmp(ext, "lock") == 0) {
 			sweep_dead(d, name);

@@ -1,0 +1,705 @@
+/* O_NONBLOCK and O_CLOEXEC with fcntl: POSIX 2008, shown by macOS with its own names. */
+#define _DARWIN_C_SOURCE
+#include "named_client.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "msg.h"
+#include "named_control.h"
+#include "named_dir.h"
+#include "os/os.h"
+#include "quote.h"
+#include "stdfds.h"
+
+#define NS ((int64_t)1000000000)
+/* How long a run has to answer: to greet a connection, and to answer a request.  A run
+ * answers at once unless it is stopped (or frozen); --list returns within about this. */
+#define PATIENCE (2 * NS)
+/* What a cancel waits past the bound the run gave for its end, before it gives up on a
+ * run that has stopped since (a loaded machine, a big tree to collect). */
+#define MARGIN (5 * NS)
+/* Between two tries to reach a run that is busy, starting, or whose queue is full. */
+#define RETRY (50 * 1000000)
+/* The longest line a run sends: "info" cuts the command to fit 4096 bytes. */
+#define REPLY 4200
+
+/* What reaching a run came to. */
+enum reached {
+	R_RETRY,     /* not yet: tried again until the time is up */
+	R_CONNECTED, /* connected, nothing said yet: fd is open */
+	R_GREETED,   /* the run said "runlimit": fd is open for a request */
+	R_ANSWERED,  /* --list: its answer to its request is in line */
+	R_GONE,      /* no live run there */
+	R_SILENT,    /* connected, but no answer in time (stopped?): fd is open, and a request
+	              * written now waits for the run in its socket */
+	R_UNREACHED, /* a live run is there (its lock is held), but no connection could be made
+	              * in time (its queue of connections is full: stopped?), or --list's time
+	              * was up before its turn */
+	R_BUSY,      /* the run had no room for another connection all that time */
+	R_REFUSED,   /* the run refused this user */
+	R_FAILED,    /* an error here, or a live run (its lock is held, or it greeted) said what
+	              * cannot be read: why */
+};
+
+struct probe {
+	const struct names_dir *d;
+	const char *name;
+	enum reached end;
+	int fd;              /* -1: none */
+	bool live, busy;     /* seen so far: a lock held; a "busy" */
+	pid_t peer;          /* the listener's pid, as the system tells it (0: it cannot) */
+	const char *why;     /* R_FAILED: why, as --list and --cancel say it */
+	int64_t answered_at; /* --list: the wall clock when the answer came */
+	char line[REPLY];    /* --list: the answer */
+};
+
+/* Why what a run said cannot be read, as --list shows it. */
+static const char NOT_UNDERSTOOD[] = "answer not understood";
+static const char TOO_LONG[] = "answer too long";
+
+static enum reached hang_up(struct probe *p, enum reached end)
+{
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+	return end;
+}
+
+/* No run listens on p's socket: one that is starting or ending holds its lock, and is
+ * tried again (where a full queue refuses a connection, so does that run); else none. */
+static enum reached no_listener(struct probe *p)
+{
+	p->live = p->live || names_held(p->d, p->name);
+	return hang_up(p, p->live ? R_RETRY : R_GONE);
+}
+
+/* p's peer said what no run says.  --list leaves no run out (the manual): where a run lives
+ * (its lock is held), or the peer greeted as one, it is listed as not reached, with why;
+ * otherwise nothing that is a run is there. */
+static enum reached unreadable(struct probe *p, const char *why, bool greeted)
+{
+	p->why = why;
+	return hang_up(p, greeted || names_held(p->d, p->name) ? R_FAILED : R_GONE);
+}
+
+enum line { LINE_OK, LINE_LATE, LINE_END, LINE_LONG, LINE_NUL };
+
+/* The next line from fd, its newline cut off, into buf (size bytes), by until; LINE_END at
+ * its end or on an error (a reset: the peer closed before it read what was sent).  Only the
+ * line is taken (a peek finds its end): what follows stays for the next call. */
+static enum line read_line(int fd, char *buf, size_t size, int64_t until)
+{
+	size_t len = 0;
+	while (len + 1 < size) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		int ready = poll(&pfd, 1, clock_left_ms(until));
+		if (ready == 0)
+			return LINE_LATE;
+		ssize_t got = ready < 0 ? -1 : recv(fd, buf + len, size - 1 - len, MSG_PEEK);
+		if (got < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
+			continue;
+		if (got <= 0)
+			return LINE_END;
+		char *nl = memchr(buf + len, '\n', (size_t)got);
+		size_t take = nl ? (size_t)(nl - (buf + len)) + 1 : (size_t)got;
+		if (read(fd, buf + len, take) != (ssize_t)take)
+			return LINE_END;
+		len += take;
+		if (nl) {
+			buf[len - 1] = '\0';
+			return memchr(buf, '\0', len - 1) ? LINE_NUL : LINE_OK;
+		}
+	}
+	buf[len] = '\0';
+	return LINE_LONG;
+}
+
+/* A connection to p's socket, made without blocking (close-on-exec), and done by until:
+ * R_CONNECTED, or what it came to. */
+static enum reached dial(struct probe *p, int64_t until)
+{
+	int err = 0, flags;
+	socklen_t len = sizeof err;
+	if ((p->fd = socket(AF_UNIX, SOCK_STREAM, 0)) < 0 || (flags = fcntl(p->fd, F_GETFL)) < 0 ||
+	    fcntl(p->fd, F_SETFD, FD_CLOEXEC) != 0 || fcntl(p->fd, F_SETFL, flags | O_NONBLOCK) != 0)
+		err = errno;
+	else if (names_connect(p->d, p->name, p->fd) != 0)
+		err = errno;
+	if (err == EINPROGRESS) {
+		struct pollfd pfd = {.fd = p->fd, .events = POLLOUT};
+		if (poll(&pfd, 1, clock_left_ms(until)) <= 0)
+			return hang_up(p, R_RETRY); /* the time is up (or a signal): as a full queue */
+		if (getsockopt(p->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
+			err = errno;
+	}
+	if (err == ENOENT || err == ECONNREFUSED)
+		return no_listener(p);
+	if (err == EAGAIN || err == EWOULDBLOCK) { /* its queue is full */
+		p->live = true;
+		return hang_up(p, R_RETRY);
+	}
+	p->why = err ? strerror(err) : NULL;
+	return err ? hang_up(p, R_FAILED) : R_CONNECTED;
+}
+
+/* Is the listener on p's connection the directory's user?  A socket there may be any
+ * socket the user points it at (a symbolic link, swapped in after any check): root must
+ * never talk to a daemon of its own through another user's directory.  Where the system
+ * cannot tell (the portable build), only a directory of this user's own is trusted. */
+static bool right_peer(struct probe *p)
+{
+	uid_t uid;
+	int known = peer_uid(p->fd, &uid);
+	p->peer = peer_pid(p->fd);
+	return known == 1 ? uid == p->d->owner : known == 0 && p->d->owner == geteuid();
+}
+
+/* The next line from p's peer (greeted: after it greeted as a run) into p->line by until:
+ * R_CONNECTED, or what having none comes to. */
+static enum reached hear(struct probe *p, int64_t until, bool greeted)
+{
+	enum line got = read_line(p->fd, p->line, sizeof p->line, until);
+	if (got == LINE_OK)
+		return R_CONNECTED;
+	if (got == LINE_LATE || got == LINE_END)
+		return got == LINE_LATE ? R_SILENT : no_listener(p);
+	return unreadable(p, got == LINE_LONG ? TOO_LONG : NOT_UNDERSTOOD, greeted);
+}
+
+/* One try at reaching p's run by until: its greeting, then (ask) its answer to ask. */
+static enum reached attempt(struct probe *p, const char *ask, int64_t until)
+{
+	enum reached end = dial(p, until);
+	if (end != R_CONNECTED)
+		return end;
+	if (!right_peer(p))
+		return hang_up(p, R_GONE); /* not a run of the directory's user: not one to talk to */
+	if ((end = hear(p, until, false)) != R_CONNECTED)
+		return end;
+	if (strcmp(p->line, "busy") == 0) {
+		p->busy = true;
+		return hang_up(p, R_RETRY);
+	}
+	if (strcmp(p->line, "refused") == 0)
+		return hang_up(p, R_REFUSED);
+	if (strcmp(p->line, "runlimit") != 0)
+		return unreadable(p, NOT_UNDERSTOOD, false);
+	if (!ask)
+		return R_GREETED;
+	if (msg_write(p->fd, ask, strlen(ask)) != (ssize_t)strlen(ask))
+		return no_listener(p);
+	if ((end = hear(p, until, true)) != R_CONNECTED)
+		return end;
+	p->answered_at = clock_wall();
+	return hang_up(p, R_ANSWERED);
+}
+
+/* Reach p's run (asking ask, if not NULL) by until, trying again while it is starting,
+ * ending, busy or its queue is full; one whose turn comes after until is not tried. */
+static void reach(struct probe *p, const char *ask, int64_t until)
+{
+	p->fd = -1;
+	p->end = R_UNREACHED;
+	while (clock_now() < until) {
+		if ((p->end = attempt(p, ask, until)) != R_RETRY)
+			return;
+		int64_t now = clock_now(), wake = now + RETRY < until ? now + RETRY : until;
+		poll(NULL, 0, clock_left_ms(wake));
+		p->end = p->live ? R_UNREACHED : p->busy ? R_BUSY : R_GONE;
+	}
+}
+
+/* Why p is not reached (it could not be asked, or what it said cannot be read), as --list
+ * and --cancel say it; NULL if it is. */
+static const char *not_reached(const struct probe *p)
+{
+	return p->end == R_REFUSED ? "refused" : p->end == R_FAILED ? p->why : NULL;
+}
+
+/* --cancel's exit statuses besides 0 and 125 (named_client.h). */
+enum {
+	CANCEL_MARKED = 1,  /* no run: a marker was left */
+	CANCEL_NONE = 2,    /* no run: none was left */
+	CANCEL_PENDING = 3, /* the run does not answer, or has not ended in time */
+};
+
+/* The request, written into the run's socket (a few bytes into an empty buffer: whole). */
+static void request(int fd, const struct config *cfg)
+{
+	char line[64];
+	int sig = cfg->signal_given ? cfg->signal : SIGTERM;
+	long long grace = cfg->kill_after_given ? (long long)cfg->kill_after : -1;
+	int len = snprintf(line, sizeof line, "cancel %d %lld\n", sig, grace);
+	/* A write that fails finds a run that is closing: what it said last is read all the
+	 * same. */
+	(void)!msg_write(fd, line, (size_t)len);
+}
+
+static int not_answering(const char *name)
+{
+	msg("the run named %s does not answer (stopped?): the cancel is left with it, and it "
+	    "ends when it is continued", quote(name));
+	return CANCEL_PENDING;
+}
+
+/* The longest end a run may announce ("ok BOUND") that a cancel waits for: its grace and
+ * output grace, which its own user chose.  A run of another user's (root cancels it) is
+ * believed no further than the cancel's own grace: its peer could otherwise hold root's
+ * cancel for as long as it liked. */
+#define LONGEST_END (24 * 3600 * NS)
+
+/* Ask the run that greeted on fd (in d) to end, and wait until it has: within PATIENCE for
+ * its "ok", and within the bound it gives (and MARGIN) for its end.  Only the first "ok"
+ * counts, and its bound is capped (LONGEST_END). */
+static int ask(int fd, const struct names_dir *d, const struct config *cfg, const char *name)
+{
+	char line[64];
+	request(fd, cfg);
+	int64_t until = clock_now() + PATIENCE;
+	bool taken = false;
+	enum line got;
+	while ((got = read_line(fd, line, sizeof line, until)) != LINE_LATE && got != LINE_END) {
+		if (got == LINE_OK && strcmp(line, "ended") == 0)
+			return 0;
+		if (got == LINE_OK && strcmp(line, "refused") == 0) {
+			msg("the run named %s refused the cancel", quote(name));
+			return EXIT_RUNLIMIT_FAILED;
+		}
+		if (!taken && got == LINE_OK && strncmp(line, "ok", 2) == 0 &&
+		    (line[2] == '\0' || line[2] == ' ')) {
+			long long bound = line[2] ? strtoll(line + 3, NULL, 10) : 0;
+			int64_t cap = d->owner == getuid() ? LONGEST_END : cfg->kill_after + PATIENCE;
+			if (bound < 0)
+				bound = 0;
+			if (bound > cap)
+				bound = cap;
+			taken = true;
+			until = clock_after(clock_now(), clock_after(bound, MARGIN));
+		}
+	}
+	if (got == LINE_LATE && !taken)
+		return not_answering(name);
+	if (got == LINE_LATE) {
+		msg("the run named %s took the cancel but has not ended within its grace (stopped?): "
+		    "it ends when it is continued", quote(name));
+		return CANCEL_PENDING;
+	}
+	if (!taken)
+		return 0; /* it ended before it took the request (of itself, or by the marker) */
+	msg("the run named %s went away before it had ended its command", quote(name));
+	return EXIT_RUNLIMIT_FAILED;
+}
+
+/* The cancel of NAME in d, a marker left there or not: its exit status, or -1 if no run of
+ * NAME is there. */
+static int cancel_in(const struct names_dir *d, const struct config *cfg, const char *name,
+                     bool marked)
+{
+	struct probe p = {.d = d, .name = name};
+	reach(&p, NULL, clock_now() + PATIENCE);
+	/* Once the run has greeted, it listens: it looked for a marker before and never will
+	 * again.  Left, the marker would cancel the next run of this name. */
+	if (marked && p.end != R_SILENT && p.end != R_GONE && p.end != R_FAILED)
+		names_remove(d, name, "cancel");
+	int status = EXIT_RUNLIMIT_FAILED;
+	if (p.end == R_GREETED) {
+		status = ask(p.fd, d, cfg, name);
+	} else if (p.end == R_SILENT) {
+		/* Left in its socket, the request is read when the run goes on; the marker stays
+		 * for a run stopped before it looked for one. */
+		request(p.fd, cfg);
+		status = not_answering(name);
+	} else if (p.end == R_UNREACHED) {
+		msg("the run named %s does not answer (stopped?), and has no room for another "
+		    "request: nothing was left with it", quote(name));
+	} else if (p.end == R_BUSY) {
+		msg("the run named %s has no room for another request now", quote(name));
+	} else if (p.end == R_REFUSED) {
+		msg("the run named %s refused this user's cancel", quote(name));
+	} else if (p.end == R_FAILED) {
+		msg("cannot reach the run named %s: %s", quote(name), p.why);
+	} else {
+		status = -1;
+	}
+	hang_up(&p, p.end);
+	return status;
+}
+
+/* Directories of runs, each once (names_places). */
+#define PLACES 32
+
+static void close_places(struct names_dir *dirs, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		names_close(&dirs[k]);
+}
+
+/* --cancel=UID:NAME: the run NAME of user UID (another user's, for root), looked for in that
+ * user's default places; no marker is left. */
+static int cancel_qualified(const struct config *cfg, uid_t uid, const char *name)
+{
+	if (uid != geteuid() && geteuid() != 0) {
+		msg("only root may cancel another user's run: %s", quote(cfg->cancel));
+		return EXIT_RUNLIMIT_FAILED;
+	}
+	struct names_dir dirs[PLACES];
+	size_t n = uid == geteuid() && names_open(NAMES_ANY_OWNER, &dirs[0]) && dirs[0].fd >= 0;
+	n = names_places(uid, dirs, n, PLACES);
+	int status = -1;
+	for (size_t k = 0; k < n && status < 0; k++) {
+		names_sweep(&dirs[k], NULL);
+		status = cancel_in(&dirs[k], cfg, name, false);
+	}
+	close_places(dirs, n);
+	if (status >= 0)
+		return status;
+	msg("no run named %s of user %lu is running: no marker was left (none is, for UID:NAME)",
+	    quote(name), (unsigned long)uid);
+	return CANCEL_NONE;
+}
+
+/* A marker's time, for a message. */
+static const char *ttl_text(int64_t ttl, char *buf, size_t size)
+{
+	if (ttl >= (int64_t)100 * 365 * 24 * 3600 * NS)
+		snprintf(buf, size, "ever (it does not expire)");
+	else
+		snprintf(buf, size, "%gs", (double)ttl / 1e9);
+	return buf;
+}
+
+/* The status of a cancel of no run reached, said: a marker left, taken, or none. */
+static int no_run(const struct names_dir *d, const char *name, int64_t ttl, bool marked,
+                  int64_t marked_at)
+{
+	char text[64];
+	if (marked && names_marked(d, name)) {
+		msg("no run named %s is running: a cancel marker was left, and a run of that name "
+		    "that starts within %s will not run its command", quote(name),
+		    ttl_text(ttl, text, sizeof text));
+		return CANCEL_MARKED;
+	}
+	if (marked && clock_now() - marked_at < ttl)
+		return 0; /* a run took the marker meanwhile: it ends without starting its command */
+	msg("no run named %s is running: no marker was left%s", quote(name),
+	    marked ? " (it expired)" : ttl <= 0 ? " (--marker-ttl=0)"
+	                         : " (none is, in another user's directory)");
+	return CANCEL_NONE;
+}
+
+int cancel_main(const struct config *cfg)
+{
+	uid_t uid;
+	const char *name = cfg->cancel;
+	if (names_qualified(cfg->cancel, &uid, &name))
+		return cancel_qualified(cfg, uid, name);
+	int64_t ttl = cfg->marker_ttl_given ? cfg->marker_ttl : MARKER_TTL_DEFAULT;
+	struct names_dir d;
+	if (!names_open(ttl > 0 ? NAMES_CREATE | NAMES_ANY_OWNER : NAMES_ANY_OWNER, &d))
+		return EXIT_RUNLIMIT_FAILED;
+	names_sweep(&d, NULL);
+	/* The marker first: a run that starts from here on finds it; one that started before
+	 * listens already, and is reached below.  Root leaves none in another user's
+	 * directory. */
+	bool marked = ttl > 0 && d.fd >= 0 && d.owner == geteuid();
+	int64_t marked_at = clock_now();
+	if (marked && !names_mark(&d, name, cfg->signal_given ? cfg->signal : SIGTERM, ttl)) {
+		msg("cannot leave a cancel marker for %s in %s: %s", quote(name), quote(d.path),
+		    strerror(errno));
+		names_close(&d);
+		return EXIT_RUNLIMIT_FAILED;
+	}
+	int status = cancel_in(&d, cfg, name, marked);
+	if (status < 0)
+		status = no_run(&d, name, ttl, marked, marked_at);
+	names_close(&d);
+	return status;
+}
+
+/* line, as a terminal may show it: a byte that would control it (a C0 or C1 control, in
+ * UTF-8 or alone) becomes '?'.  A run quotes such bytes itself; this is for a peer that
+ * is not one (root lists other users' sockets). */
+static void tame(char *line)
+{
+	for (unsigned char *p = (unsigned char *)line; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			*p = '?';
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			p[0] = p[1] = '?';
+	}
+}
+
+/* text to stdout, whole; false if it could not be written (errno says why). */
+static bool write_out(const char *text, size_t len)
+{
+	if (stdfds_closed(STDOUT_FILENO)) {
+		errno = EBADF; /* runlimit was started without it: its placeholder is not it */
+		return false;
+	}
+	ssize_t n = msg_write(STDOUT_FILENO, text, len);
+	if (n == (ssize_t)len)
+		return true;
+	if (n >= 0)
+		errno = EIO;
+	return false;
+}
+
+/* p answered, but not as a run answers: listed as not reached all the same (--list leaves
+ * no run out). */
+static void not_understood(struct probe *p)
+{
+	p->end = R_FAILED;
+	p->why = NOT_UNDERSTOOD;
+}
+
+/* The line of --list for p (its name after prefix); false if it could not be written
+ * (errno says why). */
+static bool list_line(struct probe *p, const char *prefix)
+{
+	char out[REPLY + 128];
+	int len = -1, used = 0;
+	long pid;
+	long long ns;
+	const char *why;
+	if (p->end == R_ANSWERED && (sscanf(p->line, "%ld %lld %n", &pid, &ns, &used) != 2 ||
+	                             used <= 0))
+		not_understood(p);
+	if (p->end == R_ANSWERED) {
+		/* The pid is the system's word where it has one, not the peer's: a tool may
+		 * signal what --list shows, and root lists other users' sockets. */
+		if (p->peer > 0)
+			pid = (long)p->peer;
+		tame(p->line + used);
+		len = snprintf(out, sizeof out, "%s%s\t%ld\t%.1fs\t%s\n", prefix, p->name, pid,
+		               (double)ns / 1e9, p->line + used);
+	} else if (p->end == R_SILENT || p->end == R_UNREACHED || p->end == R_BUSY) {
+		len = snprintf(out, sizeof out, "%s%s\t-\t-\t%s\n", prefix, p->name,
+		               p->end == R_BUSY ? "busy" : "not answering");
+	} else if ((why = not_reached(p))) {
+		/* Never left out without a word (no descriptor, an answer that cannot be read). */
+		len = snprintf(out, sizeof out, "%s%s\t-\t-\tnot reached: %s\n", prefix, p->name, why);
+	}
+	if (len <= 0)
+		return true;
+	return write_out(out, (size_t)len < sizeof out ? (size_t)len : sizeof out - 1);
+}
+
+/* Does c end a number of a "describe" answer?  A run puts a space there; any white space
+ * is taken, as plain --list reads "info" (sscanf), so that the two forms list the same
+ * peers: root lists other users' sockets, which need not be runs of this version. */
+static bool blank(char c)
+{
+	return c != '\0' && strchr(" \t\n\v\f\r", c) != NULL;
+}
+
+/* A number and the white space after it (or the line's end) at *at, which moves past them. */
+static bool number_word(char **at, long long *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtoll(*at, &end, 10);
+	if (errno || end == *at || (!blank(*end) && *end != '\0'))
+		return false;
+	*at = *end ? end + 1 : end;
+	return true;
+}
+
+/* The arguments of a "describe" answer from at on, each a word (control_encode_arg), as
+ * --list --json's argv and argc (argc words, where fewer fit the line). */
+static void argv_members(struct json *j, char *at, bool more, long long argc)
+{
+	long long sent = 0;
+	json_key(j, "argv");
+	json_open(j, '[');
+	while (more) {
+		char *word = at, *space = strchr(at, ' ');
+		more = space != NULL;
+		at = space ? space + 1 : at + strlen(at);
+		if (space)
+			*space = '\0';
+		control_decode_arg(word);
+		json_string(j, word);
+		sent++;
+	}
+	json_close(j, ']');
+	json_key(j, "argc");
+	json_int(j, argc > sent ? argc : sent);
+}
+
+/* p's "describe" answer, "PID ELAPSED-NS STARTED-NS LEFT-NS ARGC ARG..." (named_control.h),
+ * as the members of --list --json from pid on (the pid the system says listens, where it
+ * says one: see list_line); false if it is not one. */
+static bool description_members(struct json *j, struct probe *p)
+{
+	long long pid, elapsed, started, left = 0, argc;
+	char *at = p->line;
+	if (!number_word(&at, &pid) || pid <= 0 || !number_word(&at, &elapsed) ||
+	    !number_word(&at, &started))
+		return false;
+	bool no_deadline = at[0] == '-' && (blank(at[1]) || at[1] == '\0');
+	if (no_deadline)
+		at += at[1] ? 2 : 1;
+	else if (!number_word(&at, &left))
+		return false;
+	if (!number_word(&at, &argc) || argc < 0)
+		return false;
+	json_key(j, "pid");
+	json_int(j, p->peer > 0 ? (long long)p->peer : pid);
+	json_key(j, "started_at");
+	json_time(j, started);
+	json_key(j, "elapsed");
+	json_seconds(j, elapsed);
+	json_key(j, "deadline");
+	if (no_deadline || (left > 0 && left > INT64_MAX - p->answered_at))
+		json_null(j);
+	else
+		json_time(j, p->answered_at + left);
+	/* a word follows, empty or not, where white space ends the count */
+	argv_members(j, at, at > p->line && blank(at[-1]), argc);
+	return true;
+}
+
+/* The line of --list --json for p (JSON Lines); false if it could not be written. */
+static bool list_json(struct probe *p)
+{
+	struct json j;
+	json_init(&j);
+	json_open(&j, '{');
+	json_key(&j, "name");
+	json_string(&j, p->name);
+	json_key(&j, "uid");
+	json_int(&j, (long long)p->d->owner);
+	bool told = p->end == R_ANSWERED && description_members(&j, p);
+	if (p->end == R_ANSWERED && !told)
+		not_understood(p); /* nothing of it was written */
+	const char *state = "answering", *error = not_reached(p);
+	if (p->end == R_SILENT || p->end == R_UNREACHED || p->end == R_BUSY) {
+		state = p->end == R_BUSY ? "busy" : "not answering";
+	} else if (error) {
+		state = "not reached";
+	} else if (!told) {
+		json_free(&j);
+		return true; /* no run there (any more) */
+	}
+	for (const char *k = "pid\0started_at\0elapsed\0deadline\0argv\0argc\0"; !told && *k;
+	     k += strlen(k) + 1) {
+		json_key(&j, k);
+		json_null(&j);
+	}
+	json_key(&j, "state");
+	json_string(&j, state);
+	json_key(&j, "error");
+	if (error)
+		json_string(&j, error);
+	else
+		json_null(&j);
+	json_close(&j, '}');
+	json_raw(&j, "\n");
+	bool ok = !j.failed && write_out(j.buf, j.len);
+	if (j.failed)
+		errno = ENOMEM;
+	json_free(&j);
+	return ok;
+}
+
+typedef char run_name[NAME_MAX_LEN + 1];
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const run_name *)a, *(const run_name *)b);
+}
+
+/* The names of the sockets in d, sorted, into *names: how many, or -1 if d cannot be read. */
+static long read_names(const struct names_dir *d, run_name **names)
+{
+	int fd = openat(d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		msg("cannot read the directory of named runs %s: %s", quote(d->path), strerror(errno));
+		return -1;
+	}
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		size_t len = strlen(e->d_name);
+		if (len <= 5 || len - 5 > NAME_MAX_LEN || strcmp(e->d_name + len - 5, ".sock") != 0)
+			continue;
+		if (n == cap) {
+			size_t more = cap ? 2 * cap : 16;
+			run_name *grown = realloc(*names, more * sizeof **names);
+			if (!grown)
+				break;
+			*names = grown;
+			cap = more;
+		}
+		memcpy((*names)[n], e->d_name, len - 5);
+		(*names)[n][len - 5] = '\0';
+		n += names_valid((*names)[n]);
+	}
+	closedir(dir);
+	if (n > 0)
+		qsort(*names, n, sizeof **names, by_name);
+	return (long)n;
+}
+
+/* The runs of d listed, by name, one after another, all by until: false if d cannot be read,
+ * with *write_err set by a line that could not be written. */
+static bool list_dir(const struct names_dir *d, bool qualified, bool json, int64_t until,
+                     int *write_err)
+{
+	run_name *names = NULL;
+	long n = read_names(d, &names);
+	char prefix[16] = "";
+	if (qualified)
+		snprintf(prefix, sizeof prefix, "%lu:", (unsigned long)d->owner);
+	for (long k = 0; k < n && !*write_err; k++) {
+		struct probe p = {.d = d, .name = names[k]};
+		reach(&p, json ? "describe\n" : "info\n", until);
+		if (!(json ? list_json(&p) : list_line(&p, prefix)))
+			*write_err = errno;
+		hang_up(&p, p.end);
+	}
+	free(names);
+	return n >= 0;
+}
+
+int list_main(bool json)
+{
+	struct names_dir dirs[PLACES];
+	if (!names_open(NAMES_ANY_OWNER, &dirs[0]))
+		return EXIT_RUNLIMIT_FAILED;
+	size_t owned = dirs[0].fd >= 0, n = owned;
+	/* Root sees every user's runs in their default places, as "UID:NAME" (--cancel takes
+	 * that); with RUNLIMIT_DIR, that directory alone. */
+	const char *env = getenv("RUNLIMIT_DIR");
+	if (geteuid() == 0 && !(env && *env))
+		n = names_places(NAMES_EVERY_USER, dirs, n, PLACES);
+	/* The runs are asked one after another, against one deadline: however many do not
+	 * answer, --list returns within about PATIENCE, and one whose turn comes after it is
+	 * listed as not answering (the manual). */
+	int64_t until = clock_now() + PATIENCE;
+	int status = 0, write_err = 0;
+	for (size_t k = 0; k < n; k++) {
+		names_sweep(&dirs[k], NULL);
+		if (!list_dir(&dirs[k], k >= owned, json, until, &write_err))
+			status = EXIT_RUNLIMIT_FAILED;
+	}
+	close_places(dirs, n);
+	if (write_err) {
+		msg("write error: %s", strerror(write_err));
+		return EXIT_RUNLIMIT_FAILED;
+	}
+	return status;
+}
