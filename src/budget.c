@@ -54,10 +54,10 @@ static int sampled_measure(const struct target *t, struct tree_usage *u)
 	if (tree_usage(t, u) != 0)
 		return -1;
 	int64_t reaped = reaped_cpu();
-	if (u->cpu >= 0 && reaped >= 0 && b.reaped_before >= 0)
-		u->cpu += reaped - b.reaped_before;
+	if (u->figure[USAGE_CPU] >= 0 && reaped >= 0 && b.reaped_before >= 0)
+		u->figure[USAGE_CPU] += reaped - b.reaped_before;
 	else
-		u->cpu = -1;
+		u->figure[USAGE_CPU] = -1;
 	return 0;
 }
 
@@ -100,15 +100,15 @@ int64_t budget_next_wake(void)
 /* Measure the tree now and keep the peaks; false if it could not be measured. */
 static bool measure(struct tree_usage *u)
 {
-	*u = (struct tree_usage){-1, -1, -1};
+	*u = (struct tree_usage){{-1, -1, -1}};
 	if (!b.target || b.mechanism->measure(b.target, u) != 0)
 		return false;
-	if (u->memory > b.memory_peak)
-		b.memory_peak = u->memory;
-	if (u->procs > b.procs_peak)
-		b.procs_peak = u->procs;
-	if (u->cpu > b.cpu_used)
-		b.cpu_used = u->cpu;
+	if (u->figure[USAGE_MEMORY] > b.memory_peak)
+		b.memory_peak = u->figure[USAGE_MEMORY];
+	if (u->figure[USAGE_PROCS] > b.procs_peak)
+		b.procs_peak = u->figure[USAGE_PROCS];
+	if (u->figure[USAGE_CPU] > b.cpu_used)
+		b.cpu_used = u->figure[USAGE_CPU];
 	return true;
 }
 
@@ -116,16 +116,16 @@ static bool measure(struct tree_usage *u)
 static enum budget_kind exceeded(const struct tree_usage *u)
 {
 	const struct config *cfg = b.cfg;
-	if (cfg->mem_budget > 0 && u->memory >= 0 && (uint64_t)u->memory > cfg->mem_budget) {
-		b.over_by = u->memory;
+	if (cfg->mem_budget > 0 && u->figure[USAGE_MEMORY] >= 0 && (uint64_t)u->figure[USAGE_MEMORY] > cfg->mem_budget) {
+		b.over_by = u->figure[USAGE_MEMORY];
 		return BUDGET_MEMORY;
 	}
-	if (cfg->procs_budget > 0 && u->procs > cfg->procs_budget) {
-		b.over_by = u->procs;
+	if (cfg->procs_budget > 0 && u->figure[USAGE_PROCS] > cfg->procs_budget) {
+		b.over_by = u->figure[USAGE_PROCS];
 		return BUDGET_PROCS;
 	}
-	if (cfg->cpu_budget > 0 && u->cpu > cfg->cpu_budget) {
-		b.over_by = u->cpu;
+	if (cfg->cpu_budget > 0 && u->figure[USAGE_CPU] > cfg->cpu_budget) {
+		b.over_by = u->figure[USAGE_CPU];
 		return BUDGET_CPU;
 	}
 	return BUDGET_NONE;

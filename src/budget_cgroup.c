@@ -24,9 +24,9 @@ static int cgroup_measure(const struct target *t, struct tree_usage *u)
 	struct cgroup_usage cu;
 	if (!cgroup_usage(&cu))
 		return -1;
-	u->memory = cu.memory_peak;
-	u->procs = (long)cu.procs_now;
-	u->cpu = cu.cpu_ns;
+	u->figure[USAGE_MEMORY] = cu.memory_peak;
+	u->figure[USAGE_PROCS] = cu.procs_now;
+	u->figure[USAGE_CPU] = cu.cpu_ns;
 	return 0;
 }
 
