@@ -278,21 +278,29 @@ static bool procs_count(const char *arg, long *n)
 static enum cli_result budget_option(struct config *cfg, enum opt_id id, const char *arg)
 {
 	switch (id) {
-	case OPT_MEMORY:
-		if (size_parse(arg, &cfg->mem_budget))
+	case OPT_MEMORY: {
+		uint64_t bytes;
+		if (size_parse(arg, &bytes)) {
+			cfg->budget[BUDGET_MEMORY] = (int64_t)bytes;
 			return CLI_RUN;
+		}
 		msg("invalid memory size %s (a number of bytes above 0, with K, M, G or T after "
 		    "it)", quote(arg));
 		break;
-	case OPT_MAX_PROCS:
-		if (procs_count(arg, &cfg->procs_budget))
+	}
+	case OPT_MAX_PROCS: {
+		long n;
+		if (procs_count(arg, &n)) {
+			cfg->budget[BUDGET_PROCS] = n;
 			return CLI_RUN;
+		}
 		msg("invalid process count %s (a whole number, at least 1)", quote(arg));
 		break;
+	}
 	case OPT_CPU_TIME:
-		if (!interval(arg, &cfg->cpu_budget))
+		if (!interval(arg, &cfg->budget[BUDGET_CPU]))
 			break;
-		if (cfg->cpu_budget > 0)
+		if (cfg->budget[BUDGET_CPU] > 0)
 			return CLI_RUN;
 		msg("invalid CPU time %s (more than 0)", quote(arg));
 		break;

@@ -678,14 +678,10 @@ static const enum event order[] = {AHEAD,  DEADLINE,  SILENT,  BUDGET,  GRACE_OV
  * (nothing without a budget). */
 static bool budget_due(struct run *r, int64_t now)
 {
-	static const enum reason why[] = {
-		[BUDGET_MEMORY] = REASON_MEMORY, [BUDGET_PROCS] = REASON_PROCS,
-		[BUDGET_CPU] = REASON_CPU_TIME,
-	};
 	enum budget_kind kind = budget_check(now);
 	if (kind == BUDGET_NONE)
 		return false;
-	r->budget = why[kind];
+	r->budget = report_budget_reason(kind);
 	return true;
 }
 
