@@ -25,9 +25,9 @@
 /* How long the --on-timeout hook may run when no --on-timeout-limit is given. */
 #define DEFAULT_HOOK_LIMIT ((int64_t)30 * 1000000000)
 /* How often the budgets measure the tree when no --budget-interval is given: a tenth of a
- * second lets a tree grow little past a budget, at a cost of some 0.1% of a CPU for a tree
- * of 200 processes (scripts/bench.sh); and the shortest interval taken, below which the
- * measuring would be most of what runlimit does. */
+ * second lets a tree grow little past a budget, at a cost docs/performance.md measures (the
+ * budgets' sampled measure); and the shortest interval taken, below which the measuring
+ * would be most of what runlimit does. */
 #define DEFAULT_BUDGET_INTERVAL ((int64_t)100 * 1000000)
 #define MIN_BUDGET_INTERVAL ((int64_t)1000000)
 

@@ -280,7 +280,7 @@ static void note_preexisting_children(void)
 
 /* Keep own_list open if descriptors are plenty: under a small limit (ulimit -n 4) the one
  * slot left is the walk's.  Whether /proc is runlimit's own is then found out now, while a
- * descriptor is there to read it with.  After the fork (some 25 us, most of it reading
+ * descriptor is there to read it with.  After the fork (its cost is most of it reading
  * /proc/self/status): the command's exec does not wait for it, and the command never holds
  * the list, not even until its exec. */
 void tree_started(void)
@@ -935,13 +935,13 @@ bool tree_usage_possible(void)
 /* ---- The budgets' measure (tree_usage): the tree read as the walk reads it (runlimit's
  * children, theirs, and so on), but read-only, and with each process's stat and children
  * files held open from one measure to the next: a pread of a held file costs a third of an
- * open, a read and a close (7 against 19 us a process on a loaded 2-core machine), which is
- * most of a measure.  A file of /proc/PID is the process's, not its pid's: once the process
- * has ended it reads nothing, however the pid is reused, and is opened again for whatever
- * has the pid now (checked as the walk checks it: listed by its parent, or an orphan of the
- * command's).  One pread a file, for most (see held_read).  At most a quarter of the
- * descriptor limit is held; beyond that the files are opened and closed each time.  The files of the processes a measure did not find are
- * closed after it.  Nothing is signalled through them. */
+ * open, a read and a close (docs/performance.md), which is most of a measure.  A file of
+ * /proc/PID is the process's, not its pid's: once the process has ended it reads nothing,
+ * however the pid is reused, and is opened again for whatever has the pid now (checked as
+ * the walk checks it: listed by its parent, or an orphan of the command's).  One pread a
+ * file, for most (see held_read).  At most a quarter of the descriptor limit is held;
+ * beyond that the files are opened and closed each time.  The files of the processes a
+ * measure did not find are closed after it.  Nothing is signalled through them. */
 
 struct held {
 	pid_t pid;
