@@ -57,13 +57,13 @@ static const char *const reason_words[REASONS] = {
 
 enum reason report_budget_reason(enum budget_kind kind)
 {
-	return (enum reason)(REASON_BUDGET + kind - 1);
+	return (enum reason)((int)REASON_BUDGET + (int)kind - 1);
 }
 
 const char *report_reason(enum reason why)
 {
 	if (why >= REASON_BUDGET)
-		return budget_rows[why - REASON_BUDGET + 1].word;
+		return budget_rows[(int)why - (int)REASON_BUDGET + 1].word;
 	return reason_words[why];
 }
 

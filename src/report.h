@@ -33,7 +33,7 @@ enum reason {
 	REASON_RESUME,    /* the group continued after a stop ("resume") */
 	REASON_BUDGET,    /* a budget ran out: one reason per budget, from here on, in the order
 	                     of budget.h's table, worded by its row ("memory", "procs", ...) */
-	REASONS = REASON_BUDGET + BUDGET_KINDS - 1
+	REASONS = (int)REASON_BUDGET + (int)BUDGET_KINDS - 1
 };
 
 /* The reason of a budget that ran out. */
