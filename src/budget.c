@@ -1,4 +1,4 @@
-/* The budgets (budget.h): their table, the limits, the mechanism that measures, the peaks
+/* The budgets (budget.h): the limits, the mechanism that measures, the peaks
  * it saw, and the one budget that ran out.  The sampled mechanism is here: the walk's usage
  * of the live tree (os.h, tree_usage), plus the CPU time of what runlimit itself collected,
  * the command and the orphans it adopted as a reaper (getrusage RUSAGE_CHILDREN, less what
@@ -10,34 +10,6 @@
 #include <sys/resource.h>
 
 #include "size.h"
-
-/* The budgets, in the order they are checked (memory first, the likeliest to do harm
- * soonest), listed in --help and written in the report.  A new budget is a row here and a
- * kind in cli.h (CONTRIBUTING.md, Adding a budget). */
-const struct budget_row budget_rows[BUDGET_KINDS] = {
-	[BUDGET_MEMORY] = {
-		"memory",
-		"      --memory=SIZE          time out when the resident memory of COMMAND and\n"
-		"                               what it started exceeds SIZE together: bytes,\n"
-		"                               or a number with K, M, G or T (1024s) after it\n",
-		"memory size", BUDGET_BYTES, USAGE_MEMORY,
-		"memory", "memory_limit_bytes", "memory_peak_bytes",
-	},
-	[BUDGET_PROCS] = {
-		"max-procs",
-		"      --max-procs=N          time out when more than N processes of COMMAND's\n"
-		"                               tree are alive at once\n",
-		"process count", BUDGET_COUNT, USAGE_PROCS,
-		"procs", "max_procs", "procs_peak",
-	},
-	[BUDGET_CPU] = {
-		"cpu-time",
-		"      --cpu-time=DURATION    time out when COMMAND and what it started, the\n"
-		"                               ended included, have used DURATION of CPU time\n",
-		"CPU time", BUDGET_NS, USAGE_CPU,
-		"cpu-time", "cpu_time_limit_seconds", "cpu_seconds",
-	},
-};
 
 static int sampled_measure(const struct target *t, struct tree_usage *u);
 

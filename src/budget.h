@@ -3,9 +3,9 @@
  * One that is exceeded is a limit running out, handled as the deadline is (supervise.c's
  * BUDGET event: the -s signal to the tree, the grace, KILL; 124).
  *
- * A budget is data: a row of budget_rows (its option, unit, figure, words and report
- * members), which the options, the checks, -v and the report read; no code names a budget
- * but where a mechanism enforces one itself (budget_cgroup.c).
+ * A budget is data: a row of budget_rows (budget_table.h: its option, unit, figure, words
+ * and report members), which the options, the checks, -v and the report read; no code names
+ * a budget but where a mechanism enforces one itself (budget_cgroup.c).
  *
  * What measures the tree is a mechanism: "sampled", the tree's processes read every
  * --budget-interval (os.h: tree_usage), on every system that can read them; where the
@@ -22,25 +22,6 @@
 
 #include "cli.h"
 #include "os/os.h"
-
-/* How a budget's value reads on the command line (cli.c), and how -v and the report write
- * it: a size in bytes ("2G"), a count, or a duration in ns ("1.5s"; the report's seconds). */
-enum budget_unit { BUDGET_BYTES, BUDGET_COUNT, BUDGET_NS };
-
-/* A budget, all that differs between two: its row of budget_rows. */
-struct budget_row {
-	const char *option;       /* its option, without "--": "memory" */
-	const char *help;         /* its lines of --help, each ended by a newline */
-	const char *value_name;   /* a bad value's message: "invalid memory size '1x' (...)" */
-	enum budget_unit unit;
-	enum usage_figure figure; /* the figure of a measure it is kept on (os.h) */
-	const char *word;         /* its name in -v's words and the report's reasons: "memory" */
-	const char *limit_field;  /* its members of the report's budgets: the limit ... */
-	const char *peak_field;   /* ... and its figure's peak */
-};
-
-/* Indexed by enum budget_kind (cli.h), from BUDGET_NONE + 1; the table is budget.c's. */
-extern const struct budget_row budget_rows[BUDGET_KINDS];
 
 /* How a mechanism measures the tree now, into *u (os.h; -1 in a figure it cannot tell):
  * 0, or -1 when it cannot measure at all (the budgets then go unchecked until it can). */

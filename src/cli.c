@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "budget.h"
+#include "budget_table.h"
 #include "duration.h"
 #include "longopt.h"
 #include "msg.h"
@@ -78,7 +78,7 @@ static const struct option_def fixed_options[] = {
 #define NOPTIONS (NFIXED - 1 + BUDGET_KINDS - 1)
 
 /* Every option, in the order of fixed_options, the budgets' in their place (options_fill),
- * and of each, the budget it is (budget.h's table; BUDGET_NONE: not a budget's). */
+ * and of each, the budget it is (budget_table.h's table; BUDGET_NONE: not a budget's). */
 static struct option_def options[NOPTIONS];
 static enum budget_kind option_budget[NOPTIONS];
 
@@ -155,7 +155,7 @@ static const char usage_extensions[] =
 	"                               the --report; SIZE may end in K or k (1024),\n"
 	"                               M (1048576), KiB, MiB, kB or MB (1000s);\n"
 	"                               at most 16M; none of a terminal\n";
-/* Here, each budget's lines (budget.h's table). */
+/* Here, each budget's lines (budget_table.h's table). */
 static const char usage_after_budgets[] =
 	"      --budget-interval=DURATION  how often the tree is measured for these\n"
 	"                               budgets (default 0.1s, at least 1ms)\n"

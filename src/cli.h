@@ -6,15 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "budget_table.h"
+
 #define RUNLIMIT_VERSION "0.2.0"
 
 /* --cgroup=auto|no|required: the budgets enforced by a cgroup of the run's own where one can
  * be made (auto), never (no), or the run refused where it cannot (required). */
 enum cgroup_mode { CGROUP_AUTO, CGROUP_NO, CGROUP_REQUIRED };
-
-/* The budgets, one per row of budget.c's table (budget.h), in its order: the order they are
- * checked in, listed in --help and written in the report. */
-enum budget_kind { BUDGET_NONE, BUDGET_MEMORY, BUDGET_PROCS, BUDGET_CPU, BUDGET_KINDS };
 
 struct config {
 	int64_t duration;   /* ns until the deadline; 0: no time limit */
@@ -45,7 +43,8 @@ struct config {
 	bool remaining;     /* --remaining */
 	const char *on_timeout;   /* --on-timeout: run with /bin/sh -c when a limit runs out */
 	int64_t on_timeout_limit; /* --on-timeout-limit: ns the hook may take (default 30 s) */
-	int64_t budget[BUDGET_KINDS]; /* each budget's limit, in its row's unit (0: none) */
+	int64_t budget[BUDGET_KINDS]; /* each budget's limit, in its row's unit (budget_table.h;
+	                                 0: none) */
 	int64_t budget_interval; /* --budget-interval: ns between two measures of the tree */
 	enum cgroup_mode cgroup; /* --cgroup: whether the budgets use a cgroup of the run's own */
 	char **command;     /* NULL-terminated argv of COMMAND */

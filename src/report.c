@@ -420,7 +420,7 @@ static void budget_value(struct json *j, const char *key, enum budget_unit unit,
 
 /* The budgets, only when one was asked: the limits (null: not asked), what the mechanism
  * measured of the tree at its peak (null: never measured) and which one it was; a member
- * each of budget.h's table, the limits first. */
+ * each of budget_table.h's table, the limits first. */
 static void budgets_member(struct json *j)
 {
 	struct budget_figures f;

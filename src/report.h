@@ -32,7 +32,7 @@ enum reason {
 	REASON_LEFTOVERS, /* --kill-leftovers, once the command exited ("leftovers") */
 	REASON_RESUME,    /* the group continued after a stop ("resume") */
 	REASON_BUDGET,    /* a budget ran out: one reason per budget, from here on, in the order
-	                     of budget.h's table, worded by its row ("memory", "procs", ...) */
+	                     of budget_table.h's table, worded by its row ("memory", "procs", ...) */
 	REASONS = (int)REASON_BUDGET + (int)BUDGET_KINDS - 1
 };
 
