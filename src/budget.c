@@ -1,8 +1,8 @@
-/* The budgets (budget.h): the limits, the mechanism that measures, the peaks it saw, and
- * the one budget that ran out.  The sampled mechanism is here: the walk's usage of the live
- * tree (os.h, tree_usage), plus the CPU time of what runlimit itself collected, the command
- * and the orphans it adopted as a reaper (getrusage RUSAGE_CHILDREN, less what it had
- * collected before the run: those are not the tree's). */
+/* The budgets (budget.h): the limits, the mechanism that measures, the peaks
+ * it saw, and the one budget that ran out.  The sampled mechanism is here: the walk's usage
+ * of the live tree (os.h, tree_usage), plus the CPU time of what runlimit itself collected,
+ * the command and the orphans it adopted as a reaper (getrusage RUSAGE_CHILDREN, less what
+ * it had collected before the run: those are not the tree's). */
 #include "budget.h"
 
 #include <stdio.h>
@@ -13,26 +13,48 @@
 
 static int sampled_measure(const struct target *t, struct tree_usage *u);
 
-static const struct budget_mechanism sampled = {"sampled", sampled_measure, true};
+static const struct budget_mechanism sampled = {
+	"sampled", sampled_measure, (1u << USAGE_FIGURES) - 1,
+};
 
 static struct {
 	const struct config *cfg;     /* NULL: no budget, nothing to do */
 	const struct budget_mechanism *mechanism;
+	unsigned sampled_too;         /* figures asked that the mechanism cannot measure: the
+	                                 sampled mechanism's beside it */
 	const struct target *target;  /* NULL until the command starts */
 	int64_t next;                 /* the next measure (CLOCK_NEVER: none) */
 	bool stopped;                 /* measured for the last time */
 	int64_t reaped_before;        /* ns of CPU runlimit's children had used before the run */
-	int64_t memory_peak;          /* -1: not known (yet) */
-	long procs_peak;
-	int64_t cpu_used;
+	int64_t peak[USAGE_FIGURES];  /* the most each figure was seen at (-1: not known yet) */
 	enum budget_kind over;        /* the budget that ran out (BUDGET_NONE: none yet) */
 	int64_t over_by;              /* what was measured then (-1: not known) */
 	bool told;                    /* budget_check has returned over */
-} b = {.next = CLOCK_NEVER, .memory_peak = -1, .procs_peak = -1, .cpu_used = -1};
+} b = {.next = CLOCK_NEVER};
+
+/* Every figure of *u not known (a figure no mechanism fills stays so, never reads as 0). */
+static void unknown(struct tree_usage *u)
+{
+	for (int f = 0; f < USAGE_FIGURES; f++)
+		u->figure[f] = -1;
+}
 
 bool budget_wanted(const struct config *cfg)
 {
-	return cfg->mem_budget > 0 || cfg->procs_budget > 0 || cfg->cpu_budget > 0;
+	for (int k = BUDGET_NONE + 1; k < BUDGET_KINDS; k++)
+		if (cfg->budget[k] > 0)
+			return true;
+	return false;
+}
+
+/* The figures the budgets asked are kept on, a bit each. */
+static unsigned figures_asked(const struct config *cfg)
+{
+	unsigned asked = 0;
+	for (int k = BUDGET_NONE + 1; k < BUDGET_KINDS; k++)
+		if (cfg->budget[k] > 0)
+			asked |= 1u << budget_rows[k].figure;
+	return asked;
 }
 
 /* ns of CPU, user and system, of the children runlimit has collected. */
@@ -54,10 +76,10 @@ static int sampled_measure(const struct target *t, struct tree_usage *u)
 	if (tree_usage(t, u) != 0)
 		return -1;
 	int64_t reaped = reaped_cpu();
-	if (u->cpu >= 0 && reaped >= 0 && b.reaped_before >= 0)
-		u->cpu += reaped - b.reaped_before;
+	if (u->figure[USAGE_CPU] >= 0 && reaped >= 0 && b.reaped_before >= 0)
+		u->figure[USAGE_CPU] += reaped - b.reaped_before;
 	else
-		u->cpu = -1;
+		u->figure[USAGE_CPU] = -1;
 	return 0;
 }
 
@@ -67,12 +89,16 @@ const char *budget_prepare(const struct config *cfg)
 	 * the run has its cgroup. */
 	if (!budget_wanted(cfg))
 		return NULL;
-	if (!b.mechanism && !tree_usage_possible())
+	unsigned others = b.mechanism ? figures_asked(cfg) & ~b.mechanism->figures : 0;
+	if ((!b.mechanism || others) && !tree_usage_possible())
 		return "the budgets cannot be measured here: the command's processes cannot be "
 		       "listed";
 	b.cfg = cfg;
+	for (int f = 0; f < USAGE_FIGURES; f++)
+		b.peak[f] = -1;
 	if (!b.mechanism)
 		b.mechanism = &sampled;
+	b.sampled_too = others;
 	b.reaped_before = reaped_cpu();
 	return NULL;
 }
@@ -88,8 +114,7 @@ void budget_start(const struct target *t)
 		return;
 	b.target = t;
 	/* The first look one interval after the start: before that a tree has hardly begun. */
-	b.next = b.mechanism->periodic ? clock_after(clock_now(), b.cfg->budget_interval)
-	                               : CLOCK_NEVER;
+	b.next = clock_after(clock_now(), b.cfg->budget_interval);
 }
 
 int64_t budget_next_wake(void)
@@ -97,36 +122,39 @@ int64_t budget_next_wake(void)
 	return b.stopped ? CLOCK_NEVER : b.next;
 }
 
-/* Measure the tree now and keep the peaks; false if it could not be measured. */
+/* Measure the tree now, by the mechanism and, for the figures it cannot tell, the sampled
+ * one, and keep the peaks; false if nothing could be measured. */
 static bool measure(struct tree_usage *u)
 {
-	*u = (struct tree_usage){-1, -1, -1};
-	if (!b.target || b.mechanism->measure(b.target, u) != 0)
+	unknown(u);
+	if (!b.target)
 		return false;
-	if (u->memory > b.memory_peak)
-		b.memory_peak = u->memory;
-	if (u->procs > b.procs_peak)
-		b.procs_peak = u->procs;
-	if (u->cpu > b.cpu_used)
-		b.cpu_used = u->cpu;
+	bool measured = b.mechanism->measure(b.target, u) == 0;
+	struct tree_usage s;
+	unknown(&s);
+	if (b.sampled_too && sampled_measure(b.target, &s) == 0) {
+		for (int f = 0; f < USAGE_FIGURES; f++)
+			if (b.sampled_too & 1u << f)
+				u->figure[f] = s.figure[f];
+		measured = true;
+	}
+	if (!measured)
+		return false;
+	for (int f = 0; f < USAGE_FIGURES; f++)
+		if (u->figure[f] > b.peak[f])
+			b.peak[f] = u->figure[f];
 	return true;
 }
 
-/* The budget u exceeds, if one: memory first, the likeliest to do harm soonest. */
+/* The budget u exceeds, if one: the first in the table's order. */
 static enum budget_kind exceeded(const struct tree_usage *u)
 {
-	const struct config *cfg = b.cfg;
-	if (cfg->mem_budget > 0 && u->memory >= 0 && (uint64_t)u->memory > cfg->mem_budget) {
-		b.over_by = u->memory;
-		return BUDGET_MEMORY;
-	}
-	if (cfg->procs_budget > 0 && u->procs > cfg->procs_budget) {
-		b.over_by = u->procs;
-		return BUDGET_PROCS;
-	}
-	if (cfg->cpu_budget > 0 && u->cpu > cfg->cpu_budget) {
-		b.over_by = u->cpu;
-		return BUDGET_CPU;
+	for (int k = BUDGET_NONE + 1; k < BUDGET_KINDS; k++) {
+		int64_t limit = b.cfg->budget[k], used = u->figure[budget_rows[k].figure];
+		if (limit > 0 && used >= 0 && used > limit) {
+			b.over_by = used;
+			return (enum budget_kind)k;
+		}
 	}
 	return BUDGET_NONE;
 }
@@ -174,31 +202,35 @@ static void seconds(int64_t ns, int places, bool up, char *buf, size_t size)
 		strcat(buf, "s");
 }
 
+/* value in unit, as -v says it; up: a use over a limit, never to read as the limit. */
+static void unit_words(enum budget_unit unit, int64_t value, bool up, char *buf, size_t size)
+{
+	switch (unit) {
+	case BUDGET_BYTES:
+		if (value >= 0)
+			size_format((uint64_t)value, buf, size);
+		else
+			snprintf(buf, size, "?");
+		break;
+	case BUDGET_COUNT:
+		snprintf(buf, size, "%lld", (long long)value);
+		break;
+	case BUDGET_NS:
+		seconds(value, up ? 2 : 3, up, buf, size);
+		break;
+	}
+}
+
 void budget_over_words(char *buf, size_t size)
 {
 	char used[32], limit[32];
-	const struct config *cfg = b.cfg;
 	*buf = '\0';
-	if (!cfg)
+	if (!b.cfg || b.over == BUDGET_NONE)
 		return;
-	switch (b.over) {
-	case BUDGET_MEMORY:
-		size_format(cfg->mem_budget, limit, sizeof limit);
-		if (b.over_by >= 0)
-			size_format((uint64_t)b.over_by, used, sizeof used);
-		snprintf(buf, size, "memory %s over the %s budget", b.over_by >= 0 ? used : "?", limit);
-		break;
-	case BUDGET_PROCS:
-		snprintf(buf, size, "procs %ld over the %ld budget", (long)b.over_by, cfg->procs_budget);
-		break;
-	case BUDGET_CPU:
-		seconds(cfg->cpu_budget, 3, false, limit, sizeof limit);
-		seconds(b.over_by, 2, true, used, sizeof used);
-		snprintf(buf, size, "cpu-time %s over the %s budget", used, limit);
-		break;
-	case BUDGET_NONE:
-		break;
-	}
+	const struct budget_row *row = &budget_rows[b.over];
+	unit_words(row->unit, b.cfg->budget[b.over], false, limit, sizeof limit);
+	unit_words(row->unit, b.over_by, true, used, sizeof used);
+	snprintf(buf, size, "%s %s over the %s budget", row->word, used, limit);
 }
 
 void budget_stop(void)
@@ -215,8 +247,11 @@ bool budget_figures(struct budget_figures *f)
 	const struct config *cfg = b.cfg;
 	if (!cfg)
 		return false;
-	*f = (struct budget_figures){cfg->mem_budget, cfg->procs_budget, cfg->cpu_budget,
-	                             b.memory_peak, b.procs_peak, b.cpu_used,
-	                             b.mechanism->name, cfg->budget_interval};
+	*f = (struct budget_figures){.mechanism = b.mechanism->name,
+	                             .interval = cfg->budget_interval};
+	for (int k = BUDGET_NONE + 1; k < BUDGET_KINDS; k++) {
+		f->limit[k] = cfg->budget[k];
+		f->peak[k] = b.peak[budget_rows[k].figure];
+	}
 	return true;
 }

@@ -3,12 +3,16 @@
  * One that is exceeded is a limit running out, handled as the deadline is (supervise.c's
  * BUDGET event: the -s signal to the tree, the grace, KILL; 124).
  *
+ * A budget is data: a row of budget_rows (budget_table.h: its option, unit, figure, words
+ * and report members), which the options, the checks, -v and the report read; no code names
+ * a budget but where a mechanism enforces one itself (budget_cgroup.c).
+ *
  * What measures the tree is a mechanism: "sampled", the tree's processes read every
  * --budget-interval (os.h: tree_usage), on every system that can read them; where the
- * system can do better (a cgroup of the run's own, Linux), its mechanism measures instead
- * and may tell of a budget it enforced itself (budget_exceeded).  Nothing here runs, and no
- * system call is made, without a budget: then budget_next_wake is CLOCK_NEVER and
- * budget_check BUDGET_NONE. */
+ * system can do better (a cgroup of the run's own, Linux), its mechanism measures instead,
+ * the sampled one still measuring the figures it cannot, and it may tell of a budget it
+ * enforced itself (budget_exceeded).  Nothing here runs, and no system call is made,
+ * without a budget: then budget_next_wake is CLOCK_NEVER and budget_check BUDGET_NONE. */
 #ifndef RUNLIMIT_BUDGET_H
 #define RUNLIMIT_BUDGET_H
 
@@ -19,18 +23,16 @@
 #include "cli.h"
 #include "os/os.h"
 
-enum budget_kind { BUDGET_NONE, BUDGET_MEMORY, BUDGET_PROCS, BUDGET_CPU };
-
-/* How a mechanism measures the tree now, into *u (os.h; -1 in a field it cannot tell):
+/* How a mechanism measures the tree now, into *u (os.h; -1 in a figure it cannot tell):
  * 0, or -1 when it cannot measure at all (the budgets then go unchecked until it can). */
 typedef int budget_measure_fn(const struct target *t, struct tree_usage *u);
 
 struct budget_mechanism {
 	const char *name;           /* the report's word: "sampled", "cgroup" */
 	budget_measure_fn *measure;
-	bool periodic;              /* measure every --budget-interval; false: the mechanism
-	                               calls budget_exceeded itself and measure only serves the
-	                               report's figures */
+	unsigned figures;           /* the figures it measures, a bit (1 << figure) each; a
+	                               budget on another figure is measured by the sampled
+	                               mechanism beside it, never not at all */
 };
 
 /* Is any budget asked? */
@@ -57,25 +59,23 @@ enum budget_kind budget_check(int64_t now);
  * usage found (-1: not known): the next budget_check returns it. */
 void budget_exceeded(enum budget_kind kind, int64_t used);
 
-/* What -v says of the budget exceeded: "memory 2.3G over the 2G budget", "procs 51 over the
- * 50 budget", "cpu-time 1.02s over the 1s budget".  Empty before one is. */
+/* What -v says of the budget exceeded, in its row's word and unit: "memory 2.3G over the 2G
+ * budget", "procs 51 over the 50 budget", "cpu-time 1.02s over the 1s budget".  Empty
+ * before one is. */
 void budget_over_words(char *buf, size_t size);
 
 /* A limit ran out (any, or a request to end came): the tree is measured one last time for
  * the report, and no more (the --on-timeout hook, runlimit's child too, is not the tree). */
 void budget_stop(void);
 
-/* For the run report, whenever a budget was asked: the limits (0: none), the peaks seen,
- * the CPU time used (-1: not known) and the mechanism. */
+/* For the run report, whenever a budget was asked: each budget's limit (0: none) and the
+ * peak its figure was seen at (-1: never measured; CPU time: the last, the most used), and
+ * the mechanism. */
 struct budget_figures {
-	uint64_t memory_limit;
-	long procs_limit;
-	int64_t cpu_limit;
-	int64_t memory_peak;
-	long procs_peak;
-	int64_t cpu_used;
+	int64_t limit[BUDGET_KINDS];
+	int64_t peak[BUDGET_KINDS];
 	const char *mechanism;
-	int64_t interval;      /* the sampled mechanism's --budget-interval */
+	int64_t interval;      /* --budget-interval */
 };
 bool budget_figures(struct budget_figures *f);
 

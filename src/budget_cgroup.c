@@ -24,22 +24,25 @@ static int cgroup_measure(const struct target *t, struct tree_usage *u)
 	struct cgroup_usage cu;
 	if (!cgroup_usage(&cu))
 		return -1;
-	u->memory = cu.memory_peak;
-	u->procs = (long)cu.procs_now;
-	u->cpu = cu.cpu_ns;
+	u->figure[USAGE_MEMORY] = cu.memory_peak;
+	u->figure[USAGE_PROCS] = cu.procs_now;
+	u->figure[USAGE_CPU] = cu.cpu_ns;
 	return 0;
 }
 
-/* Periodic still: the CPU-time budget has no event of the kernel's, and the peak process
- * count is read (pids.peak only came with Linux 6.13). */
-static const struct budget_mechanism cgroup_mechanism = {"cgroup", cgroup_measure, true};
+/* Measured every --budget-interval, as the sampled mechanism is: the CPU-time budget has no
+ * event of the kernel's, and the peak process count is read (pids.peak only came with Linux
+ * 6.13).  The figures are those cgroup_measure fills. */
+static const struct budget_mechanism cgroup_mechanism = {
+	"cgroup", cgroup_measure, 1u << USAGE_MEMORY | 1u << USAGE_PROCS | 1u << USAGE_CPU,
+};
 
 const char *budget_cgroup_prepare(const struct config *cfg)
 {
 	bool wanted = budget_wanted(cfg);
 	if (cfg->cgroup == CGROUP_NO || (cfg->cgroup == CGROUP_AUTO && !wanted))
 		return NULL;
-	struct cgroup_ask ask = {(int64_t)cfg->mem_budget, cfg->procs_budget};
+	struct cgroup_ask ask = {cfg->budget[BUDGET_MEMORY], cfg->budget[BUDGET_PROCS]};
 	char reason[400];
 	if (cgroup_make(&ask, reason, sizeof reason) != 0) {
 		if (cfg->cgroup != CGROUP_REQUIRED)
@@ -48,8 +51,8 @@ const char *budget_cgroup_prepare(const struct config *cfg)
 		return c.why;
 	}
 	c.made = c.used = true;
-	c.memory = cfg->mem_budget > 0;
-	c.procs = cfg->procs_budget;
+	c.memory = cfg->budget[BUDGET_MEMORY] > 0;
+	c.procs = cfg->budget[BUDGET_PROCS];
 	if (wanted)
 		budget_use(&cgroup_mechanism);
 	return NULL;

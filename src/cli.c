@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "budget_table.h"
 #include "duration.h"
 #include "longopt.h"
 #include "msg.h"
@@ -24,9 +25,9 @@
 /* How long the --on-timeout hook may run when no --on-timeout-limit is given. */
 #define DEFAULT_HOOK_LIMIT ((int64_t)30 * 1000000000)
 /* How often the budgets measure the tree when no --budget-interval is given: a tenth of a
- * second lets a tree grow little past a budget, at a cost of some 0.1% of a CPU for a tree
- * of 200 processes (scripts/bench.sh); and the shortest interval taken, below which the
- * measuring would be most of what runlimit does. */
+ * second lets a tree grow little past a budget, at a cost docs/performance.md measures (the
+ * budgets' sampled measure); and the shortest interval taken, below which the measuring
+ * would be most of what runlimit does. */
 #define DEFAULT_BUDGET_INTERVAL ((int64_t)100 * 1000000)
 #define MIN_BUDGET_INTERVAL ((int64_t)1000000)
 
@@ -34,7 +35,7 @@ enum opt_id { OPT_SIGNAL, OPT_KILL, OPT_PRESERVE, OPT_FOREGROUND, OPT_VERBOSE,
 	OPT_KILL_LEFTOVERS, OPT_REPORT, OPT_OUTPUT_GRACE, OPT_NO_OUTPUT, OPT_REPORT_TAIL,
 	OPT_NAME, OPT_CANCEL, OPT_MARKER_TTL, OPT_LIST, OPT_JSON, OPT_NPROC, OPT_HELP, OPT_VERSION,
 	OPT_RESERVE, OPT_NO_INHERIT, OPT_REMAINING, OPT_ON_TIMEOUT, OPT_ON_TIMEOUT_LIMIT,
-	OPT_MEMORY, OPT_MAX_PROCS, OPT_CPU_TIME, OPT_BUDGET_INTERVAL, OPT_CGROUP };
+	OPT_BUDGET, OPT_BUDGET_INTERVAL, OPT_CGROUP };
 
 struct option_def {
 	struct longopt lo; /* first: longopt_match reads it */
@@ -42,7 +43,7 @@ struct option_def {
 	enum opt_id id;
 };
 
-static const struct option_def options[] = {
+static const struct option_def fixed_options[] = {
 	/* GNU's order, which its "is ambiguous; possibilities:" list follows; extensions are
 	 * not in GNU timeout, and never make one of its abbreviations ambiguous */
 	{{"kill-after", true, false}, 'k', OPT_KILL},
@@ -62,9 +63,7 @@ static const struct option_def options[] = {
 	{{"json", false, true}, 0, OPT_JSON},
 	{{"on-timeout", true, true}, 0, OPT_ON_TIMEOUT},
 	{{"on-timeout-limit", true, true}, 0, OPT_ON_TIMEOUT_LIMIT},
-	{{"memory", true, true}, 0, OPT_MEMORY},
-	{{"max-procs", true, true}, 0, OPT_MAX_PROCS},
-	{{"cpu-time", true, true}, 0, OPT_CPU_TIME},
+	{{"", true, true}, 0, OPT_BUDGET}, /* here, the budgets' options */
 	{{"budget-interval", true, true}, 0, OPT_BUDGET_INTERVAL},
 	{{"cgroup", true, true}, 0, OPT_CGROUP},
 	{{"nproc", false, true}, 0, OPT_NPROC},
@@ -75,7 +74,29 @@ static const struct option_def options[] = {
 	{{"version", false, false}, 0, OPT_VERSION},
 };
 
-#define NOPTIONS (sizeof options / sizeof options[0])
+#define NFIXED (sizeof fixed_options / sizeof fixed_options[0])
+#define NOPTIONS (NFIXED - 1 + BUDGET_KINDS - 1)
+
+/* Every option, in the order of fixed_options, the budgets' in their place (options_fill),
+ * and of each, the budget it is (budget_table.h's table; BUDGET_NONE: not a budget's). */
+static struct option_def options[NOPTIONS];
+static enum budget_kind option_budget[NOPTIONS];
+
+static void options_fill(void)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < NFIXED; k++) {
+		if (fixed_options[k].id != OPT_BUDGET) {
+			options[n++] = fixed_options[k];
+			continue;
+		}
+		for (int b = BUDGET_NONE + 1; b < BUDGET_KINDS; b++) {
+			option_budget[n] = (enum budget_kind)b;
+			options[n++] = (struct option_def){{budget_rows[b].option, true, true}, 0,
+			                                   OPT_BUDGET};
+		}
+	}
+}
 
 /* The last option that took the next word as its argument, and that word: to say so when
  * the words left over are too few. */
@@ -133,14 +154,9 @@ static const char usage_extensions[] =
 	"      --report-tail=SIZE     keep the last SIZE bytes of COMMAND's stderr in\n"
 	"                               the --report; SIZE may end in K or k (1024),\n"
 	"                               M (1048576), KiB, MiB, kB or MB (1000s);\n"
-	"                               at most 16M; none of a terminal\n"
-	"      --memory=SIZE          time out when the resident memory of COMMAND and\n"
-	"                               what it started exceeds SIZE together: bytes,\n"
-	"                               or a number with K, M, G or T (1024s) after it\n"
-	"      --max-procs=N          time out when more than N processes of COMMAND's\n"
-	"                               tree are alive at once\n"
-	"      --cpu-time=DURATION    time out when COMMAND and what it started, the\n"
-	"                               ended included, have used DURATION of CPU time\n"
+	"                               at most 16M; none of a terminal\n";
+/* Here, each budget's lines (budget_table.h's table). */
+static const char usage_after_budgets[] =
 	"      --budget-interval=DURATION  how often the tree is measured for these\n"
 	"                               budgets (default 0.1s, at least 1ms)\n"
 	"      --cgroup=WHEN          enforce the budgets by a cgroup of the run's own:\n"
@@ -180,12 +196,74 @@ static const char usage_tail[] =
 	"  127  COMMAND was not found\n"
 	"  137  COMMAND timed out and was ended by KILL, with -k or -s KILL given\n"
 	"  -    otherwise COMMAND's own status (128+N if signal N ended it)\n";
-static const char usage_as_timeout[] =
-	"\nrunlimit's extensions (--kill-leftovers, --report, --output-grace,\n"
-	"--no-output-timeout, --report-tail, --name, --cancel, --marker-ttl, --list,\n"
-	"--json, --nproc, --reserve, --no-inherit, --remaining, --on-timeout,\n"
-	"--on-timeout-limit, --memory, --max-procs, --cpu-time, --budget-interval,\n"
-	"--cgroup) work here too: see 'runlimit --help'.\n";
+/* As "timeout", the extensions are named after the help, the budgets' in their place, in
+ * lines of at most USAGE_WIDTH. */
+static const char as_timeout_before[] =
+	"runlimit's extensions (--kill-leftovers, --report, --output-grace, --no-output-timeout, "
+	"--report-tail, --name, --cancel, --marker-ttl, --list, --json, --nproc, --reserve, "
+	"--no-inherit, --remaining, --on-timeout, --on-timeout-limit,";
+static const char as_timeout_after[] =
+	" --budget-interval, --cgroup) work here too: see 'runlimit --help'.";
+#define USAGE_WIDTH 76
+
+/* Append text to buf (of size, len used so far); false once it does not fit. */
+static bool append(char *buf, size_t size, size_t *len, const char *text)
+{
+	size_t n = strlen(text);
+	if (*len + n >= size)
+		return false;
+	memcpy(buf + *len, text, n + 1);
+	*len += n;
+	return true;
+}
+
+/* Append the words of text, each after a blank, starting a new line where one would reach
+ * past USAGE_WIDTH; *col is the current line's length. */
+static bool append_words(char *buf, size_t size, size_t *len, size_t *col, const char *text)
+{
+	for (const char *p = text; *p;) {
+		while (*p == ' ')
+			p++;
+		size_t n = strcspn(p, " ");
+		char word[64];
+		snprintf(word, sizeof word, "%.*s", (int)n, p);
+		if (*col > 0 && !append(buf, size, len, *col + 1 + n > USAGE_WIDTH ? "\n" : " "))
+			return false;
+		*col = *col > 0 && *col + 1 + n <= USAGE_WIDTH ? *col + 1 + n : n;
+		if (!append(buf, size, len, word))
+			return false;
+		p += n;
+	}
+	return true;
+}
+
+/* The paragraph that ends "timeout --help". */
+static bool usage_as_timeout(char *buf, size_t size, size_t *len)
+{
+	size_t col = 0;
+	if (!append(buf, size, len, "\n") ||
+	    !append_words(buf, size, len, &col, as_timeout_before))
+		return false;
+	for (int b = BUDGET_NONE + 1; b < BUDGET_KINDS; b++) {
+		char word[64];
+		snprintf(word, sizeof word, "--%s,", budget_rows[b].option);
+		if (!append_words(buf, size, len, &col, word))
+			return false;
+	}
+	return append_words(buf, size, len, &col, as_timeout_after) &&
+	       append(buf, size, len, "\n");
+}
+
+/* runlimit's own options, the budgets' lines in their place. */
+static bool usage_all_extensions(char *buf, size_t size, size_t *len)
+{
+	if (!append(buf, size, len, usage_extensions))
+		return false;
+	for (int b = BUDGET_NONE + 1; b < BUDGET_KINDS; b++)
+		if (!append(buf, size, len, budget_rows[b].help))
+			return false;
+	return append(buf, size, len, usage_after_budgets);
+}
 
 static enum cli_result usage(void)
 {
@@ -196,11 +274,14 @@ static enum cli_result usage(void)
 		snprintf(lines, sizeof lines, usage_lines_as_timeout, p, p);
 	else
 		snprintf(lines, sizeof lines, usage_lines, p, p, p, p, p, p);
-	char text[8192];
-	int len = snprintf(text, sizeof text, "%s%s%s%s%s%s", lines, usage_head, usage_options,
-	                   as_timeout ? "" : usage_extensions, usage_tail,
-	                   as_timeout ? usage_as_timeout : "");
-	if (len < 0 || (size_t)len >= sizeof text)
+	char text[8192] = "";
+	size_t len = 0;
+	if (!append(text, sizeof text, &len, lines) ||
+	    !append(text, sizeof text, &len, usage_head) ||
+	    !append(text, sizeof text, &len, usage_options) ||
+	    !(as_timeout || usage_all_extensions(text, sizeof text, &len)) ||
+	    !append(text, sizeof text, &len, usage_tail) ||
+	    !(!as_timeout || usage_as_timeout(text, sizeof text, &len)))
 		return CLI_FAILED;
 	return msg_stdout(text) ? CLI_EXIT_OK : CLI_FAILED;
 }
@@ -260,8 +341,8 @@ static bool tail_size(const char *arg, size_t *bytes)
 	return true;
 }
 
-/* --max-procs: a whole number of processes, at least 1. */
-static bool procs_count(const char *arg, long *n)
+/* A whole number, at least 1 (--max-procs). */
+static bool count_value(const char *arg, long *n)
 {
 	char *end;
 	errno = 0;
@@ -274,28 +355,48 @@ static bool procs_count(const char *arg, long *n)
 	return true;
 }
 
-/* --memory, --max-procs, --cpu-time, --budget-interval, --cgroup. */
-static enum cli_result budget_option(struct config *cfg, enum opt_id id, const char *arg)
+/* A budget's value, read in its row's unit; false after saying why it is not one. */
+static bool budget_value(const struct budget_row *row, const char *arg, int64_t *value)
 {
-	switch (id) {
-	case OPT_MEMORY:
-		if (size_parse(arg, &cfg->mem_budget))
-			return CLI_RUN;
-		msg("invalid memory size %s (a number of bytes above 0, with K, M, G or T after "
-		    "it)", quote(arg));
+	static const char *const must[] = {
+		[BUDGET_BYTES] = "a number of bytes above 0, with K, M, G or T after it",
+		[BUDGET_COUNT] = "a whole number, at least 1",
+		[BUDGET_NS] = "more than 0",
+	};
+	uint64_t bytes;
+	long n;
+	bool ok = false;
+	switch (row->unit) {
+	case BUDGET_BYTES:
+		if ((ok = size_parse(arg, &bytes)))
+			*value = (int64_t)bytes;
 		break;
-	case OPT_MAX_PROCS:
-		if (procs_count(arg, &cfg->procs_budget))
-			return CLI_RUN;
-		msg("invalid process count %s (a whole number, at least 1)", quote(arg));
+	case BUDGET_COUNT:
+		if ((ok = count_value(arg, &n)))
+			*value = n;
 		break;
-	case OPT_CPU_TIME:
-		if (!interval(arg, &cfg->cpu_budget))
-			break;
-		if (cfg->cpu_budget > 0)
-			return CLI_RUN;
-		msg("invalid CPU time %s (more than 0)", quote(arg));
+	case BUDGET_NS:
+		if (!interval(arg, value))
+			return false;
+		ok = *value > 0;
 		break;
+	}
+	if (!ok)
+		msg("invalid %s %s (%s)", row->value_name, quote(arg), must[row->unit]);
+	return ok;
+}
+
+/* A budget's option, --budget-interval, --cgroup. */
+static enum cli_result budget_option(struct config *cfg, const struct option_def *o,
+                                     const char *arg)
+{
+	switch (o->id) {
+	case OPT_BUDGET: {
+		enum budget_kind kind = option_budget[o - options];
+		if (budget_value(&budget_rows[kind], arg, &cfg->budget[kind]))
+			return CLI_RUN;
+		break;
+	}
 	case OPT_BUDGET_INTERVAL:
 		if (!interval(arg, &cfg->budget_interval))
 			break;
@@ -334,27 +435,28 @@ static enum cli_result run_name(const char *arg, const char **name, bool qualifi
 	return CLI_RUN;
 }
 
-/* Apply one option.  Returns CLI_RUN to go on. */
-static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg)
+/* -s, -k: what the limit sends. */
+static enum cli_result signal_option(struct config *cfg, enum opt_id id, const char *arg)
 {
-	switch (id) {
-	case OPT_SIGNAL:
+	if (id == OPT_SIGNAL) {
 		cfg->signal = sig_parse(arg);
 		if (cfg->signal < 0) {
 			msg("%s: invalid signal", quote(arg));
 			return bad_usage();
 		}
 		cfg->signal_given = true;
-		break;
-	case OPT_KILL:
-		if (!interval(arg, &cfg->kill_after))
-			return bad_usage();
-		cfg->kill_after_given = true;
-		break;
-	case OPT_PRESERVE: cfg->preserve_status = true; break;
-	case OPT_FOREGROUND: cfg->foreground = true; break;
-	case OPT_VERBOSE: cfg->verbose = true; break;
-	case OPT_KILL_LEFTOVERS: cfg->kill_leftovers = true; break;
+		return CLI_RUN;
+	}
+	if (!interval(arg, &cfg->kill_after))
+		return bad_usage();
+	cfg->kill_after_given = true;
+	return CLI_RUN;
+}
+
+/* The relay's options, and the report's. */
+static enum cli_result output_option(struct config *cfg, enum opt_id id, const char *arg)
+{
+	switch (id) {
 	case OPT_OUTPUT_GRACE:
 		if (!interval(arg, &cfg->output_grace))
 			return bad_usage();
@@ -375,13 +477,21 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 		}
 		cfg->relay = cfg->relay || cfg->report_tail > 0;
 		break;
-	case OPT_REPORT:
+	default: /* OPT_REPORT */
 		if (!*arg) {
 			msg("invalid report file %s", quote(arg));
 			return bad_usage();
 		}
 		cfg->report = arg;
 		break;
+	}
+	return CLI_RUN;
+}
+
+/* Named runs' options. */
+static enum cli_result named_option(struct config *cfg, enum opt_id id, const char *arg)
+{
+	switch (id) {
 	case OPT_NAME: return run_name(arg, &cfg->name, false);
 	case OPT_CANCEL: return run_name(arg, &cfg->cancel, true);
 	case OPT_MARKER_TTL:
@@ -390,18 +500,38 @@ static enum cli_result apply(struct config *cfg, enum opt_id id, const char *arg
 		cfg->marker_ttl_given = true;
 		break;
 	case OPT_LIST: cfg->list = true; break;
-	case OPT_JSON: cfg->json = true; break;
+	default: /* OPT_JSON */ cfg->json = true; break;
+	}
+	return CLI_RUN;
+}
+
+/* Apply one option.  Returns CLI_RUN to go on. */
+static enum cli_result apply(struct config *cfg, const struct option_def *o, const char *arg)
+{
+	switch (o->id) {
+	case OPT_SIGNAL:
+	case OPT_KILL: return signal_option(cfg, o->id, arg);
+	case OPT_PRESERVE: cfg->preserve_status = true; break;
+	case OPT_FOREGROUND: cfg->foreground = true; break;
+	case OPT_VERBOSE: cfg->verbose = true; break;
+	case OPT_KILL_LEFTOVERS: cfg->kill_leftovers = true; break;
+	case OPT_OUTPUT_GRACE:
+	case OPT_NO_OUTPUT:
+	case OPT_REPORT_TAIL:
+	case OPT_REPORT: return output_option(cfg, o->id, arg);
+	case OPT_NAME:
+	case OPT_CANCEL:
+	case OPT_MARKER_TTL:
+	case OPT_LIST:
+	case OPT_JSON: return named_option(cfg, o->id, arg);
 	case OPT_ON_TIMEOUT: cfg->on_timeout = arg; break;
 	case OPT_ON_TIMEOUT_LIMIT:
 		if (!interval(arg, &cfg->on_timeout_limit))
 			return bad_usage();
 		break;
-	case OPT_MEMORY:
-	case OPT_MAX_PROCS:
-	case OPT_CPU_TIME:
+	case OPT_BUDGET:
 	case OPT_BUDGET_INTERVAL:
-	case OPT_CGROUP:
-		return budget_option(cfg, id, arg);
+	case OPT_CGROUP: return budget_option(cfg, o, arg);
 	case OPT_NPROC: return CLI_NPROC;
 	case OPT_RESERVE:
 		if (!interval(arg, &cfg->reserve))
@@ -455,7 +585,7 @@ static enum cli_result parse_long(struct config *cfg, int argc, char **argv, int
 		last_arg_option = last_arg_buf;
 		last_arg_value = value;
 	}
-	return apply(cfg, options[k].id, value);
+	return apply(cfg, &options[k], value);
 }
 
 /* "-vk1", "-s", "INT": bundled flags, an argument attached or in the next word. */
@@ -471,7 +601,7 @@ static enum cli_result parse_short(struct config *cfg, char *arg, int argc, char
 			return bad_usage();
 		}
 		if (!found->lo.has_arg) {
-			enum cli_result r = apply(cfg, found->id, "");
+			enum cli_result r = apply(cfg, found, "");
 			if (r != CLI_RUN)
 				return r;
 			continue;
@@ -488,29 +618,26 @@ static enum cli_result parse_short(struct config *cfg, char *arg, int argc, char
 			msg("option requires an argument -- '%c'", *p);
 			return bad_usage();
 		}
-		return apply(cfg, found->id, value);
+		return apply(cfg, found, value);
 	}
 	return CLI_RUN;
 }
 
-enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
+/* The options, up to the first operand (*i: where it is); CLI_RUN to go on. */
+static enum cli_result parse_options(struct config *cfg, int argc, char **argv, int *i)
 {
-	*cfg = (struct config){.signal = SIGTERM, .kill_after = DEFAULT_KILL_AFTER,
-	                       .on_timeout_limit = DEFAULT_HOOK_LIMIT,
-	                       .budget_interval = DEFAULT_BUDGET_INTERVAL};
-	int i = 1;
 	/* Options stop at the first operand: in "runlimit 5 ls -l", -l is ls's. */
-	for (; i < argc; i++) {
-		char *arg = argv[i];
+	for (; *i < argc; ++*i) {
+		char *arg = argv[*i];
 		if (strcmp(arg, "--") == 0) {
-			i++;
+			++*i;
 			break;
 		}
 		if (arg[0] != '-' || arg[1] == '\0')
 			break;
-		enum cli_result r = arg[1] == '-' ? parse_long(cfg, argc, argv, &i)
-		                                  : parse_short(cfg, arg, argc, argv, &i);
-		if (r == CLI_NPROC && i != 1) {
+		enum cli_result r = arg[1] == '-' ? parse_long(cfg, argc, argv, i)
+		                                  : parse_short(cfg, arg, argc, argv, i);
+		if (r == CLI_NPROC && *i != 1) {
 			/* Options before it would be silently dropped: say so instead. */
 			msg("option '--nproc' must come first");
 			return bad_usage();
@@ -518,19 +645,12 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 		if (r != CLI_RUN)
 			return r;
 	}
-	if (cfg->remaining && (cfg->cancel || cfg->list || cfg->json || cfg->name || cfg->no_inherit)) {
-		msg("option '--remaining' is not for '--cancel', '--list', '--json', '--name' or "
-		    "'--no-inherit'");
-		return bad_usage();
-	}
-	if (cfg->remaining && argc > i) {
-		msg("extra operand %s", quote(argv[i]));
-		return bad_usage();
-	}
-	if (cfg->remaining)
-		return CLI_REMAINING;
-	if (cfg->cancel || cfg->list)
-		return control_mode(cfg, argc - i, argv + i);
+	return CLI_RUN;
+}
+
+/* A run's operands, DURATION COMMAND..., from argv[i], and the options only a run takes. */
+static enum cli_result run_operands(struct config *cfg, int argc, char **argv, int i)
+{
 	if (argc - i < 2) {
 		/* GNU says only "Try ..."; runlimit says what is missing, except as "timeout", and
 		 * what it took the words it had for ("runlimit -vs 1 true": -s took "1"). */
@@ -565,4 +685,30 @@ enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
 	if (cfg->relay && !cfg->output_grace_given)
 		cfg->output_grace = DEFAULT_OUTPUT_GRACE;
 	return CLI_RUN;
+}
+
+enum cli_result cli_parse(int argc, char **argv, struct config *cfg)
+{
+	*cfg = (struct config){.signal = SIGTERM, .kill_after = DEFAULT_KILL_AFTER,
+	                       .on_timeout_limit = DEFAULT_HOOK_LIMIT,
+	                       .budget_interval = DEFAULT_BUDGET_INTERVAL};
+	options_fill();
+	int i = 1;
+	enum cli_result r = parse_options(cfg, argc, argv, &i);
+	if (r != CLI_RUN)
+		return r;
+	if (cfg->remaining && (cfg->cancel || cfg->list || cfg->json || cfg->name || cfg->no_inherit)) {
+		msg("option '--remaining' is not for '--cancel', '--list', '--json', '--name' or "
+		    "'--no-inherit'");
+		return bad_usage();
+	}
+	if (cfg->remaining && argc > i) {
+		msg("extra operand %s", quote(argv[i]));
+		return bad_usage();
+	}
+	if (cfg->remaining)
+		return CLI_REMAINING;
+	if (cfg->cancel || cfg->list)
+		return control_mode(cfg, argc - i, argv + i);
+	return run_operands(cfg, argc, argv, i);
 }

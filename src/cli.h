@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "budget_table.h"
+
 #define RUNLIMIT_VERSION "0.2.0"
 
 /* --cgroup=auto|no|required: the budgets enforced by a cgroup of the run's own where one can
@@ -41,9 +43,8 @@ struct config {
 	bool remaining;     /* --remaining */
 	const char *on_timeout;   /* --on-timeout: run with /bin/sh -c when a limit runs out */
 	int64_t on_timeout_limit; /* --on-timeout-limit: ns the hook may take (default 30 s) */
-	uint64_t mem_budget;   /* --memory: bytes the tree may hold resident (0: no budget) */
-	long procs_budget;     /* --max-procs: processes of the tree alive at once (0: none) */
-	int64_t cpu_budget;    /* --cpu-time: ns of CPU the tree may use, the dead too (0: none) */
+	int64_t budget[BUDGET_KINDS]; /* each budget's limit, in its row's unit (budget_table.h;
+	                                 0: none) */
 	int64_t budget_interval; /* --budget-interval: ns between two measures of the tree */
 	enum cgroup_mode cgroup; /* --cgroup: whether the budgets use a cgroup of the run's own */
 	char **command;     /* NULL-terminated argv of COMMAND */

@@ -102,7 +102,7 @@ void deliver(const struct config *cfg, const struct target *t, int sig, enum rea
 		if (why == REASON_NO_OUTPUT)
 			msg("no output for %s%s: sending signal %s to command %s", cfg->silence_arg,
 			    unitless(cfg->silence_arg) ? "s" : "", name, quote(cfg->command[0]));
-		else if (why == REASON_MEMORY || why == REASON_PROCS || why == REASON_CPU_TIME)
+		else if (why >= REASON_BUDGET)
 			msg("%s: sending signal %s to command %s", budget_words(), name,
 			    quote(cfg->command[0]));
 		else if (why == REASON_CANCEL)

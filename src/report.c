@@ -53,12 +53,17 @@ static const char *const reason_words[REASONS] = {
 	[REASON_GRACE] = "grace",         [REASON_NO_OUTPUT] = "no-output",
 	[REASON_CANCEL] = "cancel",       [REASON_FORWARDED] = "forwarded",
 	[REASON_LEFTOVERS] = "leftovers", [REASON_RESUME] = "resume",
-	[REASON_MEMORY] = "memory",       [REASON_PROCS] = "procs",
-	[REASON_CPU_TIME] = "cpu-time",
 };
+
+enum reason report_budget_reason(enum budget_kind kind)
+{
+	return (enum reason)((int)REASON_BUDGET + (int)kind - 1);
+}
 
 const char *report_reason(enum reason why)
 {
+	if (why >= REASON_BUDGET)
+		return budget_rows[(int)why - (int)REASON_BUDGET + 1].word;
 	return reason_words[why];
 }
 
@@ -174,7 +179,7 @@ void report_targets(struct tree_seen *seen, bool kill)
 
 void report_timed_out_by(enum reason why)
 {
-	rep.timed_out_by = reason_words[why];
+	rep.timed_out_by = report_reason(why);
 }
 
 void report_cancelled(void)
@@ -391,7 +396,7 @@ static void signal_members(struct json *j)
 		json_key(j, "target");
 		json_string(j, rep.sent[k].target);
 		json_key(j, "reason");
-		json_string(j, reason_words[rep.sent[k].reason]);
+		json_string(j, report_reason(rep.sent[k].reason));
 		json_close(j, '}');
 	}
 	json_close(j, ']');
@@ -399,8 +404,25 @@ static void signal_members(struct json *j)
 	json_int(j, (long long)rep.omitted);
 }
 
+/* A budget's figure in the report: a number in its unit, or seconds for a duration; null
+ * where have is false. */
+static void budget_value(struct json *j, const char *key, enum budget_unit unit, bool have,
+                         int64_t v)
+{
+	if (unit != BUDGET_NS) {
+		int_member(j, key, have, (long long)v);
+		return;
+	}
+	json_key(j, key);
+	if (have)
+		json_seconds(j, v);
+	else
+		json_null(j);
+}
+
 /* The budgets, only when one was asked: the limits (null: not asked), what the mechanism
- * measured of the tree at its peak (null: never measured) and which one it was. */
+ * measured of the tree at its peak (null: never measured) and which one it was; a member
+ * each of budget_table.h's table, the limits first. */
 static void budgets_member(struct json *j)
 {
 	struct budget_figures f;
@@ -411,20 +433,12 @@ static void budgets_member(struct json *j)
 	string_member(j, "mechanism", f.mechanism);
 	json_key(j, "interval_seconds");
 	json_seconds(j, f.interval);
-	int_member(j, "memory_limit_bytes", f.memory_limit > 0, (long long)f.memory_limit);
-	int_member(j, "max_procs", f.procs_limit > 0, f.procs_limit);
-	json_key(j, "cpu_time_limit_seconds");
-	if (f.cpu_limit > 0)
-		json_seconds(j, f.cpu_limit);
-	else
-		json_null(j);
-	int_member(j, "memory_peak_bytes", f.memory_peak >= 0, f.memory_peak);
-	int_member(j, "procs_peak", f.procs_peak >= 0, f.procs_peak);
-	json_key(j, "cpu_seconds");
-	if (f.cpu_used >= 0)
-		json_seconds(j, f.cpu_used);
-	else
-		json_null(j);
+	for (int k = BUDGET_NONE + 1; k < BUDGET_KINDS; k++)
+		budget_value(j, budget_rows[k].limit_field, budget_rows[k].unit, f.limit[k] > 0,
+		             f.limit[k]);
+	for (int k = BUDGET_NONE + 1; k < BUDGET_KINDS; k++)
+		budget_value(j, budget_rows[k].peak_field, budget_rows[k].unit, f.peak[k] >= 0,
+		             f.peak[k]);
 	/* The kernel's OOM kills in the run's cgroup (null: no cgroup kept the memory budget,
 	 * and what the kernel's own OOM killer did is not known). */
 	int64_t oom = budget_cgroup_oom_kills();

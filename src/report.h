@@ -32,11 +32,13 @@ enum reason {
 	REASON_FORWARDED, /* a signal from outside, passed on ("forwarded") */
 	REASON_LEFTOVERS, /* --kill-leftovers, once the command exited ("leftovers") */
 	REASON_RESUME,    /* the group continued after a stop ("resume") */
-	REASON_MEMORY,    /* the tree's resident memory exceeded --memory ("memory") */
-	REASON_PROCS,     /* more processes of the tree alive than --max-procs ("procs") */
-	REASON_CPU_TIME,  /* the tree used more CPU time than --cpu-time ("cpu-time") */
-	REASONS
+	REASON_BUDGET,    /* a budget ran out: one reason per budget, from here on, in the order
+	                     of budget_table.h's table, worded by its row ("memory", "procs", ...) */
+	REASONS = (int)REASON_BUDGET + (int)BUDGET_KINDS - 1
 };
+
+/* The reason of a budget that ran out. */
+enum reason report_budget_reason(enum budget_kind kind);
 
 /* The report's word for a reason ("deadline", "no-output", ...). */
 const char *report_reason(enum reason why);
@@ -50,8 +52,7 @@ void report_signal(int sig, const char *target, enum reason why);
  * list is sorted in place. */
 void report_targets(struct tree_seen *seen, bool kill);
 
-/* The limit that ran out: REASON_DEADLINE, REASON_ALARM, REASON_NO_OUTPUT or a budget's
- * (REASON_MEMORY, REASON_PROCS, REASON_CPU_TIME). */
+/* The limit that ran out: REASON_DEADLINE, REASON_ALARM, REASON_NO_OUTPUT or a budget's. */
 void report_timed_out_by(enum reason why);
 
 /* The run was ended by a --cancel (or a cancel came before it started). */

@@ -729,14 +729,13 @@ struct news {
  * be what collected it. */
 static void gather(struct run *r, struct news *n)
 {
-	static const enum reason why[] = {
-		[BUDGET_NONE] = REASONS, [BUDGET_MEMORY] = REASON_MEMORY,
-		[BUDGET_PROCS] = REASON_PROCS, [BUDGET_CPU] = REASON_CPU_TIME,
-	};
 	*n = (struct news){.now = clock_now(), .phase = r->phase, .ran = !reaped(r),
 	                   .budget = REASONS, .relay = RELAY_NOTHING};
-	if (n->ran) /* the budgets are the command's tree's while the command lives */
-		n->budget = why[budget_check(n->now)];
+	if (n->ran) { /* the budgets are the command's tree's while the command lives */
+		enum budget_kind kind = budget_check(n->now);
+		if (kind != BUDGET_NONE)
+			n->budget = report_budget_reason(kind);
+	}
 	if (n->ran || n->phase == FLUSHING)
 		n->relay = relay_due(n->now);
 	/* A child's exit or stop always sends SIGCHLD: nothing to collect without. */

@@ -517,7 +517,7 @@ int snap_describe(const struct tree_proc *p, struct snap_proc *s)
 /* The budgets' usage: proc_pid_rusage, whose v2 record has the children's times too.  A
  * process given p's pid since the walk would be measured in its place: a moment's error in
  * one measure, never a signal. */
-bool tree_proc_usage(const struct tree_proc *p, int64_t *bytes, int64_t *cpu)
+bool tree_proc_usage(const struct tree_proc *p, struct tree_usage *one)
 {
 	struct rusage_info_v2 ri;
 	if (proc_pid_rusage(p->pid, RUSAGE_INFO_V2, (rusage_info_t *)&ri) != 0)
@@ -526,8 +526,9 @@ bool tree_proc_usage(const struct tree_proc *p, int64_t *bytes, int64_t *cpu)
 	                       ri.ri_child_system_time);
 	if (used < 0)
 		return false;
-	*bytes = (int64_t)ri.ri_resident_size;
-	*cpu = used;
+	one->figure[USAGE_MEMORY] = (int64_t)ri.ri_resident_size;
+	one->figure[USAGE_PROCS] = 1;
+	one->figure[USAGE_CPU] = used;
 	return true;
 }
 

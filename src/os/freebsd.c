@@ -244,7 +244,7 @@ int tree_usage(const struct target *t, struct tree_usage *u)
 	struct procctl_reaper_pids rp;
 	if (!reaper_pids(&rp))
 		return -1;
-	*u = (struct tree_usage){0, 0, 0};
+	*u = (struct tree_usage){{0}};
 	int64_t page = getpagesize();
 	for (unsigned k = 0; k < rp.rp_count; k++) {
 		const struct procctl_reaper_pidinfo *pi = &rp.rp_pids[k];
@@ -256,11 +256,12 @@ int tree_usage(const struct target *t, struct tree_usage *u)
 		if (sysctl(mib, 4, &kp, &len, NULL, 0) != 0 || len != sizeof kp || kp.ki_stat == SZOMB)
 			continue;
 		const struct rusage *ch = &kp.ki_rusage_ch;
-		u->procs++;
-		u->memory += (int64_t)kp.ki_rssize * page;
-		u->cpu += (int64_t)kp.ki_runtime * 1000 +
-		          ((int64_t)ch->ru_utime.tv_sec + (int64_t)ch->ru_stime.tv_sec) * 1000000000 +
-		          ((int64_t)ch->ru_utime.tv_usec + (int64_t)ch->ru_stime.tv_usec) * 1000;
+		u->figure[USAGE_PROCS]++;
+		u->figure[USAGE_MEMORY] += (int64_t)kp.ki_rssize * page;
+		u->figure[USAGE_CPU] +=
+			(int64_t)kp.ki_runtime * 1000 +
+			((int64_t)ch->ru_utime.tv_sec + (int64_t)ch->ru_stime.tv_sec) * 1000000000 +
+			((int64_t)ch->ru_utime.tv_usec + (int64_t)ch->ru_stime.tv_usec) * 1000;
 	}
 	free(rp.rp_pids);
 	return 0;

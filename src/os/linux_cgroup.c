@@ -1,4 +1,4 @@
-/* Linux: the run's own cgroup v2, where the budgets are the kernel's (issue 35): memory.max
+/* Linux: the run's own cgroup v2, where the budgets are the kernel's: memory.max
  * and pids.max enforce them, memory.events and pids.events say when they were hit,
  * cgroup.events says when the tree is gone, cgroup.kill is the final KILL, and memory.peak,
  * pids.current and cpu.stat measure the tree for the report and the CPU-time budget.
@@ -233,12 +233,12 @@ static int watch(const char *file)
 	return fd;
 }
 
-int cgroup_make(const struct cgroup_ask *ask, char *why, size_t size)
+/* P, the cgroup runlimit is in, opened (its path into dir), with the controllers that want
+ * asks for available there; 0, or -1 with why not. */
+static int open_parent(const bool want[2], char *dir, size_t dir_size, char *why, size_t size)
 {
-	char dir[4096];
-	const bool want[2] = {ask->memory > 0, ask->procs > 0};
 	if (!cgroup_v2_dir("/proc/self/cgroup", "/proc/self/mountinfo", "/sys/fs/cgroup", dir,
-	                   sizeof dir)) {
+	                   dir_size)) {
 		snprintf(why, size, "no cgroup v2 hierarchy holds runlimit's cgroup");
 		return -1;
 	}
@@ -255,49 +255,80 @@ int cgroup_make(const struct cgroup_ask *ask, char *why, size_t size)
 			snprintf(text, sizeof text, "the %s controller is not available in cgroup %%s",
 			         controller[k]);
 			say(why, size, text, dir, 0);
-			cgroup_remove(0);
 			return -1;
 		}
 	}
-	/* The run's directory first: the controllers enabled in P reach it as they do every
-	 * child of P. */
+	return 0;
+}
+
+/* The run's directory in P, under a name no cgroup has: runlimit-PID, else runlimit-PID.N.
+ * 0, or -1 with errno. */
+static int make_run_dir(void)
+{
 	pid_t self = getpid();
 	for (int k = 0; cg.run < 0; k++) {
 		if (k == 0)
 			snprintf(cg.name, sizeof cg.name, "runlimit-%ld", (long)self);
 		else
 			snprintf(cg.name, sizeof cg.name, "runlimit-%ld.%d", (long)self, k);
-		if ((cg.run = make_dir(cg.name)) < 0 && (errno != EEXIST || k == 16)) {
-			say(why, size, "cannot make a cgroup in %s", dir, errno);
-			cgroup_remove(0);
+		if ((cg.run = make_dir(cg.name)) < 0 && (errno != EEXIST || k == 16))
 			return -1;
-		}
 	}
-	const char *step = NULL;
-	if ((want[0] || want[1]) && enable(want) != 0) {
-		if (errno != EBUSY)
-			step = "cannot enable the budgets' controllers below cgroup %s";
-		else if (move_self_out() != 0) /* runlimit is a process of P: out of it */
-			step = "cannot move runlimit out of cgroup %s, to enable the budgets' "
-			       "controllers below it";
-		else if (enable(want) != 0)
-			step = errno == EBUSY ? "cgroup %s holds other processes than runlimit: the "
-			                        "budgets' controllers cannot be enabled below it"
-			                      : "cannot enable the budgets' controllers below cgroup %s";
+	return 0;
+}
+
+/* The controllers that want asks for, enabled below P, runlimit moving out of P first where
+ * the kernel asks it to; NULL, or what failed (a format with P's path as its "%s"; errno
+ * says why). */
+static const char *enable_controllers(const bool want[2])
+{
+	if (!(want[0] || want[1]) || enable(want) == 0)
+		return NULL;
+	if (errno != EBUSY)
+		return "cannot enable the budgets' controllers below cgroup %s";
+	if (move_self_out() != 0) /* runlimit is a process of P: out of it */
+		return "cannot move runlimit out of cgroup %s, to enable the budgets' controllers "
+		       "below it";
+	if (enable(want) == 0)
+		return NULL;
+	return errno == EBUSY ? "cgroup %s holds other processes than runlimit: the budgets' "
+	                        "controllers cannot be enabled below it"
+	                      : "cannot enable the budgets' controllers below cgroup %s";
+}
+
+/* ask's limits written in the run's cgroup, and its cgroup.procs opened for the child;
+ * NULL, or what failed (as enable_controllers says it). */
+static const char *set_limits(const struct cgroup_ask *ask, const bool want[2])
+{
+	if ((want[0] && (limit("memory.max", ask->memory, false) != 0 ||
+	                 limit("memory.swap.max", 0, true) != 0)) ||
+	    (want[1] && limit("pids.max", ask->procs, false) != 0))
+		return "cannot set the budgets' limits in cgroup %s";
+	if ((cg.procs = openat(cg.run, "cgroup.procs", O_WRONLY | O_CLOEXEC)) < 0)
+		return "cannot open the cgroup.procs of the run's cgroup in %s";
+	return NULL;
+}
+
+int cgroup_make(const struct cgroup_ask *ask, char *why, size_t size)
+{
+	char dir[4096];
+	const bool want[2] = {ask->memory > 0, ask->procs > 0};
+	if (open_parent(want, dir, sizeof dir, why, size) != 0) {
+		cgroup_remove(0);
+		return -1;
 	}
-	int err = step ? errno : 0;
-	if (!step && ((want[0] && (limit("memory.max", ask->memory, false) != 0 ||
-	                           limit("memory.swap.max", 0, true) != 0)) ||
-	              (want[1] && limit("pids.max", ask->procs, false) != 0))) {
-		step = "cannot set the budgets' limits in cgroup %s";
-		err = errno;
+	/* The run's directory first: the controllers enabled in P reach it as they do every
+	 * child of P. */
+	if (make_run_dir() != 0) {
+		say(why, size, "cannot make a cgroup in %s", dir, errno);
+		cgroup_remove(0);
+		return -1;
 	}
-	if (!step && (cg.procs = openat(cg.run, "cgroup.procs", O_WRONLY | O_CLOEXEC)) < 0) {
-		step = "cannot open the cgroup.procs of the run's cgroup in %s";
-		err = errno;
-	}
+	const char *step = enable_controllers(want);
+	if (!step)
+		step = set_limits(ask, want);
 	if (step) {
-		say(why, size, step, dir, err);
+		say(why, size, step, dir, errno);
 		cgroup_remove(0);
 		return -1;
 	}

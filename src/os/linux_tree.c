@@ -280,7 +280,7 @@ static void note_preexisting_children(void)
 
 /* Keep own_list open if descriptors are plenty: under a small limit (ulimit -n 4) the one
  * slot left is the walk's.  Whether /proc is runlimit's own is then found out now, while a
- * descriptor is there to read it with.  After the fork (some 25 us, most of it reading
+ * descriptor is there to read it with.  After the fork (its cost is most of it reading
  * /proc/self/status): the command's exec does not wait for it, and the command never holds
  * the list, not even until its exec. */
 void tree_started(void)
@@ -901,20 +901,30 @@ long tree_count_short(const struct target *t)
 }
 
 /* The scan's own read of /proc/PID/stat says it all: no read more per process. */
-bool tree_proc_usage(const struct tree_proc *p, int64_t *bytes, int64_t *cpu)
+/* The figures of one process, from what its stat file says: resident pages, and clock ticks
+ * of CPU (its own and its collected children's).  False where the system's units cannot be
+ * had. */
+static bool proc_figures(long rss_pages, uint64_t ticks, struct tree_usage *one)
 {
 	static long page, hz;
 	if (!page)
 		page = sysconf(_SC_PAGESIZE);
 	if (!hz)
 		hz = sysconf(_SC_CLK_TCK);
-	if (p->state == 0 || page <= 0 || hz <= 0)
-		return false; /* a child that could not be read: counted, not measured */
-	uint64_t ticks = p->cpu_ticks + p->reaped_ticks;
-	*bytes = (int64_t)p->rss_pages * page;
-	*cpu = (int64_t)(ticks / (uint64_t)hz) * 1000000000 +
-	       (int64_t)(ticks % (uint64_t)hz) * (1000000000 / hz);
+	if (page <= 0 || hz <= 0)
+		return false;
+	one->figure[USAGE_MEMORY] = (int64_t)(rss_pages > 0 ? rss_pages : 0) * page;
+	one->figure[USAGE_PROCS] = 1;
+	one->figure[USAGE_CPU] = (int64_t)(ticks / (uint64_t)hz) * 1000000000 +
+	                         (int64_t)(ticks % (uint64_t)hz) * (1000000000 / hz);
 	return true;
+}
+
+bool tree_proc_usage(const struct tree_proc *p, struct tree_usage *one)
+{
+	if (p->state == 0)
+		return false; /* a child that could not be read: counted, not measured */
+	return proc_figures(p->rss_pages, p->cpu_ticks + p->reaped_ticks, one);
 }
 
 bool tree_usage_possible(void)
@@ -925,13 +935,13 @@ bool tree_usage_possible(void)
 /* ---- The budgets' measure (tree_usage): the tree read as the walk reads it (runlimit's
  * children, theirs, and so on), but read-only, and with each process's stat and children
  * files held open from one measure to the next: a pread of a held file costs a third of an
- * open, a read and a close (7 against 19 us a process on a loaded 2-core machine), which is
- * most of a measure.  A file of /proc/PID is the process's, not its pid's: once the process
- * has ended it reads nothing, however the pid is reused, and is opened again for whatever
- * has the pid now (checked as the walk checks it: listed by its parent, or an orphan of the
- * command's).  One pread a file, for most (see held_read).  At most a quarter of the
- * descriptor limit is held; beyond that the files are opened and closed each time.  The files of the processes a measure did not find are
- * closed after it.  Nothing is signalled through them. */
+ * open, a read and a close (docs/performance.md), which is most of a measure.  A file of
+ * /proc/PID is the process's, not its pid's: once the process has ended it reads nothing,
+ * however the pid is reused, and is opened again for whatever has the pid now (checked as
+ * the walk checks it: listed by its parent, or an orphan of the command's).  One pread a
+ * file, for most (see held_read).  At most a quarter of the descriptor limit is held;
+ * beyond that the files are opened and closed each time.  The files of the processes a
+ * measure did not find are closed after it.  Nothing is signalled through them. */
 
 struct held {
 	pid_t pid;
@@ -1115,16 +1125,11 @@ static bool measure_one(const struct target *t, struct tree_usage *u, struct lis
 	struct tree_proc p = {.pid = l.pid, .ppid = f.ppid, .pgid = f.pgrp, .start = f.start};
 	if (!still_listed(t, l.pid, l.parent, &p))
 		return true; /* another process has the pid now */
-	static long page, hz;
-	if (!page)
-		page = sysconf(_SC_PAGESIZE);
-	if (!hz)
-		hz = sysconf(_SC_CLK_TCK);
-	unsigned long long ticks = f.utime + f.stime + f.cutime + f.cstime;
-	u->procs++;
-	u->memory += (int64_t)(f.rss > 0 ? f.rss : 0) * page;
-	u->cpu += (int64_t)(ticks / (unsigned long long)hz) * 1000000000 +
-	          (int64_t)(ticks % (unsigned long long)hz) * (1000000000 / hz);
+	struct tree_usage one;
+	if (proc_figures(f.rss, f.utime + f.stime + f.cutime + f.cstime, &one))
+		tree_usage_add(u, &one);
+	else
+		u->figure[USAGE_PROCS]++;
 	if (f.threads > 1) {
 		/* Children of other threads too: each thread's file, opened each time. */
 		pid_t *list = NULL;
@@ -1155,7 +1160,7 @@ int tree_usage(const struct target *t, struct tree_usage *u)
 	size_t nown = 0, own_cap = 0;
 	bool ok = true;
 	measures++;
-	*u = (struct tree_usage){0, 0, 0};
+	*u = (struct tree_usage){{0}};
 	tree_scan_short = false;
 	if (!read_children(own_path, &own, &nown, &own_cap) || tree_scan_short)
 		ok = false;

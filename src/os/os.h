@@ -164,12 +164,20 @@ long tree_list(const struct target *t, struct tree_id **out);
  * and proc_pid_rusage (darwin.c); FreeBSD: the reaper's list and kern.proc (freebsd.c);
  * posix.c: none (no process table), and the budgets are refused there. */
 
+/* The figures a measure gives, each -1 where it is not known.  Each budget (budget.c's
+ * table) is kept on one of them; a figure is measured by every system's tree_usage that has a
+ * process table, so that tree_usage_possible answers for all of them. */
+enum usage_figure {
+	USAGE_MEMORY, /* bytes resident, summed over the tree's live processes */
+	USAGE_PROCS,  /* the tree's processes alive, zombies not counted */
+	USAGE_CPU,    /* ns of CPU, user and system, of the live processes and of the ended ones
+	                 they collected; those runlimit collected itself are the core's to add
+	                 (getrusage, budget.c) */
+	USAGE_FIGURES
+};
+
 struct tree_usage {
-	int64_t memory; /* bytes resident, summed over the tree's live processes (-1: not known) */
-	long procs;     /* the tree's processes alive, zombies not counted (-1: not known) */
-	int64_t cpu;    /* ns of CPU, user and system, of the live processes and of the ended
-	                   ones they collected (-1: not known); those runlimit collected itself
-	                   are the core's to add (getrusage, budget.c) */
+	int64_t figure[USAGE_FIGURES];
 };
 
 /* Measure the command's tree into *u, as tree_list finds it.  0, or -1 where this system

@@ -341,6 +341,13 @@ long tree_list(const struct target *t, struct tree_id **out)
 	return m;
 }
 
+void tree_usage_add(struct tree_usage *u, const struct tree_usage *one)
+{
+	for (int f = 0; f < USAGE_FIGURES; f++)
+		if (one->figure[f] > 0)
+			u->figure[f] += one->figure[f];
+}
+
 /* One scan, as tree_list's; a process gone between the scan and its read is left out, as it
  * would have been a moment later.  The processes are counted as they are found, those that
  * cannot be read included. */
@@ -350,16 +357,15 @@ int tree_usage_by_scan(const struct target *t, struct tree_usage *u)
 	long n = scan_whole(t, &procs);
 	if (n < 0)
 		return -1;
-	*u = (struct tree_usage){0, 0, 0};
+	*u = (struct tree_usage){{0}};
 	for (long i = 0; i < n; i++) {
-		int64_t bytes, cpu;
+		struct tree_usage one;
 		if (!procs[i].in_tree)
 			continue;
-		u->procs++;
-		if (!tree_proc_usage(&procs[i], &bytes, &cpu))
-			continue;
-		u->memory += bytes;
-		u->cpu += cpu;
+		if (tree_proc_usage(&procs[i], &one))
+			tree_usage_add(u, &one);
+		else
+			u->figure[USAGE_PROCS]++;
 	}
 	free(procs);
 	return 0;

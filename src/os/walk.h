@@ -98,10 +98,13 @@ int snap_describe(const struct tree_proc *p, struct snap_proc *s);
  * where it cannot hold the tree's files, see linux_tree.c). */
 int tree_usage_by_scan(const struct target *t, struct tree_usage *u);
 
-/* For tree_usage_by_scan: what p, a process the scan found, holds resident (bytes) and has used of
- * CPU (ns), its own and that of the ended children it collected.  False if it is gone, or
+/* For tree_usage_by_scan: the figures of p alone, a process the scan found (USAGE_PROCS 1;
+ * its CPU its own and that of the ended children it collected).  False if it is gone, or
  * cannot be read now. */
-bool tree_proc_usage(const struct tree_proc *p, int64_t *bytes, int64_t *cpu);
+bool tree_proc_usage(const struct tree_proc *p, struct tree_usage *one);
+
+/* A measure's sum: one process's figures added to *u's (a figure -1 in one adds nothing). */
+void tree_usage_add(struct tree_usage *u, const struct tree_usage *one);
 
 /* Mark every process whose parent is marked, until nothing changes. */
 void tree_close_over_parents(struct tree_proc *procs, size_t n);
