@@ -3,9 +3,9 @@
 and a.h are one module, a).  It fails if the platform (src/os/) includes a core header (an
 upward include), if the modules' graph has a cycle, if a file outside src/os/ (the rest of
 src/, tests/unit/, tests/fuzz/) includes a header of src/os/ other than os.h, the
-platform's one interface, or if a file outside src/os/ (the unit tests too) or a unit test
-of the platform's own (src/os/unit_*.c) tests a system by name (__linux__, __APPLE__,
-__FreeBSD__); it names the file and what it found.
+platform's one interface (the platform's own unit tests, tests/unit/os/, alone may), or if
+a file outside src/os/ (the unit tests too, the platform's among them) tests a system by
+name (__linux__, __APPLE__, __FreeBSD__); it names the file and what it found.
 Usage: scripts/check-includes.py [SRC_DIR]"""
 import os
 import re
@@ -47,11 +47,13 @@ for d, _, files in os.walk(src):
 
 # Outside src/os/ only os.h is the platform's: a private header of src/os/ (cpufiles.h,
 # pidmap.h, ...) included from the core, the unit tests or the fuzzers, by any path (as
-# "os/x.h" under -Isrc, by a relative path, or bare under an -I of src/os/).
+# "os/x.h" under -Isrc, by a relative path, or bare under an -I of src/os/).  The platform's
+# own unit tests (tests/unit/os/) are the exception: those headers are what they test.
 osdir = os.path.join(src, "os")
 seam = os.path.join(osdir, "os.h")
 tests = os.path.normpath(os.path.join(src, "..", "tests"))
 outside = [src, os.path.join(tests, "unit"), os.path.join(tests, "fuzz")]
+os_tests = os.path.join(tests, "unit", "os")
 
 
 def in_os(path):
@@ -60,7 +62,7 @@ def in_os(path):
 
 for top in outside:
     for d, _, files in os.walk(top):
-        if in_os(d):
+        if in_os(d) or os.path.normpath(d) == os_tests:
             continue
         for f in sorted(files):
             if not f.endswith((".c", ".h")):
@@ -75,20 +77,20 @@ for top in outside:
                     bad.append("%s: includes %s, a private header of src/os/ (outside src/os/ "
                                "only os.h may be included)" % (path, name))
 
-# A system tested by name outside the seam, or in the platform's own unit tests, which run on
-# every system.
+# A system tested by name outside the seam, the unit tests included: the platform's own
+# (tests/unit/os/) run on every system.
 system = re.compile(r"__(linux|APPLE|FreeBSD)__")
 for top in outside[:2]:
     for d, _, files in os.walk(top):
+        if in_os(d):
+            continue
         for f in sorted(files):
             if not f.endswith((".c", ".h")):
-                continue
-            if in_os(d) and not f.startswith("unit_"):
                 continue
             path = os.path.join(d, f)
             with open(path, encoding="utf-8") as fh:
                 if system.search(fh.read()):
-                    where = "in a unit test" if in_os(d) else "outside src/os/"
+                    where = "in a unit test" if top != src else "outside src/os/"
                     bad.append("%s: tests a system by name %s" % (path, where))
 
 # Cycles, by a depth-first search that reports each back edge's loop once.
