@@ -118,8 +118,9 @@ BUILD_FLAGS = $(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) $(LDLIBS) $
 $(BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $(SRCS) $(LDLIBS)
 
-# A build with test hooks (RUNLIMIT_TEST_HOOKS: a real fault on demand), for the tests that
-# show a genuine fault still ends runlimit.  Never installed.
+# A build with test hooks (RUNLIMIT_TEST_HOOKS: a real fault on demand, each listed in
+# src/test_hooks.h), for the tests that show a genuine fault still ends runlimit.  Never
+# installed; in every other build the hooks are constant false.
 HOOKS_BIN = runlimit-hooks
 $(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -DRUNLIMIT_TEST_HOOKS $(LDFLAGS) -o $@ $(SRCS) \
