@@ -118,8 +118,9 @@ BUILD_FLAGS = $(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) $(LDLIBS) $
 $(BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $(SRCS) $(LDLIBS)
 
-# A build with test hooks (RUNLIMIT_TEST_HOOKS: a real fault on demand), for the tests that
-# show a genuine fault still ends runlimit.  Never installed.
+# A build with test hooks (RUNLIMIT_TEST_HOOKS: a real fault on demand, each listed in
+# src/test_hooks.h), for the tests that show a genuine fault still ends runlimit.  Never
+# installed; in every other build the hooks are constant false.
 HOOKS_BIN = runlimit-hooks
 $(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) -DRUNLIMIT_TEST_HOOKS $(LDFLAGS) -o $@ $(SRCS) \
@@ -130,16 +131,16 @@ $(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 # runlimit's own lines, RUNLIMIT_DEADLINE's text and arithmetic and the budgets' sizes; and
 # they link the platform built, whose event wait (the clock) unit_clock.c runs.  The
 # platform's private parts (the cgroup files against made-up trees, the pid map, the /proc
-# stat line) are tested by its own unit files, src/os/unit_*.c, which only the unit tests
-# link (UNIT_OS), reached through os.h: nothing outside src/os/ includes their headers.
+# stat line) are linked on every system (UNIT_OS) and tested by tests/unit/os/, the one place
+# outside src/os/ that includes their headers (scripts/check-includes.py).
 UNIT_SRCS = src/deadline.c src/duration.c src/signals.c src/nproc.c src/longopt.c src/msg.c \
 	src/nowait.c src/quote.c src/json.c src/run_end.c src/escalation.c src/relay_tail.c src/relay_lines.c src/size.c
-UNIT_OS = src/os/cpufiles.c src/os/pidmap.c src/os/grow.c src/os/linux_stat.c \
-	src/os/unit_os.c src/os/unit_cpufiles.c src/os/unit_pidmap.c src/os/unit_stat.c
+UNIT_OS = src/os/cpufiles.c src/os/pidmap.c src/os/grow.c src/os/linux_stat.c
 UNIT_TESTS = tests/unit/unit.c tests/unit/unit_nproc.c tests/unit/unit_quote.c \
 	tests/unit/unit_json.c tests/unit/unit_run_end.c tests/unit/unit_clock.c \
 	tests/unit/unit_relay_tail.c tests/unit/unit_relay_lines.c tests/unit/unit_deadline.c \
-	tests/unit/unit_size.c tests/unit/unit_escalation.c
+	tests/unit/unit_size.c tests/unit/unit_escalation.c tests/unit/os/unit_cpufiles.c \
+	tests/unit/os/unit_pidmap.c tests/unit/os/unit_stat.c
 # UNIT_OS and a platform's files, each once
 unit_os = $(UNIT_OS) $(filter-out $(UNIT_OS),$(1))
 UNIT_PLAT = $(call unit_os,$(PLATFORM_SRCS))

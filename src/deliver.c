@@ -11,6 +11,7 @@
 #include "quote.h"
 #include "report.h"
 #include "signals.h"
+#include "test_hooks.h"
 
 /* The command's process group may be signalled while its id cannot have been reused: it is
  * runlimit's own pid (guard.h), or the process that leads it is still runlimit's, unreaped
@@ -118,14 +119,12 @@ void deliver(const struct config *cfg, const struct target *t, int sig, enum rea
 	 * tree with the right to move itself out), and it counts what is left. */
 	if (reach == REACH_TREE && sig == SIGKILL && !cfg->foreground) {
 		cgroup_kill();
-#ifdef RUNLIMIT_TEST_HOOKS
 		/* Test builds only: cgroup.kill alone, no walk nor group, to show it does it all. */
-		if (getenv("RUNLIMIT_TEST_CGROUP_KILL_ONLY")) {
+		if (test_hook_on(TEST_CGROUP_KILL_ONLY)) {
 			if (!t->reaped)
 				kill(t->command, sig);
 			return;
 		}
-#endif
 	}
 	if (!t->reaped)
 		kill(t->command, sig);

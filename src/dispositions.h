@@ -35,7 +35,7 @@ bool disp_is_keyboard(int sig);
 bool disp_is_fault(int sig);
 void disp_rearm(int sig);
 
-/* Test builds only (runlimit-hooks, RUNLIMIT_TEST_FAULT set): on SIGUSR2, a genuine fault
+/* Test builds only (runlimit-hooks, test_hooks.h's TEST_FAULT set): on SIGUSR2, a genuine fault
  * inside runlimit, to show that it still ends runlimit rather than being taken for one sent
  * to it.  Does nothing in the real build. */
 void disp_test_fault(int sig);

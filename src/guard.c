@@ -10,6 +10,7 @@
 
 #include "os/os.h"
 #include "spawn.h"
+#include "test_hooks.h"
 
 static pid_t guard;
 static pid_t lodge; /* see guard_leave_group */
@@ -19,11 +20,9 @@ static int tie = -1; /* where the OS has no parent-death signal: EOF on it means
 static void guard_main(int sig, pid_t parent, int tie_read, bool in_parents)
 {
 	spawn_helper_detach(tie_read);
-#ifdef RUNLIMIT_TEST_HOOKS
 	/* Test builds only: a guard that runs late, as on a loaded machine. */
-	if (getenv("RUNLIMIT_TEST_GUARD_LATE"))
+	if (test_hook_on(TEST_GUARD_LATE))
 		nanosleep(&(struct timespec){.tv_nsec = 300000000}, NULL);
-#endif
 	/* Its group is made by runlimit (guard_start), never here: run late, a setpgid of
 	 * its own would take the guard back into the command's group after runlimit had
 	 * moved it out (guard_leave_group), and the group would look alive for good. */

@@ -13,6 +13,7 @@
 #include "dispositions.h"
 #include "os/os.h"
 #include "spawn.h"
+#include "test_hooks.h"
 #include "tty.h"
 
 /* How often the timer sends its SIGCONT again until runlimit, running, ends it. */
@@ -80,13 +81,10 @@ static bool suspend(pid_t pgid, int sig, int64_t wake)
 	sigaddset(&only, stop);
 	sigaddset(&only, SIGCONT);
 	sigprocmask(SIG_UNBLOCK, &only, &before);
-#ifdef RUNLIMIT_TEST_HOOKS
-	/* Test builds only: runlimit stops late, after its timer's wake (RUNLIMIT_TEST_STOP_LATE_MS). */
-	const char *late = getenv("RUNLIMIT_TEST_STOP_LATE_MS");
-	for (int64_t end = clock_now() + (late ? atoi(late) : 0) * (int64_t)1000000;
+	/* Test builds only: runlimit stops late, after its timer's wake (TEST_STOP_LATE_MS). */
+	for (int64_t end = clock_now() + test_hook_number(TEST_STOP_LATE_MS) * (int64_t)1000000;
 	     clock_now() < end;)
 		nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
-#endif
 	raise(stop);
 	/* The stop blocked again and its action back; the timer ended while SIGCONT is still
 	 * let in, so that a SIGCONT it sent late is taken here, never left pending for the next

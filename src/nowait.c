@@ -12,14 +12,14 @@
 #include <unistd.h>
 
 #include "os/os.h"
+#include "test_hooks.h"
 
-#ifdef RUNLIMIT_TEST_HOOKS
 /* Test builds only: another writer fills fd's pipe or socket after runlimit found room in
- * it and before it writes, the gap this file closes (RUNLIMIT_TEST_FILL_BEFORE_WRITE). */
+ * it and before it writes, the gap this file closes (TEST_FILL_BEFORE_WRITE). */
 static void fill(int fd, mode_t mode)
 {
 	static char junk[4096];
-	if (!getenv("RUNLIMIT_TEST_FILL_BEFORE_WRITE"))
+	if (!test_hook_on(TEST_FILL_BEFORE_WRITE))
 		return;
 	if (S_ISSOCK(mode)) {
 		while (send(fd, junk, sizeof junk, MSG_DONTWAIT) > 0)
@@ -33,9 +33,6 @@ static void fill(int fd, mode_t mode)
 		;
 	close(other);
 }
-#else
-#define fill(fd, mode) ((void)0)
-#endif
 
 ssize_t nowait_write(int fd, const void *buf, size_t len)
 {

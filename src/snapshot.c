@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "msg.h"
+#include "test_hooks.h"
 
 static struct {
 	bool taken;
@@ -18,15 +19,13 @@ static struct {
 	const char *unavailable;
 } snap;
 
-/* The cap, which test builds may lower (RUNLIMIT_TEST_SNAP_MAX) to show the omitted count
+/* The cap, which test builds may lower (TEST_SNAP_MAX) to show the omitted count
  * without starting a thousand processes. */
 static size_t cap(void)
 {
-#ifdef RUNLIMIT_TEST_HOOKS
-	const char *max = getenv("RUNLIMIT_TEST_SNAP_MAX");
-	if (max && atoi(max) > 0 && atoi(max) < SNAPSHOT_MAX)
-		return (size_t)atoi(max);
-#endif
+	int max = test_hook_number(TEST_SNAP_MAX);
+	if (max > 0 && max < SNAPSHOT_MAX)
+		return (size_t)max;
 	return SNAPSHOT_MAX;
 }
 
@@ -137,13 +136,11 @@ bool snapshot_wanted(const struct config *cfg)
 
 int64_t snapshot_lead(int64_t span)
 {
-#ifdef RUNLIMIT_TEST_HOOKS
 	/* Test builds only: a longer lead, so that a test can act between the reading and the
 	 * limit without a race. */
-	const char *ms = getenv("RUNLIMIT_TEST_SNAP_LEAD_MS");
-	if (ms && atoi(ms) > 0)
-		return (int64_t)atoi(ms) * 1000000;
-#endif
+	int ms = test_hook_number(TEST_SNAP_LEAD_MS);
+	if (ms > 0)
+		return (int64_t)ms * 1000000;
 	if (span < 0)
 		span = 0; /* an inherited deadline already past */
 	return span / 10 < SNAPSHOT_LEAD ? span / 10 : SNAPSHOT_LEAD;

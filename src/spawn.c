@@ -17,6 +17,7 @@
 #include "os/os.h"
 #include "quote.h"
 #include "run_end.h"
+#include "test_hooks.h"
 
 extern char **environ;
 
@@ -113,11 +114,9 @@ static void child(const struct child_args *a)
 	sigprocmask(SIG_SETMASK, req->mask, NULL);
 	if (req->env)
 		environ = req->env; /* the child's own: runlimit's is never changed */
-#ifdef RUNLIMIT_TEST_HOOKS
 	/* Test builds only: a signal that reaches the child after its unblock, before exec. */
-	if (getenv("RUNLIMIT_TEST_CHILD_SIGNAL"))
+	if (test_hook_on(TEST_CHILD_SIGNAL))
 		kill(getpid(), SIGUSR1);
-#endif
 	execvp(req->argv[0], req->argv);
 	if (errno == ENOEXEC)
 		exec_through_shell(req->argv, a->argc);

@@ -39,6 +39,7 @@
 #include "snapshot.h"
 #include "spawn.h"
 #include "run_end.h"
+#include "test_hooks.h"
 #include "tty.h"
 
 enum phase {
@@ -580,24 +581,20 @@ static void cancelled(struct run *r, const struct control_request *q)
 	control_taken(left);
 }
 
-#ifdef RUNLIMIT_TEST_HOOKS
-/* Test builds only: the children are collected late (RUNLIMIT_TEST_COLLECT_LATE_MS) while
+/* Test builds only: the children are collected late (TEST_COLLECT_LATE_MS) while
  * the hook runs, so that it exits between the look that starts a collection and the
  * collection, as it may anywhere. */
 static void collect_late(void)
 {
-	const char *ms = getenv("RUNLIMIT_TEST_COLLECT_LATE_MS");
+	int ms = test_hook_number(TEST_COLLECT_LATE_MS);
 	struct timespec ts = {0, 0};
-	if (!ms)
+	if (ms <= 0)
 		return;
-	ts.tv_nsec = (long)(atoi(ms) % 1000) * 1000000L;
-	ts.tv_sec = atoi(ms) / 1000;
+	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+	ts.tv_sec = ms / 1000;
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
 }
-#else
-static void collect_late(void) {}
-#endif
 
 /* Collect one child's exit or stop without waiting: its pid (0: none has news, -1: no
  * child), its wait status in *st.  While the hook runs, the next news is looked at before it

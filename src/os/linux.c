@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "os.h"
 #include "cpufiles.h"
+#include "../test_hooks.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -26,11 +27,9 @@
 
 void os_init(void)
 {
-#ifdef RUNLIMIT_TEST_HOOKS
 	/* Test builds only: no subreaper, as under qemu-user, which does not pass it on. */
-	if (getenv("RUNLIMIT_TEST_NO_SUBREAPER"))
+	if (test_hook_on(TEST_NO_SUBREAPER))
 		return;
-#endif
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
@@ -110,13 +109,11 @@ pid_t os_guard_start(int sig, pid_t parent, bool in_parents)
 	guard_args.sig = sig;
 	guard_args.parent = parent;
 	guard_args.in_parents = in_parents;
-#ifdef RUNLIMIT_TEST_HOOKS
 	/* Test builds only: the clone refused, as qemu-user refuses it. */
-	if (getenv("RUNLIMIT_TEST_GUARD_CLONE_EINVAL")) {
+	if (test_hook_on(TEST_GUARD_CLONE_EINVAL)) {
 		errno = EINVAL;
 		return -1;
 	}
-#endif
 	return clone(guard_body, guard_stack + sizeof guard_stack, CLONE_VM | SIGCHLD, NULL);
 #else
 	(void)sig;
@@ -169,14 +166,13 @@ bool pipe_can_move(int in, int out)
 	       S_ISFIFO(b.st_mode);
 }
 
-#ifdef RUNLIMIT_TEST_HOOKS
 /* Test builds only: the pipe widened at once, as a fast command's would be by then, and the
  * move refused once `in` holds more than 64 KiB, so that the relay goes on copying out of
- * its widened pipe (RUNLIMIT_TEST_MOVE_REFUSED). */
+ * its widened pipe (TEST_MOVE_REFUSED). */
 static bool move_refused(int in)
 {
 	int unread = 0;
-	if (!getenv("RUNLIMIT_TEST_MOVE_REFUSED"))
+	if (!test_hook_on(TEST_MOVE_REFUSED))
 		return false;
 	pipe_widen(in);
 	if (ioctl(in, FIONREAD, &unread) != 0 || unread <= 65536)
@@ -184,9 +180,6 @@ static bool move_refused(int in)
 	errno = EINVAL;
 	return true;
 }
-#else
-#define move_refused(in) false
-#endif
 
 ssize_t pipe_move(int in, int out, size_t max)
 {

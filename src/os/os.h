@@ -18,7 +18,8 @@
  *   clock.c                deadline arithmetic, for every clock
  *   cpufiles.c             Linux's cgroup and sysfs CPU files, parsed in plain C so that
  *                          the unit tests run them on any system
- *   unit_*.c (unit_os.h)   the unit tests of those private parts, for tests/unit/ alone
+ * The unit tests of those private parts are in tests/unit/os/, the one place outside src/os/
+ * that includes their headers.
  * Where a system lacks a thing, its own file says so in a line or two (none here: the core
  * then does without).  Feature macros: a file asks for its system's names at its top
  * (Makefile, FEATURES). */
@@ -423,15 +424,6 @@ ssize_t pipe_tee(int in, int out, size_t max);
  * writing fast wakes runlimit once a megabyte, not once every 64 KiB.  Elsewhere nothing:
  * the system sizes its pipes itself. */
 void pipe_widen(int fd);
-
-/* ---- The platform's own unit tests: its private parts written in plain C so that they can
- * be checked on any system (Linux's cgroup and CPU files, the /proc stat line, the walks'
- * pid map), against made-up input.  Their headers are the platform's alone, and so are
- * their tests (src/os/unit_*.c): linked into the unit tests (the Makefile's UNIT_OS), never
- * into runlimit, and run by tests/unit/ with its assertion, which counts each check and
- * prints what failed and why. */
-typedef void os_check_fn(int ok, const char *what, const char *detail);
-void os_unit_tests(os_check_fn *check);
 
 /* ---- Signals whose default action POSIX leaves to the system: SIGIO ends a process on
  * Linux (as POSIX's SIGPOLL does), and is ignored by default on macOS and the BSDs (4.4BSD's

@@ -7,6 +7,8 @@
 #include <sys/select.h>
 #include <unistd.h>
 
+#include "../test_hooks.h"
+
 static int ends[2] = {-1, -1};
 
 /* Move fd to a number above 2 if it landed on a standard one (which runlimit was started
@@ -61,12 +63,10 @@ void selfpipe_unblock(const sigset_t *waitmask, sigset_t *saved)
 	/* A signal blocked until now runs its handler here, before the wait: the byte it
 	 * writes makes the wait return at once. */
 	sigprocmask(SIG_SETMASK, waitmask, saved);
-#ifdef RUNLIMIT_TEST_HOOKS
 	/* Test builds only: a wait that starts late, so that a signal comes before it
-	 * (RUNLIMIT_TEST_WAIT_LATE). */
-	if (getenv("RUNLIMIT_TEST_WAIT_LATE"))
+	 * (TEST_WAIT_LATE). */
+	if (test_hook_on(TEST_WAIT_LATE))
 		nanosleep(&(struct timespec){.tv_nsec = 100000000}, NULL);
-#endif
 }
 
 /* 30 days, POSIX's least for select's timeout. */

@@ -5,10 +5,12 @@
 #include "walk.h"
 #include "pidmap.h"
 #include "grow.h"
+#include "../test_hooks.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -371,14 +373,12 @@ int tree_usage_by_scan(const struct target *t, struct tree_usage *u)
 	return 0;
 }
 
-#ifdef RUNLIMIT_TEST_HOOKS
-#include <stdio.h>
-/* Test builds only: the process whose pid the file RUNLIMIT_TEST_SNAP_VANISH holds ends
+/* Test builds only: the process whose pid the file TEST_SNAP_VANISH names holds ends
  * between the walk that found it and its description (KILLed here, and reaped by its
  * parent), as a short-lived process may. */
 static void vanish(pid_t pid)
 {
-	const char *file = getenv("RUNLIMIT_TEST_SNAP_VANISH");
+	const char *file = test_hook_value(TEST_SNAP_VANISH);
 	FILE *f = file ? fopen(file, "r") : NULL;
 	long victim = 0;
 	if (f) {
@@ -392,9 +392,6 @@ static void vanish(pid_t pid)
 	for (int i = 0; i < 300 && kill(pid, 0) == 0; i++)
 		nanosleep(&tick, NULL);
 }
-#else
-#define vanish(pid) ((void)0)
-#endif
 
 /* Describe one process found by the walk into out[*got], or count it as left out. */
 static void describe(const struct tree_proc *p, struct snap_proc *out, size_t max, size_t *got,

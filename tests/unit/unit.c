@@ -3,8 +3,8 @@
  * quoting, the JSON writer, the exit-status rules, the event wait of the platform built (the
  * clock), the report tail's ring, runlimit's own lines, RUNLIMIT_DEADLINE (deadline.h) and
  * the budgets' sizes (size.h).  The platform's private parts (Linux's CPU files, the pid
- * map, the /proc stat line) are tested beside their headers, in src/os/unit_*.c, reached
- * through os.h (os_unit_tests), since nothing outside src/os/ includes them.
+ * map, the /proc stat line) are tested in tests/unit/os/, the one place outside src/os/
+ * that includes their headers.
  * No framework: each check prints a line on failure and is counted. */
 /* The same view of <signal.h> as signals.c's (on macOS, 7 is SIGEMT there, not SIGPOLL). */
 #define _DARWIN_C_SOURCE
@@ -501,7 +501,10 @@ int main(void)
 	test_lines();
 	test_deadline();
 	test_size();
-	os_unit_tests(check); /* the platform's private parts: src/os/unit_*.c */
+	/* The platform's private parts: tests/unit/os/. */
+	test_pidmap();
+	test_stat_parse();
+	test_cpufiles();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -16,4 +16,10 @@ void test_lines(void);     /* unit_relay_lines.c */
 void test_deadline(void);  /* unit_deadline.c */
 void test_size(void);      /* unit_size.c */
 
+/* The platform's private parts, against made-up input (tests/unit/os/): their headers are
+ * src/os/'s own, which only these files include from outside src/os/. */
+void test_cpufiles(void);   /* os/unit_cpufiles.c */
+void test_pidmap(void);     /* os/unit_pidmap.c */
+void test_stat_parse(void); /* os/unit_stat.c */
+
 #endif

@@ -3,8 +3,8 @@
  * stat line. */
 #include <string.h>
 
-#include "linux_stat.h"
-#include "unit_os.h"
+#include "os/linux_stat.h"
+#include "../unit.h"
 
 void test_stat_parse(void)
 {

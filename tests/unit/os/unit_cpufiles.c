@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cpufiles.h"
-#include "unit_os.h"
+#include "os/cpufiles.h"
+#include "../unit.h"
 
 static void ulong_is(const char *what, unsigned long got, unsigned long want)
 {

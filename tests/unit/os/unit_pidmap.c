@@ -2,8 +2,8 @@
  * collide in the table. */
 #include <stdio.h>
 
-#include "pidmap.h"
-#include "unit_os.h"
+#include "os/pidmap.h"
+#include "../unit.h"
 
 void test_pidmap(void)
 {

@@ -1,0 +1,114 @@
+/* The test hooks: a real fault, a refused call or a bad moment on demand, for the tests that
+ * show runlimit still keeps its promises when one comes.  Every hook is listed here, with the
+ * environment variable that sets it, where it acts and why; a production file asks for one by
+ * name (test_hook_on, test_hook_number, test_hook_value) and holds no #ifdef and no getenv of
+ * its own.
+ *
+ * Only the hooks build reads the variables: runlimit-hooks, built with -DRUNLIMIT_TEST_HOOKS
+ * (Makefile), never installed, which the tests run as $RUNLIMIT_HOOKS.  In every other build
+ * the functions are constants (false, 0, NULL), the hooks' code is dead, and the binary holds
+ * no variable's name (`strings runlimit | grep RUNLIMIT_TEST` prints nothing).
+ *
+ * A leaf, with libc alone: the platform (src/os/) includes it as the core does, the one core
+ * header it may (scripts/check-includes.py). */
+#ifndef RUNLIMIT_TEST_HOOKS_H
+#define RUNLIMIT_TEST_HOOKS_H
+
+#include <stdbool.h>
+#include <stdlib.h>
+
+/* Each hook: where it acts, what it does, and the tests that set it (tests/). */
+enum test_hook {
+	/* RUNLIMIT_TEST_NO_SUBREAPER, os/linux.c: no subreaper, as under qemu-user, which does
+	 * not pass it on (tree.bats, atlimit.bats). */
+	TEST_NO_SUBREAPER,
+	/* RUNLIMIT_TEST_GUARD_CLONE_EINVAL, os/linux.c: the guard's clone refused (EINVAL), as
+	 * qemu-user refuses it, so that the fork fallback runs (safety.bats, tree.bats). */
+	TEST_GUARD_CLONE_EINVAL,
+	/* RUNLIMIT_TEST_GUARD_LATE, guard.c: a guard that runs 300 ms late, as on a loaded
+	 * machine (tree.bats). */
+	TEST_GUARD_LATE,
+	/* RUNLIMIT_TEST_CHILD_SIGNAL, spawn.c: the child sends itself SIGUSR1 after its last
+	 * unblock, before exec, where runlimit's handler still runs (signals.bats). */
+	TEST_CHILD_SIGNAL,
+	/* RUNLIMIT_TEST_FAULT, dispositions.c (disp_test_fault): on SIGUSR2, a genuine SIGSEGV
+	 * inside runlimit, which must end it rather than be taken for one sent (signals.bats). */
+	TEST_FAULT,
+	/* RUNLIMIT_TEST_WAIT_LATE, os/selfpipe.c: a wait that starts 100 ms late, so that a
+	 * signal comes before it (safety.bats). */
+	TEST_WAIT_LATE,
+	/* RUNLIMIT_TEST_STOP_LATE_MS, jobctl.c: runlimit stops this many ms late, after its
+	 * timer's wake (signals.bats). */
+	TEST_STOP_LATE_MS,
+	/* RUNLIMIT_TEST_COLLECT_LATE_MS, supervise.c: the children are collected this many ms
+	 * late while the --on-timeout hook runs, so that it exits between the look that starts
+	 * a collection and the collection (atlimit.bats). */
+	TEST_COLLECT_LATE_MS,
+	/* RUNLIMIT_TEST_CGROUP_KILL_ONLY, deliver.c: the final KILL is cgroup.kill alone, no
+	 * walk nor group, to show it ends it all (vm/budget-cgroup.bats). */
+	TEST_CGROUP_KILL_ONLY,
+	/* RUNLIMIT_TEST_FILL_BEFORE_WRITE, nowait.c: another writer fills the pipe or socket
+	 * after runlimit found room in it and before it writes (relay-bound.bats). */
+	TEST_FILL_BEFORE_WRITE,
+	/* RUNLIMIT_TEST_MOVE_REFUSED, os/linux.c: the relay's pipe widened at once and the
+	 * splice refused once it holds more than 64 KiB, so that the relay copies out of its
+	 * widened pipe (relay-bound.bats). */
+	TEST_MOVE_REFUSED,
+	/* RUNLIMIT_TEST_SNAP_MAX, snapshot.c: a lower cap on the processes described at a
+	 * limit, to show the omitted count without starting a thousand (atlimit.bats). */
+	TEST_SNAP_MAX,
+	/* RUNLIMIT_TEST_SNAP_LEAD_MS, snapshot.c: the tree read this many ms ahead of the
+	 * deadline, so that a test can act between the reading and the limit without a race
+	 * (atlimit.bats, tty.bats). */
+	TEST_SNAP_LEAD_MS,
+	/* RUNLIMIT_TEST_SNAP_VANISH, os/walk.c: the process whose pid the named file holds is
+	 * KILLed between the walk that found it and its description, as a short-lived process
+	 * may end (atlimit.bats). */
+	TEST_SNAP_VANISH,
+	TEST_HOOKS_N
+};
+
+#ifdef RUNLIMIT_TEST_HOOKS
+/* The hook's variable's value; NULL when it is not set. */
+static inline const char *test_hook_value(enum test_hook h)
+{
+	static const char *const var[TEST_HOOKS_N] = {
+	    [TEST_NO_SUBREAPER] = "RUNLIMIT_TEST_NO_SUBREAPER",
+	    [TEST_GUARD_CLONE_EINVAL] = "RUNLIMIT_TEST_GUARD_CLONE_EINVAL",
+	    [TEST_GUARD_LATE] = "RUNLIMIT_TEST_GUARD_LATE",
+	    [TEST_CHILD_SIGNAL] = "RUNLIMIT_TEST_CHILD_SIGNAL",
+	    [TEST_FAULT] = "RUNLIMIT_TEST_FAULT",
+	    [TEST_WAIT_LATE] = "RUNLIMIT_TEST_WAIT_LATE",
+	    [TEST_STOP_LATE_MS] = "RUNLIMIT_TEST_STOP_LATE_MS",
+	    [TEST_COLLECT_LATE_MS] = "RUNLIMIT_TEST_COLLECT_LATE_MS",
+	    [TEST_CGROUP_KILL_ONLY] = "RUNLIMIT_TEST_CGROUP_KILL_ONLY",
+	    [TEST_FILL_BEFORE_WRITE] = "RUNLIMIT_TEST_FILL_BEFORE_WRITE",
+	    [TEST_MOVE_REFUSED] = "RUNLIMIT_TEST_MOVE_REFUSED",
+	    [TEST_SNAP_MAX] = "RUNLIMIT_TEST_SNAP_MAX",
+	    [TEST_SNAP_LEAD_MS] = "RUNLIMIT_TEST_SNAP_LEAD_MS",
+	    [TEST_SNAP_VANISH] = "RUNLIMIT_TEST_SNAP_VANISH",
+	};
+	return getenv(var[h]);
+}
+#else
+static inline const char *test_hook_value(enum test_hook h)
+{
+	(void)h;
+	return NULL;
+}
+#endif
+
+/* The hook is set (to anything, the empty string too). */
+static inline bool test_hook_on(enum test_hook h)
+{
+	return test_hook_value(h) != NULL;
+}
+
+/* The hook's number (atoi of its value); 0 when it is not set. */
+static inline int test_hook_number(enum test_hook h)
+{
+	const char *v = test_hook_value(h);
+	return v ? atoi(v) : 0;
+}
+
+#endif
