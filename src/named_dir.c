@@ -439,8 +439,9 @@ struct mark {
 	int64_t expires; /* wall-clock ns */
 };
 
-/* The marker NAME.cancel, read: false if there is none.  One without an expiry (written by
- * an earlier version, or unreadable) expires MARKER_TTL_DEFAULT after it was written. */
+/* The marker NAME.cancel, "SIG EXPIRES-NS", read: false if there is none.  One that cannot
+ * be read is a cancel all the same (none is lost), of TERM, expiring MARKER_TTL_DEFAULT
+ * after it was written. */
 static bool read_mark(const struct names_dir *d, const char *name, struct mark *m)
 {
 	char file[NAME_MAX_LEN + 16];
@@ -460,18 +461,12 @@ static bool read_mark(const struct names_dir *d, const char *name, struct mark *
 	if (n <= 0)
 		return true;
 	text[n] = '\0';
-	char *end;
+	char *end, *tail;
 	errno = 0;
 	long sig = strtol(text, &end, 10);
-	if (end == text || errno || sig <= 0 || sig > 1024 || (*end != '\n' && *end != ' '))
-		return true;
-	m->sig = (int)sig;
-	if (*end == ' ') {
-		char *tail;
-		long long when = strtoll(end + 1, &tail, 10);
-		if (tail != end + 1 && *tail == '\n' && !errno && when > 0)
-			m->expires = (int64_t)when;
-	}
+	long long when = *end == ' ' ? strtoll(end + 1, &tail, 10) : 0;
+	if (!errno && sig > 0 && sig <= 1024 && when > 0 && tail != end + 1 && *tail == '\n')
+		*m = (struct mark){(int)sig, (int64_t)when};
 	return true;
 }
 

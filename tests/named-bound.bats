@@ -296,18 +296,6 @@ time.sleep(30)
 	[ -z "$(ls -A "$RUNLIMIT_DIR")" ]
 }
 
-@test "a marker of an earlier version (no expiry in it) expires 60 s after it was written" {
-	mkdir -m 700 "$RUNLIMIT_DIR"
-	echo 15 >"$RUNLIMIT_DIR/old.cancel"
-	touch -t "$(date -d '-2 min' +%Y%m%d%H%M.%S 2>/dev/null || date -v-2M +%Y%m%d%H%M.%S)" \
-		"$RUNLIMIT_DIR/old.cancel"
-	run -0 "$RUNLIMIT" --name=old 10 sh -c 'touch "$D/ran"'
-	[ -e "$D/ran" ]
-	echo 15 >"$RUNLIMIT_DIR/old.cancel" # a fresh one still cancels
-	run -143 "$RUNLIMIT" --name=old 10 sh -c 'touch "$D/ran2"'
-	[ ! -e "$D/ran2" ]
-}
-
 @test "a SIGKILLed run's files are swept by the next runlimit that comes, judged by the lock alone" {
 	start_named dead 60 "$S" 100
 	kill -KILL "$RUN"
