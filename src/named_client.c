@@ -2,7 +2,6 @@
 #define _DARWIN_C_SOURCE
 #include "named_client.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -133,7 +132,7 @@ static enum reached dial(struct probe *p, int64_t until)
 	if ((p->fd = socket(AF_UNIX, SOCK_STREAM, 0)) < 0 || (flags = fcntl(p->fd, F_GETFL)) < 0 ||
 	    fcntl(p->fd, F_SETFD, FD_CLOEXEC) != 0 || fcntl(p->fd, F_SETFL, flags | O_NONBLOCK) != 0)
 		err = errno;
-	else if (names_connect(p->d, p->name, p->fd) != 0)
+	else if (names_at(p->d, p->name, p->fd, false) != 0)
 		err = errno;
 	if (err == EINPROGRESS) {
 		struct pollfd pfd = {.fd = p->fd, .events = POLLOUT};
@@ -622,11 +621,8 @@ static int by_name(const void *a, const void *b)
 /* The names of the sockets in d, sorted, into *names: how many, or -1 if d cannot be read. */
 static long read_names(const struct names_dir *d, run_name **names)
 {
-	int fd = openat(d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	DIR *dir = names_list(d);
 	if (!dir) {
-		if (fd >= 0)
-			close(fd);
 		msg("cannot read the directory of named runs %s: %s", quote(d->path), strerror(errno));
 		return -1;
 	}

@@ -66,7 +66,7 @@ static bool listen_on(void)
 		return false;
 	/* The socket's file for its user alone, whatever the umask (runlimit has one thread). */
 	mode_t mask = umask(077);
-	bool bound = names_bind(&dir, run_cfg->name, listen_fd) == 0;
+	bool bound = names_at(&dir, run_cfg->name, listen_fd, true) == 0;
 	umask(mask);
 	return bound && listen(listen_fd, BACKLOG) == 0;
 }

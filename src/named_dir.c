@@ -2,7 +2,6 @@
 #define _DARWIN_C_SOURCE
 #include "named_dir.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -537,17 +536,23 @@ static const char *run_file(const char *file, char *name)
 	return names_valid(name) ? dot + 1 : NULL;
 }
 
+DIR *names_list(const struct names_dir *d)
+{
+	int fd = d->fd < 0 ? -1 : openat(d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dir && fd >= 0) {
+		int err = errno;
+		close(fd);
+		errno = err;
+	}
+	return dir;
+}
+
 void names_sweep(const struct names_dir *d, const char *keep)
 {
-	if (d->fd < 0)
+	DIR *dir = names_list(d);
+	if (!dir)
 		return;
-	int fd = openat(d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!dir) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
 	int64_t now = wall_now();
 	struct dirent *e;
 	while ((e = readdir(dir))) {
@@ -571,12 +576,12 @@ void names_sweep(const struct names_dir *d, const char *keep)
 	closedir(dir);
 }
 
-/* bind or connect sock to NAME.sock in d.  The name is relative, made from inside the
+/* The name is relative, made from inside the
  * directory (fchdir there and back): so the path of the directory, however long, never has
  * to fit a socket's address.  Where the working directory cannot be opened to come back to
  * (os_open_here: on Linux, it may be searched, not read; elsewhere, read), the directory's
  * own path is used, if it fits. */
-static int at_dir(const struct names_dir *d, const char *name, int sock, bool bind_it)
+int names_at(const struct names_dir *d, const char *name, int sock, bool bind_it)
 {
 	struct sockaddr_un sa;
 	memset(&sa, 0, sizeof sa);
@@ -615,14 +620,4 @@ static int at_dir(const struct names_dir *d, const char *name, int sock, bool bi
 	}
 	errno = err;
 	return r;
-}
-
-int names_bind(const struct names_dir *d, const char *name, int sock)
-{
-	return at_dir(d, name, sock, true);
-}
-
-int names_connect(const struct names_dir *d, const char *name, int sock)
-{
-	return at_dir(d, name, sock, false);
 }

@@ -20,6 +20,7 @@
 #ifndef RUNLIMIT_NAMED_DIR_H
 #define RUNLIMIT_NAMED_DIR_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -77,10 +78,12 @@ int names_lock(const struct names_dir *d, const char *name);
 /* Does a live run hold NAME.lock? */
 bool names_held(const struct names_dir *d, const char *name);
 
-/* bind or connect sock to NAME.sock in d (whatever the length of d's path): as bind(2) and
- * connect(2). */
-int names_bind(const struct names_dir *d, const char *name, int sock);
-int names_connect(const struct names_dir *d, const char *name, int sock);
+/* bind (bind_it) or connect sock to NAME.sock in d (whatever the length of d's path): as
+ * bind(2) and connect(2). */
+int names_at(const struct names_dir *d, const char *name, int sock, bool bind_it);
+
+/* d's entries, to read with readdir (closedir after): NULL with errno if they cannot be. */
+DIR *names_list(const struct names_dir *d);
 
 /* Remove NAME.ext from d (a missing one is no error). */
 void names_remove(const struct names_dir *d, const char *name, const char *ext);
