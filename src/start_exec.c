@@ -1,7 +1,7 @@
 /* MAP_ANONYMOUS is POSIX only since 2024: ask each libc for its extensions. */
 #define _DEFAULT_SOURCE
 #define _DARWIN_C_SOURCE
-#include "spawn.h"
+#include "start_exec.h"
 
 #include <errno.h>
 #include <fcntl.h>
