@@ -601,7 +601,7 @@ static void collect_late(void)
  * is collected, and the hook's exit is left to hook_over, which KILLs what the hook left in
  * its group while its id is still held and then reaps it: a wait for any child would collect
  * the hook first whenever it exits after the last look at it, and its group would be left
- * running, with no id runlimit may signal (seen under qemu in the release gate). */
+ * running, with no id runlimit may signal. */
 static pid_t collect(struct target *t, bool command_only, int *st)
 {
 	const int flags = WNOHANG | WUNTRACED;
@@ -879,9 +879,9 @@ static void loop(struct run *r)
 				acted = dispatch(r, order[k]) || acted;
 		if (r->phase == DONE && r->last_look) {
 			/* Every dead process of the tree is collected before runlimit returns, after a
-			 * final KILL too: one by one that costs some 5 us each, while thousands left
-			 * to init made runlimit's own exit reparent them (5,000: 330-540 ms from the
-			 * deadline to the return, against 220 ms collected; benchrun series). */
+			 * final KILL too: thousands left to init would make runlimit's own exit
+			 * reparent them, which costs more than collecting them (docs/performance.md,
+			 * the figures behind the code). */
 			if (reap_children(&r->target, false, &r->end.wait_status, &r->stopped_by)) {
 				r->target.reaped = true; /* the command the settle gave up on died since */
 				exit_late(r, EXITED);
