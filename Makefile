@@ -97,11 +97,11 @@ EXPECT_FreeBSD = sessions orphans peercred snapshot budgets
 EXPECT_Darwin  = sessions counts readback peercred snapshot budgets
 EXPECT = $(EXPECT_$(PLAT))
 
-CORE = src/budget.c src/budget_cgroup.c src/budget_table.c src/cli.c src/deadline.c src/deliver.c src/dispositions.c src/escalation.c src/duration.c src/finish.c \
-	src/guard.c src/hook.c src/inherit.c src/jobctl.c src/json.c src/launch.c src/longopt.c src/msg.c src/nowait.c src/nproc.c \
+CORE = src/budget.c src/budget_cgroup.c src/budget_table.c src/cli.c src/nested_deadline.c src/signal_out.c src/signal_in.c src/escalation.c src/duration.c src/finish.c \
+	src/guard.c src/hook.c src/nested.c src/jobctl.c src/json.c src/start.c src/longopt.c src/msg.c src/nowait.c src/nproc.c \
 	src/quote.c src/relay.c src/relay_lines.c src/relay_stream.c src/relay_tail.c \
 	src/relay_watch.c src/named_dir.c src/named_client.c src/named_control.c src/report.c \
-	src/signals.c src/size.c src/snapshot.c src/spawn.c src/run_end.c src/stdfds.c src/supervise.c src/tty.c
+	src/signal_names.c src/size.c src/snapshot.c src/start_exec.c src/run_end.c src/stdfds.c src/supervise.c src/tty.c
 SRCS = src/main.c $(CORE) $(PLATFORM_SRCS)
 DARWIN_SRCS = src/main.c $(CORE) $(PLAT_Darwin)
 HDRS = $(wildcard src/*.h src/os/*.h)
@@ -133,12 +133,12 @@ $(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 # platform's private parts (the cgroup files against made-up trees, the pid map, the /proc
 # stat line) are linked on every system (UNIT_OS) and tested by tests/unit/os/, the one place
 # outside src/os/ that includes their headers (scripts/check-includes.py).
-UNIT_SRCS = src/deadline.c src/duration.c src/signals.c src/nproc.c src/longopt.c src/msg.c \
+UNIT_SRCS = src/nested_deadline.c src/duration.c src/signal_names.c src/nproc.c src/longopt.c src/msg.c \
 	src/nowait.c src/quote.c src/json.c src/run_end.c src/escalation.c src/relay_tail.c src/relay_lines.c src/size.c
 UNIT_OS = src/os/cpufiles.c src/os/pidmap.c src/os/grow.c src/os/linux_stat.c
 UNIT_TESTS = tests/unit/unit.c tests/unit/unit_nproc.c tests/unit/unit_quote.c \
 	tests/unit/unit_json.c tests/unit/unit_run_end.c tests/unit/unit_clock.c \
-	tests/unit/unit_relay_tail.c tests/unit/unit_relay_lines.c tests/unit/unit_deadline.c \
+	tests/unit/unit_relay_tail.c tests/unit/unit_relay_lines.c tests/unit/unit_nested_deadline.c \
 	tests/unit/unit_size.c tests/unit/unit_escalation.c tests/unit/os/unit_cpufiles.c \
 	tests/unit/os/unit_pidmap.c tests/unit/os/unit_stat.c
 # UNIT_OS and a platform's files, each once
@@ -233,7 +233,7 @@ lint:
 FUZZ_SECONDS ?= 60
 fuzz:
 	clang $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc \
-		-o tests/unit/fuzz-parsers tests/fuzz/fuzz_parsers.c src/duration.c src/signals.c -lm
+		-o tests/unit/fuzz-parsers tests/fuzz/fuzz_parsers.c src/duration.c src/signal_names.c -lm
 	tests/unit/fuzz-parsers -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
 
 # The version, from the one place it is written (what --version prints).

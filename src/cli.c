@@ -13,7 +13,7 @@
 #include "msg.h"
 #include "named_dir.h"
 #include "quote.h"
-#include "signals.h"
+#include "signal_names.h"
 #include "size.h"
 
 #define DEFAULT_KILL_AFTER ((int64_t)5 * 1000000000)

@@ -37,7 +37,7 @@ struct config {
 	bool marker_ttl_given;
 	bool list;          /* --list */
 	bool json;          /* --json: --list's objects, one a line */
-	int64_t reserve;    /* --reserve: ns kept before an inherited deadline (inherit.h) */
+	int64_t reserve;    /* --reserve: ns kept before an inherited deadline (nested.h) */
 	bool reserve_given;
 	bool no_inherit;    /* --no-inherit: RUNLIMIT_DEADLINE does not shorten the limit */
 	bool remaining;     /* --remaining */

@@ -6,7 +6,7 @@
  * only waits for what it killed (supervise.c's settle).
  *
  * supervise.c walks the list (the phases), run_end.c reads kill_asked (the status rules),
- * inherit.c its span (the nesting arithmetic), and a cancel's grace sets the final KILL's
+ * nested.c its span (the nesting arithmetic), and a cancel's grace sets the final KILL's
  * delay (named_control.h). */
 #ifndef RUNLIMIT_ESCALATION_H
 #define RUNLIMIT_ESCALATION_H

@@ -7,16 +7,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "deliver.h"
-#include "dispositions.h"
 #include "hook.h"
-#include "named_control.h"
 #include "msg.h"
+#include "named_control.h"
 #include "os/os.h"
 #include "quote.h"
 #include "relay.h"
 #include "report.h"
-#include "spawn.h"
+#include "signal_in.h"
+#include "signal_out.h"
+#include "start_exec.h"
 
 void finish_say(const struct config *cfg, const struct run_end *e)
 {

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "os/os.h"
-#include "spawn.h"
+#include "start_exec.h"
 #include "test_hooks.h"
 
 static pid_t guard;

@@ -9,10 +9,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "dispositions.h"
 #include "msg.h"
 #include "relay.h"
-#include "signals.h"
+#include "signal_in.h"
+#include "signal_names.h"
 #include "snapshot.h"
 
 static struct {

@@ -1,5 +1,5 @@
 /* Job control (jobctl.h): runlimit stops when its command does, as its shell expects. */
-/* Apart from tty.c: it needs dispositions.h, whose dispositions.c needs tty.h (a cycle). */
+/* Apart from tty.c: it needs signal_in.h, whose signal_in.c needs tty.h (a cycle). */
 #include "jobctl.h"
 
 #include <poll.h>
@@ -10,9 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dispositions.h"
 #include "os/os.h"
-#include "spawn.h"
+#include "signal_in.h"
+#include "start_exec.h"
 #include "test_hooks.h"
 #include "tty.h"
 

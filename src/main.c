@@ -2,11 +2,11 @@
  * called as "nproc" (or with --nproc first), it is GNU nproc. */
 #include <string.h>
 
-#include "named_client.h"
 #include "cli.h"
 #include "finish.h"
-#include "inherit.h"
 #include "msg.h"
+#include "named_client.h"
+#include "nested.h"
 #include "nproc.h"
 #include "os/os.h"
 #include "report.h"

@@ -10,13 +10,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dispositions.h"
-#include "inherit.h"
 #include "msg.h"
 #include "named_dir.h"
+#include "nested.h"
 #include "os/os.h"
 #include "quote.h"
-#include "signals.h"
+#include "signal_in.h"
+#include "signal_names.h"
 
 /* Connections at once: a cancel holds its own until the run is over. */
 #define CONNS (CONTROL_MAX_FDS - 1)
@@ -331,7 +331,7 @@ static void tell_description(struct conn *c)
 	char text[4096], word[sizeof text];
 	int64_t now = clock_now();
 	char left[32] = "-";
-	int64_t deadline = inherit_run_deadline(); /* RUNLIMIT_DEADLINE's too */
+	int64_t deadline = nested_run_deadline(); /* RUNLIMIT_DEADLINE's too */
 	if (deadline < CLOCK_NEVER - 1)
 		snprintf(left, sizeof left, "%lld", (long long)(deadline - now));
 	size_t argc = 0;

@@ -15,13 +15,13 @@
 
 #include "budget.h"
 #include "budget_cgroup.h"
-#include "inherit.h"
+#include "hook.h"
 #include "json.h"
 #include "msg.h"
+#include "nested.h"
 #include "os/os.h"
 #include "quote.h"
-#include "hook.h"
-#include "signals.h"
+#include "signal_names.h"
 #include "snapshot.h"
 #include "stdfds.h"
 
@@ -366,7 +366,7 @@ static void limit_members(struct json *j)
 /* The deadline passed down in RUNLIMIT_DEADLINE, if the run took it into account. */
 static void inherited_member(struct json *j)
 {
-	const struct inherited *in = inherit_taken();
+	const struct inherited *in = nested_taken();
 	json_key(j, "deadline_inherited");
 	if (!in) {
 		json_null(j);

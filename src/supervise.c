@@ -22,23 +22,23 @@
 
 #include "budget.h"
 #include "budget_cgroup.h"
-#include "deliver.h"
-#include "dispositions.h"
 #include "escalation.h"
 #include "finish.h"
 #include "guard.h"
 #include "hook.h"
-#include "inherit.h"
 #include "jobctl.h"
-#include "launch.h"
 #include "msg.h"
 #include "named_control.h"
+#include "nested.h"
 #include "os/os.h"
 #include "relay.h"
 #include "report.h"
-#include "snapshot.h"
-#include "spawn.h"
 #include "run_end.h"
+#include "signal_in.h"
+#include "signal_out.h"
+#include "snapshot.h"
+#include "start.h"
+#include "start_exec.h"
 #include "test_hooks.h"
 #include "tty.h"
 
@@ -108,7 +108,7 @@ static bool reaped(const struct run *r)
 /* The first step went out (a limit's, or a request's own signal in its place): the next
  * step is due its delay from now, or sooner if already due sooner: a grace that runs is
  * never made longer, but a cancel with a shorter one (-k 0: "now") brings the KILL forward;
- * and the final KILL no later than an inherited deadline allows (inherit.h), the steps
+ * and the final KILL no later than an inherited deadline allows (nested.h), the steps
  * between skipped if they do not fit. */
 static void start_grace(struct run *r)
 {
@@ -117,8 +117,8 @@ static void start_grace(struct run *r)
 		r->next = 1;
 	if (r->next < e->n) {
 		int64_t end = clock_after(clock_now(), e->step[r->next].after);
-		if (clock_after(end, escalation_span_from(e, r->next)) > inherit_kill_by()) {
-			end = inherit_kill_by();
+		if (clock_after(end, escalation_span_from(e, r->next)) > nested_kill_by()) {
+			end = nested_kill_by();
 			r->next = e->n - 1;
 		}
 		if (end < r->grace_end)
@@ -525,7 +525,7 @@ static void arrived(struct run *r, int sig, bool by_process)
 		return;
 	}
 	if (disp_is_fault(sig))
-		disp_rearm(sig); /* it came from outside: see dispositions.c */
+		disp_rearm(sig); /* it came from outside: see signal_in.c */
 	disp_test_fault(sig);
 	r->received[sig] = true;
 	/* Once the command has exited, Ctrl-C or Ctrl-\ has nothing to interact with: it asks
@@ -601,7 +601,7 @@ static void collect_late(void)
  * is collected, and the hook's exit is left to hook_over, which KILLs what the hook left in
  * its group while its id is still held and then reaps it: a wait for any child would collect
  * the hook first whenever it exits after the last look at it, and its group would be left
- * running, with no id runlimit may signal (seen under qemu in the release gate). */
+ * running, with no id runlimit may signal. */
 static pid_t collect(struct target *t, bool command_only, int *st)
 {
 	const int flags = WNOHANG | WUNTRACED;
@@ -879,9 +879,9 @@ static void loop(struct run *r)
 				acted = dispatch(r, order[k]) || acted;
 		if (r->phase == DONE && r->last_look) {
 			/* Every dead process of the tree is collected before runlimit returns, after a
-			 * final KILL too: one by one that costs some 5 us each, while thousands left
-			 * to init made runlimit's own exit reparent them (5,000: 330-540 ms from the
-			 * deadline to the return, against 220 ms collected; benchrun series). */
+			 * final KILL too: thousands left to init would make runlimit's own exit
+			 * reparent them, which costs more than collecting them (docs/performance.md,
+			 * the figures behind the code). */
 			if (reap_children(&r->target, false, &r->end.wait_status, &r->stopped_by)) {
 				r->target.reaped = true; /* the command the settle gave up on died since */
 				exit_late(r, EXITED);
@@ -943,7 +943,7 @@ static const char *set_up(struct run *r, pid_t self)
 		return NULL;
 	}
 	bool relay_failed;
-	r->target = launch_command(cfg, self, &relay_failed);
+	r->target = start_command(cfg, self, &relay_failed);
 	if (r->target.command < 0) {
 		const char *why = strerror(errno);
 		msg("%s: %s", relay_failed ? "cannot make the output relay's pipes"
@@ -1005,7 +1005,7 @@ int supervise(const struct config *cfg)
 	r.began = cfg->started ? cfg->started : clock_now();
 	r.deadline = cfg->duration == 0 || cfg->duration > CLOCK_NEVER - r.began
 	                 ? CLOCK_NEVER : r.began + cfg->duration;
-	r.deadline = inherit_deadline(cfg, r.deadline);
+	r.deadline = nested_deadline(cfg, r.deadline);
 	/* Not with a hook: the first signal waits for it anyway, and it is to see the tree as
 	 * the limit finds it (RUNLIMIT_PIDS). */
 	r.read_ahead = snapshot_wanted(cfg) && !cfg->on_timeout;

@@ -28,10 +28,10 @@ enum test_hook {
 	/* RUNLIMIT_TEST_GUARD_LATE, guard.c: a guard that runs 300 ms late, as on a loaded
 	 * machine (tree.bats). */
 	TEST_GUARD_LATE,
-	/* RUNLIMIT_TEST_CHILD_SIGNAL, spawn.c: the child sends itself SIGUSR1 after its last
+	/* RUNLIMIT_TEST_CHILD_SIGNAL, start_exec.c: the child sends itself SIGUSR1 after its last
 	 * unblock, before exec, where runlimit's handler still runs (signals.bats). */
 	TEST_CHILD_SIGNAL,
-	/* RUNLIMIT_TEST_FAULT, dispositions.c (disp_test_fault): on SIGUSR2, a genuine SIGSEGV
+	/* RUNLIMIT_TEST_FAULT, signal_in.c (disp_test_fault): on SIGUSR2, a genuine SIGSEGV
 	 * inside runlimit, which must end it rather than be taken for one sent (signals.bats). */
 	TEST_FAULT,
 	/* RUNLIMIT_TEST_WAIT_LATE, os/selfpipe.c: a wait that starts 100 ms late, so that a
@@ -44,7 +44,7 @@ enum test_hook {
 	 * late while the --on-timeout hook runs, so that it exits between the look that starts
 	 * a collection and the collection (atlimit.bats). */
 	TEST_COLLECT_LATE_MS,
-	/* RUNLIMIT_TEST_CGROUP_KILL_ONLY, deliver.c: the final KILL is cgroup.kill alone, no
+	/* RUNLIMIT_TEST_CGROUP_KILL_ONLY, signal_out.c: the final KILL is cgroup.kill alone, no
 	 * walk nor group, to show it ends it all (vm/budget-cgroup.bats). */
 	TEST_CGROUP_KILL_ONLY,
 	/* RUNLIMIT_TEST_FILL_BEFORE_WRITE, nowait.c: another writer fills the pipe or socket

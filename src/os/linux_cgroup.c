@@ -28,7 +28,7 @@
  * the mkdir and the open, which the owner check catches.
  *
  * Starting the command in it: the child writes "0" to the run's cgroup.procs, opened here
- * before the fork, before it execs (spawn.c): nothing of the command runs outside it.  The
+ * before the fork, before it execs (start_exec.c): nothing of the command runs outside it.  The
  * guard stays in runlimit's cgroup: it is runlimit's, not the tree's, and cgroup.kill must
  * not end it before runlimit has reaped the command. */
 #define _GNU_SOURCE

@@ -135,7 +135,7 @@ struct tree_seen {
 long tree_signal(const struct target *t, int sig, int flags, struct tree_seen *seen);
 #define TREE_UNVERIFIED (-2)
 
-/* Just before runlimit signals the command, its group and its tree (deliver.h): where an
+/* Just before runlimit signals the command, its group and its tree (signal_out.h): where an
  * orphan runlimit adopts may be another's (Linux, when runlimit inherited children or is
  * PID 1 of a pid namespace), walk the tree now, before the signal to the command orphans
  * its children, so that they are known as the command's after.  Nothing elsewhere. */

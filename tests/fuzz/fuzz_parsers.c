@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "duration.h"
-#include "signals.h"
+#include "signal_names.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,12 +1,12 @@
 /* Unit tests for the pure functions: duration_parse (duration.h) and the signal name table
- * (signals.h) here; in the other unit_*.c files, one each: the nproc policy, message
+ * (signal_names.h) here; in the other unit_*.c files, one each: the nproc policy, message
  * quoting, the JSON writer, the exit-status rules, the event wait of the platform built (the
- * clock), the report tail's ring, runlimit's own lines, RUNLIMIT_DEADLINE (deadline.h) and
+ * clock), the report tail's ring, runlimit's own lines, RUNLIMIT_DEADLINE (nested_deadline.h) and
  * the budgets' sizes (size.h).  The platform's private parts (Linux's CPU files, the pid
  * map, the /proc stat line) are tested in tests/unit/os/, the one place outside src/os/
  * that includes their headers.
  * No framework: each check prints a line on failure and is counted. */
-/* The same view of <signal.h> as signals.c's (on macOS, 7 is SIGEMT there, not SIGPOLL). */
+/* The same view of <signal.h> as signal_names.c's (on macOS, 7 is SIGEMT there, not SIGPOLL). */
 #define _DARWIN_C_SOURCE
 #include <signal.h>
 #include <stdint.h>
@@ -16,7 +16,7 @@
 
 #include "duration.h"
 #include "os/os.h"
-#include "signals.h"
+#include "signal_names.h"
 #include "unit.h"
 
 static int passed, failed;

@@ -13,7 +13,7 @@ void test_escalation(void); /* unit_escalation.c */
 void test_clock(void);     /* unit_clock.c */
 void test_tail(void);      /* unit_relay_tail.c */
 void test_lines(void);     /* unit_relay_lines.c */
-void test_deadline(void);  /* unit_deadline.c */
+void test_deadline(void);  /* unit_nested_deadline.c */
 void test_size(void);      /* unit_size.c */
 
 /* The platform's private parts, against made-up input (tests/unit/os/): their headers are

@@ -1,7 +1,7 @@
 /* Starting the command: fork + execvp, so a script without "#!" runs through the shell as
  * with GNU timeout, with exec failures reported through a page shared with the child. */
-#ifndef RUNLIMIT_SPAWN_H
-#define RUNLIMIT_SPAWN_H
+#ifndef RUNLIMIT_START_EXEC_H
+#define RUNLIMIT_START_EXEC_H
 
 #include <signal.h>
 #include <stdbool.h>

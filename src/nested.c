@@ -1,13 +1,13 @@
-#include "inherit.h"
+#include "nested.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "deadline.h"
 #include "escalation.h"
 #include "msg.h"
+#include "nested_deadline.h"
 #include "os/os.h"
 #include "quote.h"
 
@@ -96,7 +96,7 @@ static int64_t reserve_of(const struct config *cfg)
 	return clock_after(clock_after(after_kill(cfg), escalation_span_from(&steps, 0)), hook);
 }
 
-int64_t inherit_deadline(const struct config *cfg, int64_t own)
+int64_t nested_deadline(const struct config *cfg, int64_t own)
 {
 	int64_t now = clock_now(), wall = clock_wall(), outer;
 	int64_t deadline = own, down = own;
@@ -127,22 +127,22 @@ int64_t inherit_deadline(const struct config *cfg, int64_t own)
 	return deadline;
 }
 
-int64_t inherit_run_deadline(void)
+int64_t nested_run_deadline(void)
 {
 	return run_deadline;
 }
 
-int64_t inherit_kill_by(void)
+int64_t nested_kill_by(void)
 {
 	return kill_by;
 }
 
-char **inherit_env(void)
+char **nested_env(void)
 {
 	return command_env;
 }
 
-const struct inherited *inherit_taken(void)
+const struct inherited *nested_taken(void)
 {
 	return was_taken ? &taken : NULL;
 }

@@ -2,8 +2,8 @@
  * arrival (and only that), and what the command gets back of what runlimit inherited.
  * The caught signals stay blocked except while runlimit waits (clock_wait with
  * disp_waitmask()), so the loop never races with a handler. */
-#ifndef RUNLIMIT_DISPOSITIONS_H
-#define RUNLIMIT_DISPOSITIONS_H
+#ifndef RUNLIMIT_SIGNAL_IN_H
+#define RUNLIMIT_SIGNAL_IN_H
 
 #include <signal.h>
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 /* Signal names and numbers, as GNU's operand2sig and sig2str understand them. */
-#ifndef RUNLIMIT_SIGNALS_H
-#define RUNLIMIT_SIGNALS_H
+#ifndef RUNLIMIT_SIGNAL_NAMES_H
+#define RUNLIMIT_SIGNAL_NAMES_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,11 +1,11 @@
-/* RUNLIMIT_DEADLINE's text and arithmetic (deadline.h): what is read, what is refused, what
+/* RUNLIMIT_DEADLINE's text and arithmetic (nested_deadline.h): what is read, what is refused, what
  * is written, and the conversions between the wall clock and the deadline clock at their
  * limits. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "deadline.h"
+#include "nested_deadline.h"
 #include "unit.h"
 
 #define NS INT64_C(1000000000)

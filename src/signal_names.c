@@ -2,8 +2,8 @@
  * (WINCH, INFO, EMT...) that a strict POSIX namespace hides on macOS.  (The unit tests ask
  * for the same view of <signal.h>, so that both agree on what 7 is: EMT, not POLL.) */
 #define _DARWIN_C_SOURCE
-#include "signals.h"
 #include "os/os.h"
+#include "signal_names.h"
 
 #include <ctype.h>
 #include <errno.h>

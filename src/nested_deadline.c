@@ -1,4 +1,4 @@
-#include "deadline.h"
+#include "nested_deadline.h"
 
 #include <stdio.h>
 

@@ -1,5 +1,5 @@
-/* Signal dispositions: which signals runlimit catches and how (dispositions.h). */
-#include "dispositions.h"
+/* Signal dispositions: which signals runlimit catches and how (signal_in.h). */
+#include "signal_in.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "os/os.h"
-#include "signals.h"
+#include "signal_names.h"
 #include "test_hooks.h"
 #include "tty.h"
 

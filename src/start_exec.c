@@ -1,7 +1,7 @@
 /* MAP_ANONYMOUS is POSIX only since 2024: ask each libc for its extensions. */
 #define _DEFAULT_SOURCE
 #define _DARWIN_C_SOURCE
-#include "spawn.h"
+#include "start_exec.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -140,7 +140,7 @@ pid_t spawn(const struct spawn_req *req)
 	struct child_args a = {.req = req, .parent = getpid()};
 	while (req->argv[a.argc])
 		a.argc++;
-	/* A fork, not a vfork-style clone (which measured 60-90 us less a run): runlimit
+	/* A fork, not a vfork-style clone, though that is cheaper (docs/performance.md): runlimit
 	 * would be suspended until the child's exec, and an exec that hangs (a stalled network
 	 * file system on PATH) or a stop in that window would hold off the deadline. */
 	pid_t pid = fork();

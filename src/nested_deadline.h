@@ -1,8 +1,8 @@
 /* RUNLIMIT_DEADLINE, the deadline a run passes down to its command (the manual, NESTED
  * LIMITS): its text, and the arithmetic between the wall clock it is written in and the
  * deadline clock the supervisor waits on.  Pure functions: nothing here reads a clock. */
-#ifndef RUNLIMIT_DEADLINE_H
-#define RUNLIMIT_DEADLINE_H
+#ifndef RUNLIMIT_NESTED_DEADLINE_H
+#define RUNLIMIT_NESTED_DEADLINE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* Every signal runlimit sends to the command goes through deliver(): to the command, its
  * process group, or its whole tree, with the SIGCONT that lets a stopped process act on it,
  * and told to -v and to the run report alike.  Nothing here decides when: supervise.c does. */
-#ifndef RUNLIMIT_DELIVER_H
-#define RUNLIMIT_DELIVER_H
+#ifndef RUNLIMIT_SIGNAL_OUT_H
+#define RUNLIMIT_SIGNAL_OUT_H
 
 #include <stdbool.h>
 #include <sys/types.h>

@@ -1,4 +1,4 @@
-#include "deliver.h"
+#include "signal_out.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -10,7 +10,7 @@
 #include "msg.h"
 #include "quote.h"
 #include "report.h"
-#include "signals.h"
+#include "signal_names.h"
 #include "test_hooks.h"
 
 /* The command's process group may be signalled while its id cannot have been reused: it is

@@ -1,17 +1,17 @@
-#include "launch.h"
+#include "start.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "dispositions.h"
 #include "guard.h"
-#include "inherit.h"
 #include "msg.h"
+#include "nested.h"
 #include "os/os.h"
 #include "relay.h"
-#include "spawn.h"
+#include "signal_in.h"
+#include "start_exec.h"
 #include "tty.h"
 
 static pid_t child_group; /* for child_setup: the group the command joins (0: none;
@@ -70,7 +70,7 @@ static struct target start(const struct config *cfg, pid_t self, bool *relay_fai
 			.death_signal = cfg->signal,
 			.mask = disp_command_mask(),
 			.child_setup = child_setup,
-			.env = inherit_env(),
+			.env = nested_env(),
 			.cgroup_procs = cgroup_procs_fd(),
 		};
 		l.command = spawn(&req);
@@ -95,7 +95,7 @@ static struct target start(const struct config *cfg, pid_t self, bool *relay_fai
 	return l;
 }
 
-struct target launch_command(const struct config *cfg, pid_t self, bool *relay_failed)
+struct target start_command(const struct config *cfg, pid_t self, bool *relay_failed)
 {
 	/* Every signal stays blocked across the forks: none can be lost, or reach a handler in
 	 * a child, before each side has set itself up. */

@@ -3,8 +3,8 @@
  * the guard took the last process the user may have), the command still runs, as GNU's
  * would, and is still timed out: it leads a group of its own, and stderr says what that
  * costs (setsid fails in it). */
-#ifndef RUNLIMIT_LAUNCH_H
-#define RUNLIMIT_LAUNCH_H
+#ifndef RUNLIMIT_START_H
+#define RUNLIMIT_START_H
 
 #include <stdbool.h>
 #include <sys/types.h>
@@ -16,6 +16,6 @@
  * give its group the terminal if runlimit has it.  The target (os/os.h) it returns has
  * command -1, with errno, if the command could not be forked; *relay_failed then says
  * whether the output relay's pipes were what could not be made. */
-struct target launch_command(const struct config *cfg, pid_t self, bool *relay_failed);
+struct target start_command(const struct config *cfg, pid_t self, bool *relay_failed);
 
 #endif
