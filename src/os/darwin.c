@@ -85,16 +85,6 @@ int64_t clock_now(void)
 	return (int64_t)clock_gettime_nsec_np(CLOCK_UPTIME_RAW);
 }
 
-void clock_init(void)
-{
-	selfpipe_init();
-}
-
-void clock_wake(void)
-{
-	selfpipe_wake();
-}
-
 static int kq = -1;
 
 static int kq_open(void)
@@ -224,16 +214,6 @@ bool tree_scan_short;
 
 static struct tree_proc *seen;
 static size_t nseen;
-
-void tree_init(pid_t runlimit)
-{
-	(void)runlimit;
-}
-
-void tree_started(void)
-{
-	/* libproc needs no descriptor */
-}
 
 /* pid's parent and start time (microseconds); false if it is gone or a zombie. */
 static bool info(pid_t pid, struct tree_proc *p)
@@ -388,11 +368,6 @@ long tree_kill_short(const struct target *t)
 {
 	(void)t;
 	return -1; /* the final KILL here is a freeze, which never takes this way */
-}
-
-void tree_prepare(const struct target *t)
-{
-	(void)t; /* no reaper: runlimit adopts no orphan to tell apart */
 }
 
 long tree_count_short(const struct target *t)
@@ -567,11 +542,6 @@ unsigned long ncpu_installed(void)
 {
 	unsigned long n = sysctl_count("hw.ncpu"), available = ncpu_available();
 	return n > available ? n : available;
-}
-
-unsigned long ncpu_quota(void)
-{
-	return ULONG_MAX;
 }
 
 /* Reopening: fcntl(F_GETPATH) gives the file's path, which another process could have

@@ -73,16 +73,6 @@ pid_t peer_pid(int fd)
 }
 
 /* The tree: the reaper's kill. */
-void tree_init(pid_t runlimit)
-{
-	(void)runlimit;
-}
-
-void tree_started(void)
-{
-	/* the kernel holds the subtree */
-}
-
 static void reap_kill(pid_t command, int sig)
 {
 	struct procctl_reaper_kill rk;
@@ -91,11 +81,6 @@ static void reap_kill(pid_t command, int sig)
 	rk.rk_flags = REAPER_KILL_SUBTREE;
 	rk.rk_subtree = command; /* the subtree keeps its id after the command is gone */
 	procctl(P_PID, getpid(), PROC_REAP_KILL, &rk);
-}
-
-void tree_prepare(const struct target *t)
-{
-	(void)t; /* the kernel tells the command's orphans from others' */
 }
 
 /* TREE_SOFT is not honoured here: the kernel signals the whole subtree, nested groups too. */
@@ -299,9 +284,4 @@ unsigned long ncpu_installed(void)
 {
 	unsigned long n = hw_ncpu(), available = ncpu_available();
 	return n > available ? n : available;
-}
-
-unsigned long ncpu_quota(void)
-{
-	return ULONG_MAX;
 }

@@ -72,16 +72,6 @@ int64_t clock_now(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-void clock_init(void)
-{
-	selfpipe_init();
-}
-
-void clock_wake(void)
-{
-	selfpipe_wake();
-}
-
 void clock_wait(int64_t deadline, const sigset_t *waitmask, struct pollfd *fds, size_t n)
 {
 	struct pollfd all[1 + CLOCK_MAX_FDS];
@@ -113,21 +103,6 @@ bool clock_watch_exit(pid_t pid)
 }
 
 /* The tree: no process table to read; the group is all. */
-void tree_init(pid_t runlimit)
-{
-	(void)runlimit;
-}
-
-void tree_started(void)
-{
-	/* nothing to hold */
-}
-
-void tree_prepare(const struct target *t)
-{
-	(void)t; /* no walk: nothing to note */
-}
-
 long tree_signal(const struct target *t, int sig, int flags, struct tree_seen *seen)
 {
 	(void)t;
@@ -196,9 +171,4 @@ unsigned long ncpu_installed(void)
 {
 	unsigned long n = count(_SC_NPROCESSORS_CONF), available = ncpu_available();
 	return n > available ? n : available;
-}
-
-unsigned long ncpu_quota(void)
-{
-	return ULONG_MAX;
 }

@@ -1,4 +1,6 @@
-/* The self-pipe of the waits that cannot swap the signal mask (selfpipe.h). */
+/* The self-pipe of the waits that cannot swap the signal mask (selfpipe.h), and with it
+ * os.h's clock_init and clock_wake for the systems whose wait it serves. */
+#include "os.h"
 #include "selfpipe.h"
 
 #include <errno.h>
@@ -23,7 +25,7 @@ static int keep_off_stdio(int fd)
 	return high >= 0 ? high : fd;
 }
 
-void selfpipe_init(void)
+void clock_init(void)
 {
 	if (ends[0] >= 0 || pipe(ends) < 0)
 		return;
@@ -34,7 +36,7 @@ void selfpipe_init(void)
 	}
 }
 
-void selfpipe_wake(void)
+void clock_wake(void)
 {
 	int saved = errno;
 	if (ends[1] >= 0) {

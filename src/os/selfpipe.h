@@ -8,10 +8,9 @@
 #include <stdbool.h>
 #include <time.h>
 
-/* Create the pipe (non-blocking, close-on-exec, off the standard descriptors); on failure
- * the read end stays -1 and the waits are selfpipe_pselect's. */
-void selfpipe_init(void);
-void selfpipe_wake(void);
+/* os.h's clock_init makes the pipe (non-blocking, close-on-exec, off the standard
+ * descriptors; on failure the read end stays -1 and the waits are selfpipe_pselect's), and
+ * its clock_wake writes to it. */
 /* Was the pipe made? */
 bool selfpipe_there(void);
 /* The read end, drained of what was written so far; -1 if there is no pipe. */
