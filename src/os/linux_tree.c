@@ -53,18 +53,12 @@ enum got { GOT, GONE, BLIND };
 static enum got read_stat(pid_t pid, struct stat_fields *f);
 static bool read_children(const char *path, pid_t **list, size_t *n, size_t *cap);
 
-/* Did err come from a want of descriptors or memory? */
-static bool out_of_descriptors(int err)
-{
-	return err == EMFILE || err == ENFILE || err == ENOMEM;
-}
-
 /* The scan under way may miss processes: a read failed for want of err. */
 static void short_of(int err)
 {
 	tree_scan_short = true;
 	if (!tree_scan_why || err != ENOMEM)
-		tree_scan_why = out_of_descriptors(err) ? err : ENOMEM;
+		tree_scan_why = stat_wanting(err) ? err : ENOMEM;
 }
 
 static void scan_begins(void)
@@ -146,7 +140,7 @@ static int proc_is_ours(void)
 		return ours = 0;
 	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return out_of_descriptors(errno) ? -1 : (ours = 0);
+		return stat_wanting(errno) ? -1 : (ours = 0);
 	char buf[4096];
 	ssize_t n = read(fd, buf, sizeof buf - 1);
 	int err = errno;
@@ -308,7 +302,7 @@ static enum got read_stat(pid_t pid, struct stat_fields *f)
 	int fd = proc_open(path, &lent);
 	if (fd < 0) {
 		give_back(lent);
-		return out_of_descriptors(errno) ? BLIND : GONE;
+		return stat_wanting(errno) ? BLIND : GONE;
 	}
 	ssize_t n = read(fd, buf, sizeof buf - 1);
 	int err = errno;
@@ -381,7 +375,7 @@ static bool read_children(const char *path, pid_t **list, size_t *n, size_t *cap
 	bool lent = false, held = own_list >= 0 && strcmp(path, own_path) == 0;
 	int fd = held ? own_list : proc_open(path, &lent);
 	if (fd < 0) {
-		if (out_of_descriptors(errno))
+		if (stat_wanting(errno))
 			short_of(errno);
 		give_back(lent);
 		return false;
@@ -439,7 +433,7 @@ static void children_of(pid_t pid, long threads, pid_t **list, size_t *n, size_t
 	snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
 	DIR *dir = opendir(path);
 	if (!dir) {
-		if (out_of_descriptors(errno))
+		if (stat_wanting(errno))
 			short_of(errno);
 		return;
 	}
@@ -900,23 +894,20 @@ long tree_count_short(const struct target *t)
 	return each_child(own_path, own_child, &k) ? k.alive : -1;
 }
 
-/* The scan's own read of /proc/PID/stat says it all: no read more per process. */
-/* The figures of one process, from what its stat file says: resident pages, and clock ticks
- * of CPU (its own and its collected children's).  False where the system's units cannot be
- * had. */
+/* The figures of one process, from what its stat file says (the scan's own read: no read
+ * more per process): resident pages, and clock ticks of CPU (its own and its collected
+ * children's).  False where the system's units cannot be had. */
 static bool proc_figures(long rss_pages, uint64_t ticks, struct tree_usage *one)
 {
-	static long page, hz;
+	static long page;
 	if (!page)
 		page = sysconf(_SC_PAGESIZE);
-	if (!hz)
-		hz = sysconf(_SC_CLK_TCK);
-	if (page <= 0 || hz <= 0)
+	int64_t cpu = stat_ticks_ns(ticks);
+	if (page <= 0 || cpu < 0)
 		return false;
 	one->figure[USAGE_MEMORY] = (int64_t)(rss_pages > 0 ? rss_pages : 0) * page;
 	one->figure[USAGE_PROCS] = 1;
-	one->figure[USAGE_CPU] = (int64_t)(ticks / (uint64_t)hz) * 1000000000 +
-	                         (int64_t)(ticks % (uint64_t)hz) * (1000000000 / hz);
+	one->figure[USAGE_CPU] = cpu;
 	return true;
 }
 
@@ -1052,7 +1043,7 @@ static enum got held_stat(struct held *h, struct stat_fields *f)
 		bool was_held = h->stat >= 0;
 		if (held_read(&h->stat, path) >= 0)
 			return stat_parse(list_text, f) ? GOT : GONE;
-		if (out_of_descriptors(errno))
+		if (stat_wanting(errno))
 			return BLIND;
 		held_drop(&h->children); /* of the same ended process */
 		if (!was_held)
@@ -1143,7 +1134,7 @@ static bool measure_one(const struct target *t, struct tree_usage *u, struct lis
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)l.pid, (int)l.pid);
 	if (held_read(&h->children, path) < 0)
-		return !out_of_descriptors(errno); /* gone since its stat was read: no children */
+		return !stat_wanting(errno); /* gone since its stat was read: no children */
 	if (!keep)
 		held_drop(&h->children);
 	return queue_listed(queue, n, cap, seen, l.pid);
