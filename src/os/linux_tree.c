@@ -451,11 +451,8 @@ static void children_of(pid_t pid, long threads, pid_t **list, size_t *n, size_t
 static bool has_children_files(void)
 {
 	static int known = -1;
-	if (known < 0) {
-		char path[64];
-		snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)self);
-		known = access(path, R_OK) == 0;
-	}
+	if (known < 0)
+		known = access(own_path, R_OK) == 0;
 	return known;
 }
 
@@ -512,6 +509,17 @@ static bool child_is_dead(pid_t pid)
 	       info.si_pid == pid;
 }
 
+/* Is the process read (p, listed as pid under parent) still the one that was listed, not a
+ * later one given its pid?  Its parent is the one it was listed under, or runlimit, which
+ * adopts orphans, and then only if it is the command's (see adopted_is_commands). */
+static bool still_listed(const struct target *t, pid_t pid, pid_t parent,
+                         const struct tree_proc *p)
+{
+	if (p->ppid != parent && p->ppid != self)
+		return false;
+	return p->ppid != self || (pid == t->command && !t->reaped) || adopted_is_commands(t, p);
+}
+
 /* While tree_scan_dead asks for them: note pid, listed under parent, if it is a dead
  * process of the tree (a zombie; its stat is still there to say which one). */
 static void note_dead(const struct target *t, pid_t pid, pid_t parent)
@@ -519,12 +527,9 @@ static void note_dead(const struct target *t, pid_t pid, pid_t parent)
 	struct stat_fields f;
 	if (!tree_scan_dead || read_stat(pid, &f) != GOT || f.state != 'Z')
 		return;
-	if (f.ppid != parent && f.ppid != self)
-		return; /* another process by now */
 	struct tree_proc p = {.pid = pid, .ppid = f.ppid, .pgid = f.pgrp, .start = f.start};
-	if (f.ppid == self && !(pid == t->command && !t->reaped) && !adopted_is_commands(t, &p))
-		return;
-	tree_seen_add(tree_scan_dead, pid, f.start);
+	if (still_listed(t, pid, parent, &p)) /* not another process by now */
+		tree_seen_add(tree_scan_dead, pid, f.start);
 }
 
 /* A pidfd for pid, taken before the process is read (see scan_children); HANDLE_GONE if
@@ -577,17 +582,6 @@ struct walk {
 	struct tree_proc *procs;
 	size_t nprocs, procs_cap;
 };
-
-/* Is the process read (p, listed as pid under parent) still the one that was listed, not a
- * later one given its pid?  Its parent is the one it was listed under, or runlimit, which
- * adopts orphans, and then only if it is the command's (see adopted_is_commands). */
-static bool still_listed(const struct target *t, pid_t pid, pid_t parent,
-                         const struct tree_proc *p)
-{
-	if (p->ppid != parent && p->ppid != self)
-		return false;
-	return p->ppid != self || (pid == t->command && !t->reaped) || adopted_is_commands(t, p);
-}
 
 /* One listed process: read it, signal it if asked, and list its children.  A child of
  * runlimit's needs no handle: unreaped, its pid cannot be given to another process. */
@@ -1149,23 +1143,15 @@ int tree_usage(const struct target *t, struct tree_usage *u)
 	struct pidmap seen = {NULL, 0, 0};
 	pid_t *own = NULL;
 	size_t nown = 0, own_cap = 0;
-	bool ok = true;
 	measures++;
 	*u = (struct tree_usage){{0}};
 	tree_scan_short = false;
-	if (!read_children(own_path, &own, &nown, &own_cap) || tree_scan_short)
-		ok = false;
-	for (size_t k = 0; ok && k < nown; k++) {
-		pid_t pid = own[k];
-		if (pid == self || pid == t->guard || pid == t->hook || pidmap_get(&seen, pid) >= 0)
-			continue;
-		if (!pidmap_put(&seen, pid, 1) || !grow(&queue, n, &cap, sizeof *queue))
-			ok = false;
-		else
-			queue[n++] = (struct listed){pid, self};
-	}
+	bool ok = read_children(own_path, &own, &nown, &own_cap);
+	add_unseen(&queue, &n, &cap, &seen, own, nown, self);
+	ok = ok && !tree_scan_short;
 	for (size_t i = 0; ok && i < n; i++)
-		ok = measure_one(t, u, queue[i], &queue, &n, &cap, &seen);
+		if (queue[i].pid != self && queue[i].pid != t->guard && queue[i].pid != t->hook)
+			ok = measure_one(t, u, queue[i], &queue, &n, &cap, &seen);
 	held_sweep();
 	free(own);
 	free(queue);
