@@ -1,6 +1,6 @@
 /* Linux: the fields of /proc/PID/stat that runlimit reads, parsed by hand (the walk reads
- * one of these files for every process of the tree, at every signal: sscanf cost a tenth of
- * the read).  Shared by the walk (linux_tree.c) and the snapshot (linux_snap.c). */
+ * one of these files for every process of the tree, at every signal: docs/performance.md),
+ * and what goes with them.  Shared by the walk (linux_tree.c) and the snapshot (linux_snap.c). */
 #ifndef RUNLIMIT_OS_LINUX_STAT_H
 #define RUNLIMIT_OS_LINUX_STAT_H
 

@@ -919,8 +919,8 @@ bool tree_usage_possible(void)
 
 /* ---- The budgets' measure (tree_usage): the tree read as the walk reads it (runlimit's
  * children, theirs, and so on), but read-only, and with each process's stat and children
- * files held open from one measure to the next: a pread of a held file costs a third of an
- * open, a read and a close (docs/performance.md), which is most of a measure.  A file of
+ * files held open from one measure to the next: a pread of a held file costs less than an
+ * open, a read and a close, which are most of a measure (docs/performance.md).  A file of
  * /proc/PID is the process's, not its pid's: once the process has ended it reads nothing,
  * however the pid is reused, and is opened again for whatever has the pid now (checked as
  * the walk checks it: listed by its parent, or an orphan of the command's).  One pread a
