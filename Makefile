@@ -75,9 +75,9 @@ endif
 # any system, which is how the paths of systems without a reaper or a process table are
 # tested here (make check-portable).
 PLAT_Linux    = src/os/linux.c src/os/linux_cgroup.c src/os/linux_tree.c src/os/linux_snap.c src/os/linux_stat.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/cpufiles.c src/os/ppoll.c src/os/clock.c
-PLAT_FreeBSD  = src/os/freebsd.c src/os/plain.c src/os/snapargs.c src/os/ppoll.c src/os/clock.c src/os/pipecopy.c
-PLAT_Darwin   = src/os/darwin.c src/os/plain.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/selfpipe.c src/os/clock.c src/os/pipecopy.c
-PLAT_portable = src/os/posix.c src/os/plain.c src/os/selfpipe.c src/os/clock.c src/os/pipecopy.c
+PLAT_FreeBSD  = src/os/freebsd.c src/os/plain.c src/os/snapargs.c src/os/ppoll.c src/os/clock.c
+PLAT_Darwin   = src/os/darwin.c src/os/plain.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/selfpipe.c src/os/clock.c
+PLAT_portable = src/os/posix.c src/os/plain.c src/os/selfpipe.c src/os/clock.c
 PLAT = $(if $(filter portable,$(PLATFORM)),portable,$(if $(PLAT_$(OS)),$(OS),portable))
 PLATFORM_SRCS = $(PLAT_$(PLAT))
 

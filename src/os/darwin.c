@@ -85,16 +85,6 @@ int64_t clock_now(void)
 	return (int64_t)clock_gettime_nsec_np(CLOCK_UPTIME_RAW);
 }
 
-void clock_init(void)
-{
-	selfpipe_init();
-}
-
-void clock_wake(void)
-{
-	selfpipe_wake();
-}
-
 static int kq = -1;
 
 static int kq_open(void)
@@ -170,10 +160,10 @@ static bool wait_kevent(int pipe, struct pollfd *fds, size_t m, struct timespec 
 	return true;
 }
 
-/* Wait for the self-pipe (pipe, or -1), fds, or a watched process's exit, with kevent; or
- * with poll where no kqueue can be had (descriptor limit, or a forked child: kqueues are
- * not inherited), which handles the pipe and the sockets runlimit watches. */
-static void wait_on(int pipe, struct pollfd *fds, size_t n, int64_t deadline)
+/* The sleep: a kevent for the self-pipe, fds, or a watched process's exit; or poll where no
+ * kqueue can be had (descriptor limit, or a forked child: kqueues are not inherited), which
+ * handles the pipe and the sockets runlimit watches. */
+void selfpipe_sleep(int pipe, struct pollfd *fds, size_t n, int64_t deadline)
 {
 	size_t m = n < CLOCK_MAX_FDS ? n : CLOCK_MAX_FDS;
 	for (size_t k = 0; k < n; k++)
@@ -185,32 +175,7 @@ static void wait_on(int pipe, struct pollfd *fds, size_t n, int64_t deadline)
 			return;
 		kq = -1;
 	}
-	/* Without a pipe at all, a signal still interrupts the poll. */
-	struct pollfd all[1 + CLOCK_MAX_FDS];
-	all[0] = (struct pollfd){.fd = pipe, .events = POLLIN};
-	for (size_t k = 0; k < m; k++)
-		all[1 + k] = (struct pollfd){.fd = fds[k].fd, .events = fds[k].events};
-	poll(all, (nfds_t)(1 + m), clock_left_ms(deadline));
-	for (size_t k = 0; k < m; k++)
-		fds[k].revents = all[1 + k].revents;
-}
-
-void clock_wait(int64_t deadline, const sigset_t *waitmask, struct pollfd *fds, size_t n)
-{
-	int pipe = selfpipe_drain();
-	struct timespec ts;
-	if (pipe < 0 && selfpipe_pselect(waitmask, fds, n, clock_left(deadline, &ts)))
-		return;
-	sigset_t saved;
-	selfpipe_unblock(waitmask, &saved);
-	wait_on(pipe, fds, n, deadline);
-	sigprocmask(SIG_SETMASK, &saved, NULL);
-}
-
-void clock_wait_fd(int fd, int64_t deadline)
-{
-	struct pollfd p = {.fd = fd, .events = POLLIN};
-	wait_on(-1, &p, 1, deadline);
+	selfpipe_poll(pipe, fds, n, deadline); /* without a pipe, a signal still interrupts it */
 }
 
 /* The tree: the libproc walk (walk.c holds the loop). */
@@ -224,16 +189,6 @@ bool tree_scan_short;
 
 static struct tree_proc *seen;
 static size_t nseen;
-
-void tree_init(pid_t runlimit)
-{
-	(void)runlimit;
-}
-
-void tree_started(void)
-{
-	/* libproc needs no descriptor */
-}
 
 /* pid's parent and start time (microseconds); false if it is gone or a zombie. */
 static bool info(pid_t pid, struct tree_proc *p)
@@ -388,11 +343,6 @@ long tree_kill_short(const struct target *t)
 {
 	(void)t;
 	return -1; /* the final KILL here is a freeze, which never takes this way */
-}
-
-void tree_prepare(const struct target *t)
-{
-	(void)t; /* no reaper: runlimit adopts no orphan to tell apart */
 }
 
 long tree_count_short(const struct target *t)
@@ -567,11 +517,6 @@ unsigned long ncpu_installed(void)
 {
 	unsigned long n = sysctl_count("hw.ncpu"), available = ncpu_available();
 	return n > available ? n : available;
-}
-
-unsigned long ncpu_quota(void)
-{
-	return ULONG_MAX;
 }
 
 /* Reopening: fcntl(F_GETPATH) gives the file's path, which another process could have

@@ -73,16 +73,6 @@ pid_t peer_pid(int fd)
 }
 
 /* The tree: the reaper's kill. */
-void tree_init(pid_t runlimit)
-{
-	(void)runlimit;
-}
-
-void tree_started(void)
-{
-	/* the kernel holds the subtree */
-}
-
 static void reap_kill(pid_t command, int sig)
 {
 	struct procctl_reaper_kill rk;
@@ -91,11 +81,6 @@ static void reap_kill(pid_t command, int sig)
 	rk.rk_flags = REAPER_KILL_SUBTREE;
 	rk.rk_subtree = command; /* the subtree keeps its id after the command is gone */
 	procctl(P_PID, getpid(), PROC_REAP_KILL, &rk);
-}
-
-void tree_prepare(const struct target *t)
-{
-	(void)t; /* the kernel tells the command's orphans from others' */
 }
 
 /* TREE_SOFT is not honoured here: the kernel signals the whole subtree, nested groups too. */
@@ -109,27 +94,51 @@ long tree_signal(const struct target *t, int sig, int flags, struct tree_seen *s
 	return -1;
 }
 
-int tree_alive(const struct target *t)
+/* The reaper's descendants into *rp (rp_pids to be freed; none, and no list asked for,
+ * when it has none); false if they cannot be listed. */
+static bool reaper_pids(struct procctl_reaper_pids *rp)
 {
-	pid_t command = t->command;
 	struct procctl_reaper_status rs;
 	memset(&rs, 0, sizeof rs);
+	memset(rp, 0, sizeof *rp);
 	if (procctl(P_PID, getpid(), PROC_REAP_STATUS, &rs) < 0)
-		return -1;
-	if (rs.rs_descendants == 0)
-		return 0;
-	struct procctl_reaper_pids rp;
-	memset(&rp, 0, sizeof rp);
-	rp.rp_count = rs.rs_descendants;
-	rp.rp_pids = calloc(rp.rp_count, sizeof *rp.rp_pids);
-	if (!rp.rp_pids || procctl(P_PID, getpid(), PROC_REAP_GETPIDS, &rp) < 0) {
-		free(rp.rp_pids);
-		return -1;
+		return false;
+	rp->rp_count = rs.rs_descendants;
+	if (rp->rp_count == 0)
+		return true;
+	rp->rp_pids = calloc(rp->rp_count, sizeof *rp->rp_pids);
+	if (!rp->rp_pids || procctl(P_PID, getpid(), PROC_REAP_GETPIDS, rp) < 0) {
+		free(rp->rp_pids);
+		rp->rp_pids = NULL;
+		return false;
 	}
+	return true;
+}
+
+/* A descendant of the command's subtree (never the guard or the hook: runlimit's own
+ * children). */
+static bool of_subtree(const struct procctl_reaper_pidinfo *pi, pid_t command)
+{
+	return (pi->pi_flags & REAPER_PIDINFO_VALID) && pi->pi_subtree == command;
+}
+
+/* pid's kern.proc record; false if it is gone. */
+static bool kinfo(pid_t pid, struct kinfo_proc *kp)
+{
+	size_t len = sizeof *kp;
+	int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_PID, (int)pid};
+	return sysctl(mib, 4, kp, &len, NULL, 0) == 0 && len == sizeof *kp;
+}
+
+int tree_alive(const struct target *t)
+{
+	struct procctl_reaper_pids rp;
+	if (!reaper_pids(&rp))
+		return -1;
 	bool alive = false;
 	for (unsigned k = 0; k < rp.rp_count && !alive; k++) {
 		const struct procctl_reaper_pidinfo *pi = &rp.rp_pids[k];
-		alive = (pi->pi_flags & REAPER_PIDINFO_VALID) && pi->pi_subtree == command
+		alive = of_subtree(pi, t->command)
 #ifdef REAPER_PIDINFO_ZOMBIE
 		        && !(pi->pi_flags & REAPER_PIDINFO_ZOMBIE)
 #endif
@@ -152,8 +161,8 @@ long tree_list(const struct target *t, struct tree_id **out)
 	return -1; /* the kernel walks the tree (PROC_REAP_KILL); nothing lists it here yet */
 }
 
-/* The snapshot: the reaper's list of its descendants, those of the command's subtree (which
- * never holds the guard or the hook, runlimit's own children), each read from kern.proc. */
+/* The snapshot: the reaper's list of its descendants, those of the command's subtree, each
+ * read from kern.proc. */
 static char state_of(const struct kinfo_proc *kp)
 {
 	switch (kp->ki_stat) {
@@ -172,9 +181,7 @@ static char state_of(const struct kinfo_proc *kp)
 static bool describe(pid_t pid, struct snap_proc *s, char *buf, size_t size)
 {
 	struct kinfo_proc kp;
-	size_t len = sizeof kp;
-	int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_PID, (int)pid};
-	if (sysctl(mib, 4, &kp, &len, NULL, 0) != 0 || len != sizeof kp)
+	if (!kinfo(pid, &kp))
 		return false;
 	struct timeval now;
 	gettimeofday(&now, NULL);
@@ -186,29 +193,11 @@ static bool describe(pid_t pid, struct snap_proc *s, char *buf, size_t size)
 	                        .rss_kib = (int64_t)kp.ki_rssize * (getpagesize() / 1024)};
 	struct snap_cut c;
 	snap_args_begin(s, &c);
-	mib[2] = KERN_PROC_ARGS;
-	len = size;
+	int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_ARGS, (int)pid};
+	size_t len = size;
 	if (buf && sysctl(mib, 4, buf, &len, NULL, 0) == 0)
 		snap_args_add(s, &c, buf, len);
 	snap_args_end(s, &c);
-	return true;
-}
-
-/* The reaper's descendants into *rp (rp_pids to be freed); false if they cannot be listed. */
-static bool reaper_pids(struct procctl_reaper_pids *rp)
-{
-	struct procctl_reaper_status rs;
-	memset(&rs, 0, sizeof rs);
-	memset(rp, 0, sizeof *rp);
-	if (procctl(P_PID, getpid(), PROC_REAP_STATUS, &rs) < 0)
-		return false;
-	rp->rp_count = rs.rs_descendants;
-	rp->rp_pids = calloc(rp->rp_count ? rp->rp_count : 1, sizeof *rp->rp_pids);
-	if (!rp->rp_pids || procctl(P_PID, getpid(), PROC_REAP_GETPIDS, rp) < 0) {
-		free(rp->rp_pids);
-		rp->rp_pids = NULL;
-		return false;
-	}
 	return true;
 }
 
@@ -223,12 +212,11 @@ long tree_snapshot(const struct target *t, struct snap_proc *out, size_t max, si
 	char *buf = malloc(size); /* without it, the processes are described without arguments */
 	size_t got = 0;
 	for (unsigned k = 0; k < rp.rp_count; k++) {
-		const struct procctl_reaper_pidinfo *pi = &rp.rp_pids[k];
-		if (!(pi->pi_flags & REAPER_PIDINFO_VALID) || pi->pi_subtree != t->command)
+		if (!of_subtree(&rp.rp_pids[k], t->command))
 			continue;
 		if (got == max)
 			(*omitted)++;
-		else if (describe(pi->pi_pid, &out[got], buf, size))
+		else if (describe(rp.rp_pids[k].pi_pid, &out[got], buf, size))
 			got++;
 	}
 	free(buf);
@@ -247,13 +235,9 @@ int tree_usage(const struct target *t, struct tree_usage *u)
 	*u = (struct tree_usage){{0}};
 	int64_t page = getpagesize();
 	for (unsigned k = 0; k < rp.rp_count; k++) {
-		const struct procctl_reaper_pidinfo *pi = &rp.rp_pids[k];
-		if (!(pi->pi_flags & REAPER_PIDINFO_VALID) || pi->pi_subtree != t->command)
-			continue;
 		struct kinfo_proc kp;
-		size_t len = sizeof kp;
-		int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_PID, (int)pi->pi_pid};
-		if (sysctl(mib, 4, &kp, &len, NULL, 0) != 0 || len != sizeof kp || kp.ki_stat == SZOMB)
+		if (!of_subtree(&rp.rp_pids[k], t->command) || !kinfo(rp.rp_pids[k].pi_pid, &kp) ||
+		    kp.ki_stat == SZOMB)
 			continue;
 		const struct rusage *ch = &kp.ki_rusage_ch;
 		u->figure[USAGE_PROCS]++;
@@ -299,9 +283,4 @@ unsigned long ncpu_installed(void)
 {
 	unsigned long n = hw_ncpu(), available = ncpu_available();
 	return n > available ? n : available;
-}
-
-unsigned long ncpu_quota(void)
-{
-	return ULONG_MAX;
 }

@@ -17,29 +17,13 @@
 #include <time.h>
 #include <unistd.h>
 
-/* An open of a /proc file: -1 with errno, which only a want of descriptors or memory makes
- * anything but "gone". */
+/* An open of a /proc file: -1 with errno, which only stat_wanting makes anything but
+ * "gone". */
 static int open_proc(pid_t pid, const char *file)
 {
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, file);
 	return open(path, O_RDONLY | O_CLOEXEC);
-}
-
-static bool wanting(int err)
-{
-	return err == EMFILE || err == ENFILE || err == ENOMEM;
-}
-
-static int64_t ticks_ns(unsigned long long ticks)
-{
-	static long hz;
-	if (!hz)
-		hz = sysconf(_SC_CLK_TCK);
-	if (hz <= 0)
-		return -1;
-	return (int64_t)(ticks / (unsigned long long)hz) * 1000000000 +
-	       (int64_t)(ticks % (unsigned long long)hz) * (1000000000 / hz);
 }
 
 /* The arguments from /proc/PID/cmdline, a piece at a time (snapargs.h cuts them).  A read
@@ -51,7 +35,7 @@ static bool read_cmdline(pid_t pid, struct snap_proc *s)
 	snap_args_begin(s, &c);
 	int fd = open_proc(pid, "cmdline");
 	if (fd < 0)
-		return wanting(errno); /* no descriptor: described without its arguments */
+		return stat_wanting(errno); /* no descriptor: described without its arguments */
 	char buf[4096];
 	ssize_t got;
 	while ((got = read(fd, buf, sizeof buf)) > 0 && snap_args_add(s, &c, buf, (size_t)got) &&
@@ -101,12 +85,12 @@ static int read_fields(struct tree_proc *p)
 	char buf[1024];
 	int fd = open_proc(p->pid, "stat");
 	if (fd < 0)
-		return wanting(errno) ? -1 : 0;
+		return stat_wanting(errno) ? -1 : 0;
 	ssize_t n = read(fd, buf, sizeof buf - 1);
 	int err = errno;
 	close(fd);
 	if (n < 0)
-		return wanting(err) ? -1 : 0;
+		return stat_wanting(err) ? -1 : 0;
 	buf[n > 0 ? n : 0] = '\0';
 	struct stat_fields f;
 	if (!stat_parse(buf, &f) || f.start != p->start || f.state == 'X')
@@ -130,10 +114,10 @@ int snap_describe(const struct tree_proc *found, struct snap_proc *s)
 			return r;
 	}
 	*s = (struct snap_proc){.pid = p.pid, .ppid = p.ppid, .pgid = p.pgid, .state = p.state,
-	                        .elapsed = -1, .cpu = ticks_ns(p.cpu_ticks),
+	                        .elapsed = -1, .cpu = stat_ticks_ns(p.cpu_ticks),
 	                        .rss_kib = p.state == 'Z' ? 0 : p.rss_pages * (sysconf(_SC_PAGESIZE) / 1024)};
 	struct timespec now;
-	int64_t born = ticks_ns(p.start);
+	int64_t born = stat_ticks_ns(p.start);
 	if (born >= 0 && clock_gettime(CLOCK_BOOTTIME, &now) == 0)
 		s->elapsed = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - born;
 	if (s->elapsed < 0)

@@ -1,6 +1,8 @@
 #include "linux_stat.h"
 
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The stat fields, numbered as proc(5) numbers them, that are read here. */
 enum {
@@ -57,4 +59,20 @@ bool stat_parse(const char *text, struct stat_fields *f)
 	}
 	/* Everything up to the rss is in every kernel runlimit runs on. */
 	return field >= F_RSS;
+}
+
+int64_t stat_ticks_ns(unsigned long long ticks)
+{
+	static long hz;
+	if (!hz)
+		hz = sysconf(_SC_CLK_TCK);
+	if (hz <= 0)
+		return -1;
+	return (int64_t)(ticks / (unsigned long long)hz) * 1000000000 +
+	       (int64_t)(ticks % (unsigned long long)hz) * (1000000000 / hz);
+}
+
+bool stat_wanting(int err)
+{
+	return err == EMFILE || err == ENFILE || err == ENOMEM;
 }

@@ -1,10 +1,11 @@
 /* Linux: the fields of /proc/PID/stat that runlimit reads, parsed by hand (the walk reads
- * one of these files for every process of the tree, at every signal: sscanf cost a tenth of
- * the read).  Shared by the walk (linux_tree.c) and the snapshot (linux_snap.c). */
+ * one of these files for every process of the tree, at every signal: docs/performance.md),
+ * and what goes with them.  Shared by the walk (linux_tree.c) and the snapshot (linux_snap.c). */
 #ifndef RUNLIMIT_OS_LINUX_STAT_H
 #define RUNLIMIT_OS_LINUX_STAT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct stat_fields {
@@ -23,5 +24,12 @@ struct stat_fields {
 /* Parse the text of a stat file (NUL-terminated).  False if it is not one: the command
  * name (field 2) may hold anything, so the fields are taken from after its last ')'. */
 bool stat_parse(const char *text, struct stat_fields *f);
+
+/* Clock ticks, stat's unit of time, in nanoseconds; -1 where the tick is not known. */
+int64_t stat_ticks_ns(unsigned long long ticks);
+
+/* Did a read of /proc fail for want of descriptors or memory (err: errno)?  That never
+ * means the process is gone. */
+bool stat_wanting(int err);
 
 #endif

@@ -53,18 +53,12 @@ enum got { GOT, GONE, BLIND };
 static enum got read_stat(pid_t pid, struct stat_fields *f);
 static bool read_children(const char *path, pid_t **list, size_t *n, size_t *cap);
 
-/* Did err come from a want of descriptors or memory? */
-static bool out_of_descriptors(int err)
-{
-	return err == EMFILE || err == ENFILE || err == ENOMEM;
-}
-
 /* The scan under way may miss processes: a read failed for want of err. */
 static void short_of(int err)
 {
 	tree_scan_short = true;
 	if (!tree_scan_why || err != ENOMEM)
-		tree_scan_why = out_of_descriptors(err) ? err : ENOMEM;
+		tree_scan_why = stat_wanting(err) ? err : ENOMEM;
 }
 
 static void scan_begins(void)
@@ -146,7 +140,7 @@ static int proc_is_ours(void)
 		return ours = 0;
 	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return out_of_descriptors(errno) ? -1 : (ours = 0);
+		return stat_wanting(errno) ? -1 : (ours = 0);
 	char buf[4096];
 	ssize_t n = read(fd, buf, sizeof buf - 1);
 	int err = errno;
@@ -308,7 +302,7 @@ static enum got read_stat(pid_t pid, struct stat_fields *f)
 	int fd = proc_open(path, &lent);
 	if (fd < 0) {
 		give_back(lent);
-		return out_of_descriptors(errno) ? BLIND : GONE;
+		return stat_wanting(errno) ? BLIND : GONE;
 	}
 	ssize_t n = read(fd, buf, sizeof buf - 1);
 	int err = errno;
@@ -381,7 +375,7 @@ static bool read_children(const char *path, pid_t **list, size_t *n, size_t *cap
 	bool lent = false, held = own_list >= 0 && strcmp(path, own_path) == 0;
 	int fd = held ? own_list : proc_open(path, &lent);
 	if (fd < 0) {
-		if (out_of_descriptors(errno))
+		if (stat_wanting(errno))
 			short_of(errno);
 		give_back(lent);
 		return false;
@@ -439,7 +433,7 @@ static void children_of(pid_t pid, long threads, pid_t **list, size_t *n, size_t
 	snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
 	DIR *dir = opendir(path);
 	if (!dir) {
-		if (out_of_descriptors(errno))
+		if (stat_wanting(errno))
 			short_of(errno);
 		return;
 	}
@@ -457,11 +451,8 @@ static void children_of(pid_t pid, long threads, pid_t **list, size_t *n, size_t
 static bool has_children_files(void)
 {
 	static int known = -1;
-	if (known < 0) {
-		char path[64];
-		snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)self);
-		known = access(path, R_OK) == 0;
-	}
+	if (known < 0)
+		known = access(own_path, R_OK) == 0;
 	return known;
 }
 
@@ -518,6 +509,17 @@ static bool child_is_dead(pid_t pid)
 	       info.si_pid == pid;
 }
 
+/* Is the process read (p, listed as pid under parent) still the one that was listed, not a
+ * later one given its pid?  Its parent is the one it was listed under, or runlimit, which
+ * adopts orphans, and then only if it is the command's (see adopted_is_commands). */
+static bool still_listed(const struct target *t, pid_t pid, pid_t parent,
+                         const struct tree_proc *p)
+{
+	if (p->ppid != parent && p->ppid != self)
+		return false;
+	return p->ppid != self || (pid == t->command && !t->reaped) || adopted_is_commands(t, p);
+}
+
 /* While tree_scan_dead asks for them: note pid, listed under parent, if it is a dead
  * process of the tree (a zombie; its stat is still there to say which one). */
 static void note_dead(const struct target *t, pid_t pid, pid_t parent)
@@ -525,12 +527,9 @@ static void note_dead(const struct target *t, pid_t pid, pid_t parent)
 	struct stat_fields f;
 	if (!tree_scan_dead || read_stat(pid, &f) != GOT || f.state != 'Z')
 		return;
-	if (f.ppid != parent && f.ppid != self)
-		return; /* another process by now */
 	struct tree_proc p = {.pid = pid, .ppid = f.ppid, .pgid = f.pgrp, .start = f.start};
-	if (f.ppid == self && !(pid == t->command && !t->reaped) && !adopted_is_commands(t, &p))
-		return;
-	tree_seen_add(tree_scan_dead, pid, f.start);
+	if (still_listed(t, pid, parent, &p)) /* not another process by now */
+		tree_seen_add(tree_scan_dead, pid, f.start);
 }
 
 /* A pidfd for pid, taken before the process is read (see scan_children); HANDLE_GONE if
@@ -583,17 +582,6 @@ struct walk {
 	struct tree_proc *procs;
 	size_t nprocs, procs_cap;
 };
-
-/* Is the process read (p, listed as pid under parent) still the one that was listed, not a
- * later one given its pid?  Its parent is the one it was listed under, or runlimit, which
- * adopts orphans, and then only if it is the command's (see adopted_is_commands). */
-static bool still_listed(const struct target *t, pid_t pid, pid_t parent,
-                         const struct tree_proc *p)
-{
-	if (p->ppid != parent && p->ppid != self)
-		return false;
-	return p->ppid != self || (pid == t->command && !t->reaped) || adopted_is_commands(t, p);
-}
 
 /* One listed process: read it, signal it if asked, and list its children.  A child of
  * runlimit's needs no handle: unreaped, its pid cannot be given to another process. */
@@ -900,23 +888,20 @@ long tree_count_short(const struct target *t)
 	return each_child(own_path, own_child, &k) ? k.alive : -1;
 }
 
-/* The scan's own read of /proc/PID/stat says it all: no read more per process. */
-/* The figures of one process, from what its stat file says: resident pages, and clock ticks
- * of CPU (its own and its collected children's).  False where the system's units cannot be
- * had. */
+/* The figures of one process, from what its stat file says (the scan's own read: no read
+ * more per process): resident pages, and clock ticks of CPU (its own and its collected
+ * children's).  False where the system's units cannot be had. */
 static bool proc_figures(long rss_pages, uint64_t ticks, struct tree_usage *one)
 {
-	static long page, hz;
+	static long page;
 	if (!page)
 		page = sysconf(_SC_PAGESIZE);
-	if (!hz)
-		hz = sysconf(_SC_CLK_TCK);
-	if (page <= 0 || hz <= 0)
+	int64_t cpu = stat_ticks_ns(ticks);
+	if (page <= 0 || cpu < 0)
 		return false;
 	one->figure[USAGE_MEMORY] = (int64_t)(rss_pages > 0 ? rss_pages : 0) * page;
 	one->figure[USAGE_PROCS] = 1;
-	one->figure[USAGE_CPU] = (int64_t)(ticks / (uint64_t)hz) * 1000000000 +
-	                         (int64_t)(ticks % (uint64_t)hz) * (1000000000 / hz);
+	one->figure[USAGE_CPU] = cpu;
 	return true;
 }
 
@@ -934,8 +919,8 @@ bool tree_usage_possible(void)
 
 /* ---- The budgets' measure (tree_usage): the tree read as the walk reads it (runlimit's
  * children, theirs, and so on), but read-only, and with each process's stat and children
- * files held open from one measure to the next: a pread of a held file costs a third of an
- * open, a read and a close (docs/performance.md), which is most of a measure.  A file of
+ * files held open from one measure to the next: a pread of a held file costs less than an
+ * open, a read and a close, which are most of a measure (docs/performance.md).  A file of
  * /proc/PID is the process's, not its pid's: once the process has ended it reads nothing,
  * however the pid is reused, and is opened again for whatever has the pid now (checked as
  * the walk checks it: listed by its parent, or an orphan of the command's).  One pread a
@@ -1052,7 +1037,7 @@ static enum got held_stat(struct held *h, struct stat_fields *f)
 		bool was_held = h->stat >= 0;
 		if (held_read(&h->stat, path) >= 0)
 			return stat_parse(list_text, f) ? GOT : GONE;
-		if (out_of_descriptors(errno))
+		if (stat_wanting(errno))
 			return BLIND;
 		held_drop(&h->children); /* of the same ended process */
 		if (!was_held)
@@ -1143,7 +1128,7 @@ static bool measure_one(const struct target *t, struct tree_usage *u, struct lis
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)l.pid, (int)l.pid);
 	if (held_read(&h->children, path) < 0)
-		return !out_of_descriptors(errno); /* gone since its stat was read: no children */
+		return !stat_wanting(errno); /* gone since its stat was read: no children */
 	if (!keep)
 		held_drop(&h->children);
 	return queue_listed(queue, n, cap, seen, l.pid);
@@ -1158,23 +1143,15 @@ int tree_usage(const struct target *t, struct tree_usage *u)
 	struct pidmap seen = {NULL, 0, 0};
 	pid_t *own = NULL;
 	size_t nown = 0, own_cap = 0;
-	bool ok = true;
 	measures++;
 	*u = (struct tree_usage){{0}};
 	tree_scan_short = false;
-	if (!read_children(own_path, &own, &nown, &own_cap) || tree_scan_short)
-		ok = false;
-	for (size_t k = 0; ok && k < nown; k++) {
-		pid_t pid = own[k];
-		if (pid == self || pid == t->guard || pid == t->hook || pidmap_get(&seen, pid) >= 0)
-			continue;
-		if (!pidmap_put(&seen, pid, 1) || !grow(&queue, n, &cap, sizeof *queue))
-			ok = false;
-		else
-			queue[n++] = (struct listed){pid, self};
-	}
+	bool ok = read_children(own_path, &own, &nown, &own_cap);
+	add_unseen(&queue, &n, &cap, &seen, own, nown, self);
+	ok = ok && !tree_scan_short;
 	for (size_t i = 0; ok && i < n; i++)
-		ok = measure_one(t, u, queue[i], &queue, &n, &cap, &seen);
+		if (queue[i].pid != self && queue[i].pid != t->guard && queue[i].pid != t->hook)
+			ok = measure_one(t, u, queue[i], &queue, &n, &cap, &seen);
 	held_sweep();
 	free(own);
 	free(queue);

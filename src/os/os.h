@@ -1,28 +1,12 @@
 /* The platform seam: everything runlimit asks of the operating system beyond POSIX.1-2008,
  * and the one header of src/os/.  The core includes this and nothing else of src/os/; the
- * platform includes no header of the core.
- *
- * One file per system, chosen by the Makefile (PLAT_<system>, one line each):
- *   linux.c, linux_tree.c  Linux: subreaper, parent-death signal, the cloned guard, splice,
- *                          /proc (the tree walk, big enough for a file of its own), cgroups
- *   linux_cgroup.c         Linux: the run's own cgroup v2, for the budgets
- *   darwin.c               macOS: libproc walk, kqueue wait, F_GETPATH
- *   freebsd.c              FreeBSD: procctl reaper and its in-kernel subtree kill, cpusets
- *   posix.c                any other system, and PLATFORM=portable: POSIX alone (poll, the
- *                          process group only, sysconf)
- * What two systems share is in a file named for its mechanism, never for a system:
- *   walk.c (walk.h)        the freeze-rescan-kill loop over a process table (Linux, macOS)
- *   pidmap.c (pidmap.h)    the walks' pid index; grow.c (grow.h) their growable arrays
- *   ppoll.c                the clock and wait where ppoll swaps the mask (Linux, FreeBSD)
- *   selfpipe.c             the self-pipe of the waits that cannot (macOS, portable)
- *   clock.c                deadline arithmetic, for every clock
- *   cpufiles.c             Linux's cgroup and sysfs CPU files, parsed in plain C so that
- *                          the unit tests run them on any system
- * The unit tests of those private parts are in tests/unit/os/, the one place outside src/os/
- * that includes their headers.
- * Where a system lacks a thing, its own file says so in a line or two (none here: the core
- * then does without).  Feature macros: a file asks for its system's names at its top
- * (Makefile, FEATURES). */
+ * platform includes no header of the core.  One file per system, and one named for its
+ * mechanism where systems share one, chosen by the Makefile (PLAT_<system>): which holds
+ * what is docs/design.md's "The platform seam".  The unit tests of the private parts are in
+ * tests/unit/os/, the one place outside src/os/ that includes their headers.  Where a system
+ * lacks a thing, its own file says so in a line or two (none here: the core then does
+ * without).  Feature macros: a file asks for its system's names at its top (Makefile,
+ * FEATURES). */
 #ifndef RUNLIMIT_OS_H
 #define RUNLIMIT_OS_H
 
@@ -55,7 +39,7 @@ int os_child_prepare(int sig, pid_t parent_pid);
 
 /* Start the guard (the core's guard.h says what it does), runlimit being parent, in the
  * cheapest way the OS allows where that is not a plain fork: Linux clones it sharing
- * runlimit's memory (no page tables copied, a third of a fork's cost).  Returns its pid, 0
+ * runlimit's memory (no page tables copied).  Returns its pid, 0
  * where there is no such way, or -1 with errno where the system refused it: the core's
  * guard_start (guard.c), the one place the guard is started, then forks it.  All signals
  * must be blocked.  in_parents: the group the guard is to end when runlimit dies is the one
@@ -75,9 +59,8 @@ bool os_dumped_core(int status);
 long os_maxrss_kib(long ru_maxrss);
 
 /* ---- The tree: the command's process tree, finding and signalling every descendant,
- * not only its process group.  Linux: a /proc walk with pidfds (linux_tree.c); FreeBSD: the
- * procctl reaper's kill (freebsd.c); macOS: a libproc walk (darwin.c); Linux and macOS share
- * the loop (walk.c); posix.c: the group only. */
+ * not only its process group (how far each system reaches: docs/design.md, "The tree on
+ * each system"; the portable build: the group only). */
 
 /* In runlimit (pid runlimit), before the fork: note what the tree must never include (on
  * Linux, the children runlimit had before it started). */
@@ -161,9 +144,8 @@ bool tree_watch_exits(const struct target *t);
 long tree_list(const struct target *t, struct tree_id **out);
 
 /* ---- The usage: what the command's tree holds and has used, for the budgets (budget.h),
- * measured now.  Linux: the walk's read of /proc/PID/stat (linux_tree.c); macOS: the walk
- * and proc_pid_rusage (darwin.c); FreeBSD: the reaper's list and kern.proc (freebsd.c);
- * posix.c: none (no process table), and the budgets are refused there. */
+ * measured now from the process table; none without one (the portable build), where the
+ * budgets are refused. */
 
 /* The figures a measure gives, each -1 where it is not known.  Each budget (budget.c's
  * table) is kept on one of them; a figure is measured by every system's tree_usage that has a
@@ -190,12 +172,10 @@ int tree_usage(const struct target *t, struct tree_usage *u);
 bool tree_usage_possible(void);
 
 /* ---- The snapshot: the command's tree described as it is when a limit runs out, before
- * any signal (the report's tree_at_limit, -v's tree, the hook's RUNLIMIT_PIDS).  Linux: the
- * walk's tree (walk.c), each process read from /proc (linux_snap.c), zombies included;
- * macOS: the same walk, libproc and KERN_PROCARGS2 (darwin.c), no zombies (the walk skips
- * them); FreeBSD: the reaper's list of the command's subtree and kern.proc sysctls
- * (freebsd.c); posix.c: none.  A process gone by the time it is read is left out, never an
- * error; nothing is signalled. */
+ * any signal (the report's tree_at_limit, -v's tree, the hook's RUNLIMIT_PIDS), from the
+ * process table (none in the portable build); zombies included on Linux, left out on macOS
+ * (its walk skips them).  A process gone by the time it is read is left out, never an error;
+ * nothing is signalled. */
 
 #define SNAP_ARG_MAX 256   /* bytes kept of one argument */
 #define SNAP_ARGS_MAX 1024 /* bytes kept of them all, with the NUL that ends each */
@@ -281,9 +261,8 @@ void cgroup_remove(int64_t until);
 
 /* ---- The clock: the deadline clock and the one blocking wait of the supervisor.  Both
  * count the time the machine is awake, and they agree with each other, so a wait that ends
- * "at the deadline" ends when clock_now() reaches it.  ppoll.c (Linux, FreeBSD), darwin.c
- * (kqueue), posix.c (poll).  The wait is the one place the supervisor sleeps: the deadline,
- * signals and descriptors are its events.
+ * "at the deadline" ends when clock_now() reaches it.  The wait is the one place the
+ * supervisor sleeps: the deadline, signals and descriptors are its events.
  *
  * Signals: the supervisor keeps the signals it catches blocked, except inside clock_wait,
  * which unblocks them (waitmask) for the wait alone.  Where the wait can do that atomically
@@ -336,8 +315,7 @@ void clock_wait_fd(int fd, int64_t deadline);
 bool clock_watch_exit(pid_t pid);
 
 /* ---- Processor counts from the operating system (the policy that combines them, with
- * the OpenMP variables, is the core's nproc.c).  Linux: the affinity mask, /sys and the
- * cgroup quota (cpufiles.c); FreeBSD: the cpuset; macOS: sysctl; posix.c: sysconf. */
+ * the OpenMP variables, is the core's nproc.c). */
 
 /* Processors this process may run on now: those online, narrowed by its affinity mask.
  * 0 if unknown. */

@@ -2,13 +2,17 @@
  * portable build.  The guard is a plain fork (guard.c), the waits have no timer slack to
  * shrink, a core dump is told by WCOREDUMP where the system has it, and the working
  * directory is held with POSIX's O_SEARCH where the system has it (searching the directory
- * is then enough), else O_RDONLY, which needs read permission.  None of them has cgroups:
- * the budgets are measured from the walk. */
+ * is then enough), else O_RDONLY, which needs read permission.  The tree needs nothing made
+ * ready and no orphan told apart: only Linux's walk adopts orphans that may be another's.
+ * No CPU quota is counted.  No call moves bytes between pipes: the relay copies them through
+ * its own buffer.  None of them has cgroups: the budgets are measured from the walk. */
 #define _DARWIN_C_SOURCE /* WCOREDUMP is not POSIX: macOS hides it, */
 #define _DEFAULT_SOURCE  /* and glibc and musl too */
 #include "os.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <sys/wait.h>
 
@@ -37,6 +41,51 @@ bool os_dumped_core(int status)
 	(void)status;
 	return false;
 #endif
+}
+
+void tree_init(pid_t runlimit)
+{
+	(void)runlimit;
+}
+
+void tree_started(void)
+{
+}
+
+void tree_prepare(const struct target *t)
+{
+	(void)t;
+}
+
+unsigned long ncpu_quota(void)
+{
+	return ULONG_MAX;
+}
+
+bool pipe_can_move(int in, int out)
+{
+	(void)in;
+	(void)out;
+	return false;
+}
+
+ssize_t pipe_move(int in, int out, size_t max)
+{
+	(void)in;
+	(void)out;
+	(void)max;
+	errno = ENOSYS;
+	return -1;
+}
+
+ssize_t pipe_tee(int in, int out, size_t max)
+{
+	return pipe_move(in, out, max);
+}
+
+void pipe_widen(int fd)
+{
+	(void)fd;
 }
 
 int os_open_here(void)

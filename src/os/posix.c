@@ -72,38 +72,9 @@ int64_t clock_now(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-void clock_init(void)
+void selfpipe_sleep(int pipe, struct pollfd *fds, size_t n, int64_t deadline)
 {
-	selfpipe_init();
-}
-
-void clock_wake(void)
-{
-	selfpipe_wake();
-}
-
-void clock_wait(int64_t deadline, const sigset_t *waitmask, struct pollfd *fds, size_t n)
-{
-	struct pollfd all[1 + CLOCK_MAX_FDS];
-	size_t m = n < CLOCK_MAX_FDS ? n : CLOCK_MAX_FDS;
-	all[0] = (struct pollfd){.fd = selfpipe_drain(), .events = POLLIN};
-	struct timespec ts;
-	if (all[0].fd < 0 && selfpipe_pselect(waitmask, fds, n, clock_left(deadline, &ts)))
-		return;
-	for (size_t k = 0; k < m; k++)
-		all[1 + k] = (struct pollfd){.fd = fds[k].fd, .events = fds[k].events};
-	sigset_t saved;
-	selfpipe_unblock(waitmask, &saved);
-	poll(all, (nfds_t)(1 + m), clock_left_ms(deadline));
-	sigprocmask(SIG_SETMASK, &saved, NULL);
-	for (size_t k = 0; k < n; k++)
-		fds[k].revents = k < m ? all[1 + k].revents : 0;
-}
-
-void clock_wait_fd(int fd, int64_t deadline)
-{
-	struct pollfd p = {.fd = fd, .events = POLLIN};
-	poll(&p, 1, clock_left_ms(deadline));
+	selfpipe_poll(pipe, fds, n, deadline);
 }
 
 bool clock_watch_exit(pid_t pid)
@@ -113,21 +84,6 @@ bool clock_watch_exit(pid_t pid)
 }
 
 /* The tree: no process table to read; the group is all. */
-void tree_init(pid_t runlimit)
-{
-	(void)runlimit;
-}
-
-void tree_started(void)
-{
-	/* nothing to hold */
-}
-
-void tree_prepare(const struct target *t)
-{
-	(void)t; /* no walk: nothing to note */
-}
-
 long tree_signal(const struct target *t, int sig, int flags, struct tree_seen *seen)
 {
 	(void)t;
@@ -196,9 +152,4 @@ unsigned long ncpu_installed(void)
 {
 	unsigned long n = count(_SC_NPROCESSORS_CONF), available = ncpu_available();
 	return n > available ? n : available;
-}
-
-unsigned long ncpu_quota(void)
-{
-	return ULONG_MAX;
 }

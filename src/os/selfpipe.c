@@ -1,10 +1,17 @@
-/* The self-pipe of the waits that cannot swap the signal mask (selfpipe.h). */
+/* The self-pipe of the waits that cannot swap the signal mask (selfpipe.h), and with it
+ * os.h's clock_init, clock_wake, clock_wait and clock_wait_fd for the systems whose wait it
+ * serves.  Where the pipe cannot be made (no descriptor), clock_init leaves its read end -1
+ * and the wait is a pselect. */
+#include "os.h"
 #include "selfpipe.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/select.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../test_hooks.h"
@@ -23,7 +30,7 @@ static int keep_off_stdio(int fd)
 	return high >= 0 ? high : fd;
 }
 
-void selfpipe_init(void)
+void clock_init(void)
 {
 	if (ends[0] >= 0 || pipe(ends) < 0)
 		return;
@@ -34,7 +41,7 @@ void selfpipe_init(void)
 	}
 }
 
-void selfpipe_wake(void)
+void clock_wake(void)
 {
 	int saved = errno;
 	if (ends[1] >= 0) {
@@ -49,7 +56,8 @@ bool selfpipe_there(void)
 	return ends[0] >= 0;
 }
 
-int selfpipe_drain(void)
+/* The read end, drained of what was written so far; -1 if there is no pipe. */
+static int selfpipe_drain(void)
 {
 	char drain[64];
 	if (ends[0] >= 0)
@@ -58,7 +66,8 @@ int selfpipe_drain(void)
 	return ends[0];
 }
 
-void selfpipe_unblock(const sigset_t *waitmask, sigset_t *saved)
+/* Unblock waitmask around a wait that the pipe makes race-free (the caller restores saved). */
+static void selfpipe_unblock(const sigset_t *waitmask, sigset_t *saved)
 {
 	/* A signal blocked until now runs its handler here, before the wait: the byte it
 	 * writes makes the wait return at once. */
@@ -72,8 +81,14 @@ void selfpipe_unblock(const sigset_t *waitmask, sigset_t *saved)
 /* 30 days, POSIX's least for select's timeout. */
 #define SELFPIPE_MAX_WAIT (30 * 24 * 3600)
 
-bool selfpipe_pselect(const sigset_t *waitmask, struct pollfd *fds, size_t n,
-                      const struct timespec *ts)
+/* The wait where there is no pipe: pselect unblocks waitmask in the kernel, with the wait
+ * itself, so that a signal coming in between is not lost until the timeout (ts; NULL: none).
+ * Sets the revents of fds (all n: no array bounds them) as poll would (POLLIN, POLLOUT;
+ * select has no POLLHUP).  Returns after at most 30 days.  False, having waited for
+ * nothing, where a descriptor is too high for select (FD_SETSIZE) or pselect refuses the
+ * wait. */
+static bool selfpipe_pselect(const sigset_t *waitmask, struct pollfd *fds, size_t n,
+                             const struct timespec *ts)
 {
 	fd_set in, out;
 	FD_ZERO(&in);
@@ -118,4 +133,34 @@ bool selfpipe_pselect(const sigset_t *waitmask, struct pollfd *fds, size_t n,
 			fds[k].revents |= POLLOUT;
 	}
 	return true;
+}
+
+void selfpipe_poll(int pipe, struct pollfd *fds, size_t n, int64_t deadline)
+{
+	struct pollfd all[1 + CLOCK_MAX_FDS];
+	size_t m = n < CLOCK_MAX_FDS ? n : CLOCK_MAX_FDS;
+	all[0] = (struct pollfd){.fd = pipe, .events = POLLIN};
+	for (size_t k = 0; k < m; k++)
+		all[1 + k] = (struct pollfd){.fd = fds[k].fd, .events = fds[k].events};
+	poll(all, (nfds_t)(1 + m), clock_left_ms(deadline));
+	for (size_t k = 0; k < n; k++)
+		fds[k].revents = k < m ? all[1 + k].revents : 0;
+}
+
+void clock_wait(int64_t deadline, const sigset_t *waitmask, struct pollfd *fds, size_t n)
+{
+	int pipe = selfpipe_drain();
+	struct timespec ts;
+	if (pipe < 0 && selfpipe_pselect(waitmask, fds, n, clock_left(deadline, &ts)))
+		return;
+	sigset_t saved;
+	selfpipe_unblock(waitmask, &saved);
+	selfpipe_sleep(pipe, fds, n, deadline);
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+}
+
+void clock_wait_fd(int fd, int64_t deadline)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	selfpipe_sleep(-1, &p, 1, deadline);
 }

@@ -1,30 +1,23 @@
-/* The self-pipe of the clocks whose wait cannot swap the signal mask atomically
- * (posix.c, darwin.c): the handlers write a byte, the wait watches the read end. */
+/* The self-pipe of the clocks whose wait cannot swap the signal mask atomically (posix.c,
+ * darwin.c): os.h's clock_init makes it, clock_wake writes a byte to it from a handler, and
+ * clock_wait and clock_wait_fd, which selfpipe.c defines, sleep on its read end by the
+ * system's own selfpipe_sleep. */
 #ifndef RUNLIMIT_SELFPIPE_H
 #define RUNLIMIT_SELFPIPE_H
 
 #include <poll.h>
-#include <signal.h>
 #include <stdbool.h>
-#include <time.h>
+#include <stddef.h>
+#include <stdint.h>
 
-/* Create the pipe (non-blocking, close-on-exec, off the standard descriptors); on failure
- * the read end stays -1 and the waits are selfpipe_pselect's. */
-void selfpipe_init(void);
-void selfpipe_wake(void);
 /* Was the pipe made? */
 bool selfpipe_there(void);
-/* The read end, drained of what was written so far; -1 if there is no pipe. */
-int selfpipe_drain(void);
-/* Unblock waitmask around a wait that the pipe makes race-free; restores the mask. */
-void selfpipe_unblock(const sigset_t *waitmask, sigset_t *saved);
-/* The wait where there is no pipe: pselect unblocks waitmask in the kernel, with the wait
- * itself, so that a signal coming in between is not lost until the timeout (ts; NULL: none).
- * Sets the revents of fds (all n: no array bounds them) as poll would (POLLIN, POLLOUT;
- * select has no POLLHUP).  Returns
- * after at most 30 days.  False, having waited for nothing, where a descriptor is too high
- * for select (FD_SETSIZE) or pselect refuses the wait. */
-bool selfpipe_pselect(const sigset_t *waitmask, struct pollfd *fds, size_t n,
-                      const struct timespec *ts);
+
+/* The system's sleep, its signals unblocked: until the pipe (or -1: none) is readable, one of
+ * fds[0..n) is ready (revents set as poll(2) sets them), or clock_now() reaches deadline. */
+void selfpipe_sleep(int pipe, struct pollfd *fds, size_t n, int64_t deadline);
+
+/* That sleep by poll(2), for the first CLOCK_MAX_FDS of fds (the rest: revents 0). */
+void selfpipe_poll(int pipe, struct pollfd *fds, size_t n, int64_t deadline);
 
 #endif
