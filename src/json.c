@@ -447,3 +447,46 @@ void json_time(struct json *j, int64_t ns)
 	json_text_add(j, &t, text, strlen(text));
 	json_text_close(j, &t);
 }
+
+void json_int_member(struct json *j, const char *key, bool have, long long v)
+{
+	json_key(j, key);
+	if (have)
+		json_int(j, v);
+	else
+		json_null(j);
+}
+
+void json_seconds_member(struct json *j, const char *key, bool have, int64_t ns)
+{
+	json_key(j, key);
+	if (have)
+		json_seconds(j, ns);
+	else
+		json_null(j);
+}
+
+void json_string_member(struct json *j, const char *key, const char *s)
+{
+	json_key(j, key);
+	if (s)
+		json_string(j, s);
+	else
+		json_null(j);
+}
+
+void json_bool_member(struct json *j, const char *key, bool v)
+{
+	json_key(j, key);
+	json_bool(j, v);
+}
+
+bool json_object_member(struct json *j, const char *key, bool have)
+{
+	json_key(j, key);
+	if (have)
+		json_open(j, '{');
+	else
+		json_null(j);
+	return have;
+}

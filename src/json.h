@@ -92,6 +92,15 @@ void json_seconds(struct json *j, int64_t ns);
  * second).  Before the epoch counts as the epoch. */
 void json_time(struct json *j, int64_t ns);
 
+/* Members: the key, then the value, or null where have is false (a string: where it is
+ * NULL).  The report's fields may be unknown or absent; null says so, never 0. */
+void json_int_member(struct json *j, const char *key, bool have, long long v);
+void json_seconds_member(struct json *j, const char *key, bool have, int64_t ns);
+void json_string_member(struct json *j, const char *key, const char *s);
+void json_bool_member(struct json *j, const char *key, bool v);
+/* The key, then an object opened where have is true (true then), or null. */
+bool json_object_member(struct json *j, const char *key, bool have);
+
 /* Append the escaped form of s, without quotes, to j (the string writer's core); true if
  * it is exactly the bytes. */
 bool json_escape(struct json *j, const char *s);

@@ -335,6 +335,28 @@ void test_json(void)
 	      detail);
 	json_free(&j);
 
+	/* The members: null where the value is not had, never 0 or "". */
+	json_init(&j);
+	json_open(&j, '{');
+	json_int_member(&j, "i", true, 7);
+	json_int_member(&j, "j", false, 7);
+	json_seconds_member(&j, "s", true, 500000);
+	json_seconds_member(&j, "t", false, 1);
+	json_string_member(&j, "u", "x");
+	json_string_member(&j, "v", NULL);
+	json_bool_member(&j, "w", false);
+	if (json_object_member(&j, "o", true)) {
+		json_object_member(&j, "p", false);
+		json_close(&j, '}');
+	}
+	json_close(&j, '}');
+	want = "{\"i\":7,\"j\":null,\"s\":0.000500,\"t\":null,\"u\":\"x\",\"v\":null,"
+	       "\"w\":false,\"o\":{\"p\":null}}";
+	snprintf(detail, sizeof detail, "got %s", j.buf ? j.buf : "(nothing)");
+	check(!j.failed && j.buf && strcmp(j.buf, want) == 0, "json: members, null where not had",
+	      detail);
+	json_free(&j);
+
 	/* "inf" parses to INT64_MAX nanoseconds: rounded without overflowing. */
 	json_init(&j);
 	json_seconds(&j, INT64_MAX);
