@@ -116,12 +116,11 @@ static const char usage_lines[] =
 static const char usage_lines_as_timeout[] = /* GNU's, to the letter */
 	"Usage: %s [OPTION] DURATION COMMAND [ARG]...\n"
 	"  or:  %s [OPTION]\n";
-static const char usage_head[] =
+static const char usage_options[] =
 	"Start COMMAND, and if it is still running after DURATION, signal it and\n"
 	"everything it started, then KILL whatever is left after a grace period.\n"
 	"\n"
-	"Mandatory arguments to long options are mandatory for short options too.\n";
-static const char usage_options[] =
+	"Mandatory arguments to long options are mandatory for short options too.\n"
 	"  -s, --signal=SIGNAL        signal to send at the deadline (default TERM):\n"
 	"                               a name (TERM, sigint, RTMIN+1) or a number;\n"
 	"                               0 sends none\n"
@@ -206,84 +205,54 @@ static const char as_timeout_after[] =
 	" --budget-interval, --cgroup) work here too: see 'runlimit --help'.";
 #define USAGE_WIDTH 76
 
-/* Append text to buf (of size, len used so far); false once it does not fit. */
-static bool append(char *buf, size_t size, size_t *len, const char *text)
-{
-	size_t n = strlen(text);
-	if (*len + n >= size)
-		return false;
-	memcpy(buf + *len, text, n + 1);
-	*len += n;
-	return true;
-}
-
-/* Append the words of text, each after a blank, starting a new line where one would reach
+/* Print the words of text, each after a blank, starting a new line where one would reach
  * past USAGE_WIDTH; *col is the current line's length. */
-static bool append_words(char *buf, size_t size, size_t *len, size_t *col, const char *text)
+static void put_words(const char *text, size_t *col)
 {
-	for (const char *p = text; *p;) {
-		while (*p == ' ')
-			p++;
+	for (const char *p = text + strspn(text, " "); *p; p += strspn(p, " ")) {
 		size_t n = strcspn(p, " ");
-		char word[64];
-		snprintf(word, sizeof word, "%.*s", (int)n, p);
-		if (*col > 0 && !append(buf, size, len, *col + 1 + n > USAGE_WIDTH ? "\n" : " "))
-			return false;
-		*col = *col > 0 && *col + 1 + n <= USAGE_WIDTH ? *col + 1 + n : n;
-		if (!append(buf, size, len, word))
-			return false;
+		if (*col > 0 && *col + 1 + n <= USAGE_WIDTH) {
+			putchar(' ');
+			*col += 1 + n;
+		} else {
+			if (*col > 0)
+				putchar('\n');
+			*col = n;
+		}
+		fwrite(p, 1, n, stdout);
 		p += n;
 	}
-	return true;
 }
 
-/* The paragraph that ends "timeout --help". */
-static bool usage_as_timeout(char *buf, size_t size, size_t *len)
-{
-	size_t col = 0;
-	if (!append(buf, size, len, "\n") ||
-	    !append_words(buf, size, len, &col, as_timeout_before))
-		return false;
-	for (int b = BUDGET_NONE + 1; b < BUDGET_KINDS; b++) {
-		char word[64];
-		snprintf(word, sizeof word, "--%s,", budget_rows[b].option);
-		if (!append_words(buf, size, len, &col, word))
-			return false;
-	}
-	return append_words(buf, size, len, &col, as_timeout_after) &&
-	       append(buf, size, len, "\n");
-}
-
-/* runlimit's own options, the budgets' lines in their place. */
-static bool usage_all_extensions(char *buf, size_t size, size_t *len)
-{
-	if (!append(buf, size, len, usage_extensions))
-		return false;
-	for (int b = BUDGET_NONE + 1; b < BUDGET_KINDS; b++)
-		if (!append(buf, size, len, budget_rows[b].help))
-			return false;
-	return append(buf, size, len, usage_after_budgets);
-}
-
+/* Printed a piece at a time; msg_stdout, last, says whether all of it was written. */
 static enum cli_result usage(void)
 {
 	const char *p = program_name;
 	bool as_timeout = strcmp(progname, "timeout") == 0;
-	char lines[1024];
 	if (as_timeout)
-		snprintf(lines, sizeof lines, usage_lines_as_timeout, p, p);
+		printf(usage_lines_as_timeout, p, p);
 	else
-		snprintf(lines, sizeof lines, usage_lines, p, p, p, p, p, p);
-	char text[8192] = "";
-	size_t len = 0;
-	if (!append(text, sizeof text, &len, lines) ||
-	    !append(text, sizeof text, &len, usage_head) ||
-	    !append(text, sizeof text, &len, usage_options) ||
-	    !(as_timeout || usage_all_extensions(text, sizeof text, &len)) ||
-	    !append(text, sizeof text, &len, usage_tail) ||
-	    !(!as_timeout || usage_as_timeout(text, sizeof text, &len)))
-		return CLI_FAILED;
-	return msg_stdout(text) ? CLI_EXIT_OK : CLI_FAILED;
+		printf(usage_lines, p, p, p, p, p, p);
+	fputs(usage_options, stdout);
+	if (!as_timeout) {
+		fputs(usage_extensions, stdout);
+		for (int b = BUDGET_NONE + 1; b < BUDGET_KINDS; b++)
+			fputs(budget_rows[b].help, stdout);
+		fputs(usage_after_budgets, stdout);
+	}
+	fputs(usage_tail, stdout);
+	if (as_timeout) {
+		size_t col = 0;
+		putchar('\n');
+		put_words(as_timeout_before, &col);
+		for (int b = BUDGET_NONE + 1; b < BUDGET_KINDS; b++) {
+			char word[64];
+			snprintf(word, sizeof word, "--%s,", budget_rows[b].option);
+			put_words(word, &col);
+		}
+		put_words(as_timeout_after, &col);
+	}
+	return msg_stdout(as_timeout ? "\n" : "") ? CLI_EXIT_OK : CLI_FAILED;
 }
 
 static enum cli_result version(void)
