@@ -45,7 +45,8 @@ struct option_def {
 
 static const struct option_def fixed_options[] = {
 	/* GNU's order, which its "is ambiguous; possibilities:" list follows; extensions are
-	 * not in GNU timeout, and never make one of its abbreviations ambiguous */
+	 * not in GNU timeout, and never make one of its abbreviations ambiguous, and are named
+	 * in this order at the end of "timeout --help" */
 	{{"kill-after", true, false}, 'k', OPT_KILL},
 	{{"signal", true, false}, 's', OPT_SIGNAL},
 	{{"verbose", false, false}, 'v', OPT_VERBOSE},
@@ -61,15 +62,15 @@ static const struct option_def fixed_options[] = {
 	{{"marker-ttl", true, true}, 0, OPT_MARKER_TTL},
 	{{"list", false, true}, 0, OPT_LIST},
 	{{"json", false, true}, 0, OPT_JSON},
+	{{"nproc", false, true}, 0, OPT_NPROC},
+	{{"reserve", true, true}, 0, OPT_RESERVE},
+	{{"no-inherit", false, true}, 0, OPT_NO_INHERIT},
+	{{"remaining", false, true}, 0, OPT_REMAINING},
 	{{"on-timeout", true, true}, 0, OPT_ON_TIMEOUT},
 	{{"on-timeout-limit", true, true}, 0, OPT_ON_TIMEOUT_LIMIT},
 	{{"", true, true}, 0, OPT_BUDGET}, /* here, the budgets' options */
 	{{"budget-interval", true, true}, 0, OPT_BUDGET_INTERVAL},
 	{{"cgroup", true, true}, 0, OPT_CGROUP},
-	{{"nproc", false, true}, 0, OPT_NPROC},
-	{{"reserve", true, true}, 0, OPT_RESERVE},
-	{{"no-inherit", false, true}, 0, OPT_NO_INHERIT},
-	{{"remaining", false, true}, 0, OPT_REMAINING},
 	{{"help", false, false}, 0, OPT_HELP},
 	{{"version", false, false}, 0, OPT_VERSION},
 };
@@ -195,14 +196,8 @@ static const char usage_tail[] =
 	"  127  COMMAND was not found\n"
 	"  137  COMMAND timed out and was ended by KILL, with -k or -s KILL given\n"
 	"  -    otherwise COMMAND's own status (128+N if signal N ended it)\n";
-/* As "timeout", the extensions are named after the help, the budgets' in their place, in
+/* As "timeout", the extensions are named after the help, from the table of options, in
  * lines of at most USAGE_WIDTH. */
-static const char as_timeout_before[] =
-	"runlimit's extensions (--kill-leftovers, --report, --output-grace, --no-output-timeout, "
-	"--report-tail, --name, --cancel, --marker-ttl, --list, --json, --nproc, --reserve, "
-	"--no-inherit, --remaining, --on-timeout, --on-timeout-limit,";
-static const char as_timeout_after[] =
-	" --budget-interval, --cgroup) work here too: see 'runlimit --help'.";
 #define USAGE_WIDTH 76
 
 /* Print the words of text, each after a blank, starting a new line where one would reach
@@ -242,15 +237,22 @@ static enum cli_result usage(void)
 	}
 	fputs(usage_tail, stdout);
 	if (as_timeout) {
-		size_t col = 0;
+		size_t col = 0, last = NOPTIONS;
+		const char *open = "(";
 		putchar('\n');
-		put_words(as_timeout_before, &col);
-		for (int b = BUDGET_NONE + 1; b < BUDGET_KINDS; b++) {
+		put_words("runlimit's extensions", &col);
+		while (!options[last - 1].lo.extension)
+			last--;
+		for (size_t k = 0; k < last; k++) {
 			char word[64];
-			snprintf(word, sizeof word, "--%s,", budget_rows[b].option);
+			if (!options[k].lo.extension)
+				continue;
+			snprintf(word, sizeof word, "%s--%s%c", open, options[k].lo.name,
+			         k + 1 < last ? ',' : ')');
 			put_words(word, &col);
+			open = "";
 		}
-		put_words(as_timeout_after, &col);
+		put_words("work here too: see 'runlimit --help'.", &col);
 	}
 	return msg_stdout(as_timeout ? "\n" : "") ? CLI_EXIT_OK : CLI_FAILED;
 }
