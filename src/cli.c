@@ -517,6 +517,18 @@ static enum cli_result apply(struct config *cfg, const struct option_def *o, con
 	return CLI_RUN;
 }
 
+/* --marker-ttl without --cancel, --json without --list: said, and true. */
+static bool misplaced(const struct config *cfg)
+{
+	if (cfg->marker_ttl_given && !cfg->cancel)
+		msg("option '--marker-ttl' is for '--cancel'");
+	else if (cfg->json && !cfg->list)
+		msg("option '--json' is for '--list'");
+	else
+		return false;
+	return true;
+}
+
 /* --cancel or --list: no operands, and neither with the other or with --name. */
 static enum cli_result control_mode(const struct config *cfg, int left, char **words)
 {
@@ -528,14 +540,8 @@ static enum cli_result control_mode(const struct config *cfg, int left, char **w
 		msg("option '--name' is for a run, not for %s", cfg->list ? "'--list'" : "'--cancel'");
 		return bad_usage();
 	}
-	if (cfg->marker_ttl_given && !cfg->cancel) {
-		msg("option '--marker-ttl' is for '--cancel'");
+	if (misplaced(cfg))
 		return bad_usage();
-	}
-	if (cfg->json && !cfg->list) {
-		msg("option '--json' is for '--list'");
-		return bad_usage();
-	}
 	if (left > 0) {
 		msg("extra operand %s", quote(words[0]));
 		return bad_usage();
@@ -641,14 +647,8 @@ static enum cli_result run_operands(struct config *cfg, int argc, char **argv, i
 		return bad_usage();
 	}
 	cfg->command = argv + i + 1;
-	if (cfg->marker_ttl_given) {
-		msg("option '--marker-ttl' is for '--cancel'");
+	if (misplaced(cfg))
 		return bad_usage();
-	}
-	if (cfg->json) {
-		msg("option '--json' is for '--list'");
-		return bad_usage();
-	}
 	if (cfg->report_tail && !cfg->report) {
 		msg("option '--report-tail' needs --report=FILE");
 		return bad_usage();
