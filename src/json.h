@@ -101,9 +101,4 @@ void json_bool_member(struct json *j, const char *key, bool v);
 /* The key, then an object opened where have is true (true then), or null. */
 bool json_object_member(struct json *j, const char *key, bool have);
 
-/* Append the escaped form of s, without quotes, to j (the string writer's core); true if
- * it is exactly the bytes. */
-bool json_escape(struct json *j, const char *s);
-bool json_escape_bytes(struct json *j, const char *s, size_t len);
-
 #endif
