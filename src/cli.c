@@ -642,10 +642,8 @@ static enum cli_result run_operands(struct config *cfg, int argc, char **argv, i
 		}
 		return bad_usage();
 	}
-	if (!duration_parse(argv[i], &cfg->duration)) {
-		msg("invalid time interval %s", quote(argv[i]));
+	if (!interval(argv[i], &cfg->duration))
 		return bad_usage();
-	}
 	cfg->command = argv + i + 1;
 	if (misplaced(cfg))
 		return bad_usage();
