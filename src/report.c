@@ -526,12 +526,11 @@ static bool dest_write(void *ctx, const char *text, size_t len)
  * /proc/self/fd/N, /proc/thread-self/fd/N), already folded; or -1. */
 static int descriptor_name(const char *name)
 {
-	if (strcmp(name, "/dev/stdin") == 0)
-		return STDIN_FILENO; /* as a shell's <> or 0>> can make it */
-	if (strcmp(name, "/dev/stdout") == 0)
-		return STDOUT_FILENO;
-	if (strcmp(name, "/dev/stderr") == 0)
-		return STDERR_FILENO;
+	/* By their numbers; /dev/stdin too, as a shell's <> or 0>> can make it writable. */
+	static const char *const std[] = {"/dev/stdin", "/dev/stdout", "/dev/stderr"};
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+		if (strcmp(name, std[fd]) == 0)
+			return fd;
 	static const char *const dirs[] = {"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"};
 	for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
 		size_t n = strlen(dirs[k]);

@@ -215,20 +215,14 @@ void snapshot_pids(char *buf, size_t size)
 	}
 }
 
+/* The report's word for a state letter as ps shows it. */
 static const char *state_word(char state)
 {
-	switch (state) {
-	case 'R': return "running";
-	case 'S': return "sleeping";
-	case 'D': return "disk-wait";
-	case 'T': return "stopped";
-	case 't': return "traced";
-	case 'Z': return "zombie";
-	case 'I': return "idle";
-	case 'W': return "waiting";
-	case 'L': return "locked";
-	default: return "unknown";
-	}
+	static const char letters[] = "RSDTtZIWL";
+	static const char *const words[] = {"running", "sleeping", "disk-wait", "stopped", "traced",
+	                                    "zombie", "idle", "waiting", "locked"};
+	const char *at = state ? strchr(letters, state) : NULL;
+	return at ? words[at - letters] : "unknown";
 }
 
 static void process_member(struct json *j, const struct snap_proc *p)
