@@ -415,10 +415,7 @@ void json_time(struct json *j, int64_t ns)
 		strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
 	size_t len = strlen(text);
 	snprintf(text + len, sizeof text - len, ".%03dZ", (int)(ns / 1000000 % 1000));
-	struct json_text t;
-	json_text_open(j, &t, false);
-	json_text_add(j, &t, text, strlen(text));
-	json_text_close(j, &t);
+	json_string(j, text);
 }
 
 void json_int_member(struct json *j, const char *key, bool have, long long v)
@@ -452,6 +449,26 @@ void json_bool_member(struct json *j, const char *key, bool v)
 {
 	json_key(j, key);
 	json_bool(j, v);
+}
+
+void json_strings_member(struct json *j, const char *key, const char *key_base64,
+                         const char *const *argv)
+{
+	bool exact = true;
+	json_key(j, key);
+	json_open(j, '[');
+	for (const char *const *s = argv; *s; s++)
+		exact &= json_string(j, *s);
+	json_close(j, ']');
+	json_key(j, key_base64);
+	if (exact) {
+		json_null(j);
+		return;
+	}
+	json_open(j, '[');
+	for (const char *const *s = argv; *s; s++)
+		json_base64(j, *s, strlen(*s));
+	json_close(j, ']');
 }
 
 bool json_object_member(struct json *j, const char *key, bool have)

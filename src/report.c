@@ -263,28 +263,6 @@ static void process_counts(struct json *j, const struct run_end *e)
 	json_close(j, ']');
 }
 
-/* The command's arguments as text; and, if the text of one is not its bytes (not UTF-8),
- * all of them as they are, in base64. */
-static void command_members(struct json *j)
-{
-	char **argv = rep.cfg->command;
-	bool exact = true;
-	json_key(j, "command");
-	json_open(j, '[');
-	for (char **arg = argv; arg && *arg; arg++)
-		exact &= json_string(j, *arg);
-	json_close(j, ']');
-	json_key(j, "command_base64");
-	if (exact) {
-		json_null(j);
-		return;
-	}
-	json_open(j, '[');
-	for (char **arg = argv; *arg; arg++)
-		json_base64(j, *arg, strlen(*arg));
-	json_close(j, ']');
-}
-
 /* What ended the run, and how the command ended. */
 static void end_members(struct json *j, const struct run_end *e)
 {
@@ -296,7 +274,9 @@ static void end_members(struct json *j, const struct run_end *e)
 	json_bool_member(j, "kill_needed", e->kill_needed);
 	json_bool_member(j, "cancelled", rep.cancelled);
 	json_string_member(j, "name", rep.cfg->name);
-	command_members(j);
+	static const char *const none[] = {NULL}; /* bad usage: no command */
+	const char *const *argv = rep.cfg->command ? (const char *const *)rep.cfg->command : none;
+	json_strings_member(j, "command", "command_base64", argv);
 	json_int_member(j, "pid", e->pid > 0, e->pid);
 	/* The command's own wait status, once it ran and was reaped. */
 	bool have = e->pid > 0 && !e->exec_error && !e->unreaped;

@@ -235,22 +235,13 @@ static void process_member(struct json *j, const struct snap_proc *p)
 	json_seconds_member(j, "elapsed_seconds", p->elapsed >= 0, p->elapsed);
 	json_seconds_member(j, "cpu_seconds", p->cpu >= 0, p->cpu);
 	json_int_member(j, "rss_kib", p->rss_kib >= 0, p->rss_kib);
-	/* As the report's command: text, and the bytes in base64 where the text is not them. */
-	bool exact = true;
-	json_key(j, "command");
-	json_open(j, '[');
+	/* As the report's command (each argument at least its NUL: SNAP_ARGS_MAX at most). */
+	const char *argv[SNAP_ARGS_MAX + 1];
+	size_t n = 0;
 	for (size_t k = 0; k < p->args_len; k += strlen(p->args + k) + 1)
-		exact &= json_string(j, p->args + k);
-	json_close(j, ']');
-	json_key(j, "command_base64");
-	if (exact) {
-		json_null(j);
-	} else {
-		json_open(j, '[');
-		for (size_t k = 0; k < p->args_len; k += strlen(p->args + k) + 1)
-			json_base64(j, p->args + k, strlen(p->args + k));
-		json_close(j, ']');
-	}
+		argv[n++] = p->args + k;
+	argv[n] = NULL;
+	json_strings_member(j, "command", "command_base64", argv);
 	json_bool_member(j, "command_cut", p->args_cut);
 	json_close(j, '}');
 }

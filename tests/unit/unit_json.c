@@ -349,13 +349,17 @@ void test_json(void)
 	json_string_member(&j, "u", "x");
 	json_string_member(&j, "v", NULL);
 	json_bool_member(&j, "w", false);
+	static const char *const text[] = {"a", NULL}, *const bytes[] = {"a", "\xff", NULL};
+	json_strings_member(&j, "x", "x64", text);
+	json_strings_member(&j, "y", "y64", bytes);
 	if (json_object_member(&j, "o", true)) {
 		json_object_member(&j, "p", false);
 		json_close(&j, '}');
 	}
 	json_close(&j, '}');
 	want = "{\"i\":7,\"j\":null,\"s\":0.000500,\"t\":null,\"u\":\"x\",\"v\":null,"
-	       "\"w\":false,\"o\":{\"p\":null}}";
+	       "\"w\":false,\"x\":[\"a\"],\"x64\":null,\"y\":[\"a\",\"" R "\"],"
+	       "\"y64\":[\"YQ==\",\"/w==\"],\"o\":{\"p\":null}}";
 	snprintf(detail, sizeof detail, "got %s", j.buf ? j.buf : "(nothing)");
 	check(!j.failed && j.buf && strcmp(j.buf, want) == 0, "json: members, null where not had",
 	      detail);
