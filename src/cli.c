@@ -45,7 +45,8 @@ struct option_def {
 
 static const struct option_def fixed_options[] = {
 	/* GNU's order, which its "is ambiguous; possibilities:" list follows; extensions are
-	 * not in GNU timeout, and never make one of its abbreviations ambiguous */
+	 * not in GNU timeout, and never make one of its abbreviations ambiguous, and are named
+	 * in this order at the end of "timeout --help" */
 	{{"kill-after", true, false}, 'k', OPT_KILL},
 	{{"signal", true, false}, 's', OPT_SIGNAL},
 	{{"verbose", false, false}, 'v', OPT_VERBOSE},
@@ -61,15 +62,15 @@ static const struct option_def fixed_options[] = {
 	{{"marker-ttl", true, true}, 0, OPT_MARKER_TTL},
 	{{"list", false, true}, 0, OPT_LIST},
 	{{"json", false, true}, 0, OPT_JSON},
+	{{"nproc", false, true}, 0, OPT_NPROC},
+	{{"reserve", true, true}, 0, OPT_RESERVE},
+	{{"no-inherit", false, true}, 0, OPT_NO_INHERIT},
+	{{"remaining", false, true}, 0, OPT_REMAINING},
 	{{"on-timeout", true, true}, 0, OPT_ON_TIMEOUT},
 	{{"on-timeout-limit", true, true}, 0, OPT_ON_TIMEOUT_LIMIT},
 	{{"", true, true}, 0, OPT_BUDGET}, /* here, the budgets' options */
 	{{"budget-interval", true, true}, 0, OPT_BUDGET_INTERVAL},
 	{{"cgroup", true, true}, 0, OPT_CGROUP},
-	{{"nproc", false, true}, 0, OPT_NPROC},
-	{{"reserve", true, true}, 0, OPT_RESERVE},
-	{{"no-inherit", false, true}, 0, OPT_NO_INHERIT},
-	{{"remaining", false, true}, 0, OPT_REMAINING},
 	{{"help", false, false}, 0, OPT_HELP},
 	{{"version", false, false}, 0, OPT_VERSION},
 };
@@ -116,12 +117,11 @@ static const char usage_lines[] =
 static const char usage_lines_as_timeout[] = /* GNU's, to the letter */
 	"Usage: %s [OPTION] DURATION COMMAND [ARG]...\n"
 	"  or:  %s [OPTION]\n";
-static const char usage_head[] =
+static const char usage_options[] =
 	"Start COMMAND, and if it is still running after DURATION, signal it and\n"
 	"everything it started, then KILL whatever is left after a grace period.\n"
 	"\n"
-	"Mandatory arguments to long options are mandatory for short options too.\n";
-static const char usage_options[] =
+	"Mandatory arguments to long options are mandatory for short options too.\n"
 	"  -s, --signal=SIGNAL        signal to send at the deadline (default TERM):\n"
 	"                               a name (TERM, sigint, RTMIN+1) or a number;\n"
 	"                               0 sends none\n"
@@ -196,94 +196,65 @@ static const char usage_tail[] =
 	"  127  COMMAND was not found\n"
 	"  137  COMMAND timed out and was ended by KILL, with -k or -s KILL given\n"
 	"  -    otherwise COMMAND's own status (128+N if signal N ended it)\n";
-/* As "timeout", the extensions are named after the help, the budgets' in their place, in
+/* As "timeout", the extensions are named after the help, from the table of options, in
  * lines of at most USAGE_WIDTH. */
-static const char as_timeout_before[] =
-	"runlimit's extensions (--kill-leftovers, --report, --output-grace, --no-output-timeout, "
-	"--report-tail, --name, --cancel, --marker-ttl, --list, --json, --nproc, --reserve, "
-	"--no-inherit, --remaining, --on-timeout, --on-timeout-limit,";
-static const char as_timeout_after[] =
-	" --budget-interval, --cgroup) work here too: see 'runlimit --help'.";
 #define USAGE_WIDTH 76
 
-/* Append text to buf (of size, len used so far); false once it does not fit. */
-static bool append(char *buf, size_t size, size_t *len, const char *text)
-{
-	size_t n = strlen(text);
-	if (*len + n >= size)
-		return false;
-	memcpy(buf + *len, text, n + 1);
-	*len += n;
-	return true;
-}
-
-/* Append the words of text, each after a blank, starting a new line where one would reach
+/* Print the words of text, each after a blank, starting a new line where one would reach
  * past USAGE_WIDTH; *col is the current line's length. */
-static bool append_words(char *buf, size_t size, size_t *len, size_t *col, const char *text)
+static void put_words(const char *text, size_t *col)
 {
-	for (const char *p = text; *p;) {
-		while (*p == ' ')
-			p++;
+	for (const char *p = text + strspn(text, " "); *p; p += strspn(p, " ")) {
 		size_t n = strcspn(p, " ");
-		char word[64];
-		snprintf(word, sizeof word, "%.*s", (int)n, p);
-		if (*col > 0 && !append(buf, size, len, *col + 1 + n > USAGE_WIDTH ? "\n" : " "))
-			return false;
-		*col = *col > 0 && *col + 1 + n <= USAGE_WIDTH ? *col + 1 + n : n;
-		if (!append(buf, size, len, word))
-			return false;
+		if (*col > 0 && *col + 1 + n <= USAGE_WIDTH) {
+			putchar(' ');
+			*col += 1 + n;
+		} else {
+			if (*col > 0)
+				putchar('\n');
+			*col = n;
+		}
+		fwrite(p, 1, n, stdout);
 		p += n;
 	}
-	return true;
 }
 
-/* The paragraph that ends "timeout --help". */
-static bool usage_as_timeout(char *buf, size_t size, size_t *len)
-{
-	size_t col = 0;
-	if (!append(buf, size, len, "\n") ||
-	    !append_words(buf, size, len, &col, as_timeout_before))
-		return false;
-	for (int b = BUDGET_NONE + 1; b < BUDGET_KINDS; b++) {
-		char word[64];
-		snprintf(word, sizeof word, "--%s,", budget_rows[b].option);
-		if (!append_words(buf, size, len, &col, word))
-			return false;
-	}
-	return append_words(buf, size, len, &col, as_timeout_after) &&
-	       append(buf, size, len, "\n");
-}
-
-/* runlimit's own options, the budgets' lines in their place. */
-static bool usage_all_extensions(char *buf, size_t size, size_t *len)
-{
-	if (!append(buf, size, len, usage_extensions))
-		return false;
-	for (int b = BUDGET_NONE + 1; b < BUDGET_KINDS; b++)
-		if (!append(buf, size, len, budget_rows[b].help))
-			return false;
-	return append(buf, size, len, usage_after_budgets);
-}
-
+/* Printed a piece at a time; msg_stdout, last, says whether all of it was written. */
 static enum cli_result usage(void)
 {
 	const char *p = program_name;
 	bool as_timeout = strcmp(progname, "timeout") == 0;
-	char lines[1024];
 	if (as_timeout)
-		snprintf(lines, sizeof lines, usage_lines_as_timeout, p, p);
+		printf(usage_lines_as_timeout, p, p);
 	else
-		snprintf(lines, sizeof lines, usage_lines, p, p, p, p, p, p);
-	char text[8192] = "";
-	size_t len = 0;
-	if (!append(text, sizeof text, &len, lines) ||
-	    !append(text, sizeof text, &len, usage_head) ||
-	    !append(text, sizeof text, &len, usage_options) ||
-	    !(as_timeout || usage_all_extensions(text, sizeof text, &len)) ||
-	    !append(text, sizeof text, &len, usage_tail) ||
-	    !(!as_timeout || usage_as_timeout(text, sizeof text, &len)))
-		return CLI_FAILED;
-	return msg_stdout(text) ? CLI_EXIT_OK : CLI_FAILED;
+		printf(usage_lines, p, p, p, p, p, p);
+	fputs(usage_options, stdout);
+	if (!as_timeout) {
+		fputs(usage_extensions, stdout);
+		for (int b = BUDGET_NONE + 1; b < BUDGET_KINDS; b++)
+			fputs(budget_rows[b].help, stdout);
+		fputs(usage_after_budgets, stdout);
+	}
+	fputs(usage_tail, stdout);
+	if (as_timeout) {
+		size_t col = 0, last = NOPTIONS;
+		const char *open = "(";
+		putchar('\n');
+		put_words("runlimit's extensions", &col);
+		while (!options[last - 1].lo.extension)
+			last--;
+		for (size_t k = 0; k < last; k++) {
+			char word[64];
+			if (!options[k].lo.extension)
+				continue;
+			snprintf(word, sizeof word, "%s--%s%c", open, options[k].lo.name,
+			         k + 1 < last ? ',' : ')');
+			put_words(word, &col);
+			open = "";
+		}
+		put_words("work here too: see 'runlimit --help'.", &col);
+	}
+	return msg_stdout(as_timeout ? "\n" : "") ? CLI_EXIT_OK : CLI_FAILED;
 }
 
 static enum cli_result version(void)
@@ -546,6 +517,18 @@ static enum cli_result apply(struct config *cfg, const struct option_def *o, con
 	return CLI_RUN;
 }
 
+/* --marker-ttl without --cancel, --json without --list: said, and true. */
+static bool misplaced(const struct config *cfg)
+{
+	if (cfg->marker_ttl_given && !cfg->cancel)
+		msg("option '--marker-ttl' is for '--cancel'");
+	else if (cfg->json && !cfg->list)
+		msg("option '--json' is for '--list'");
+	else
+		return false;
+	return true;
+}
+
 /* --cancel or --list: no operands, and neither with the other or with --name. */
 static enum cli_result control_mode(const struct config *cfg, int left, char **words)
 {
@@ -557,14 +540,8 @@ static enum cli_result control_mode(const struct config *cfg, int left, char **w
 		msg("option '--name' is for a run, not for %s", cfg->list ? "'--list'" : "'--cancel'");
 		return bad_usage();
 	}
-	if (cfg->marker_ttl_given && !cfg->cancel) {
-		msg("option '--marker-ttl' is for '--cancel'");
+	if (misplaced(cfg))
 		return bad_usage();
-	}
-	if (cfg->json && !cfg->list) {
-		msg("option '--json' is for '--list'");
-		return bad_usage();
-	}
 	if (left > 0) {
 		msg("extra operand %s", quote(words[0]));
 		return bad_usage();
@@ -665,19 +642,11 @@ static enum cli_result run_operands(struct config *cfg, int argc, char **argv, i
 		}
 		return bad_usage();
 	}
-	if (!duration_parse(argv[i], &cfg->duration)) {
-		msg("invalid time interval %s", quote(argv[i]));
+	if (!interval(argv[i], &cfg->duration))
 		return bad_usage();
-	}
 	cfg->command = argv + i + 1;
-	if (cfg->marker_ttl_given) {
-		msg("option '--marker-ttl' is for '--cancel'");
+	if (misplaced(cfg))
 		return bad_usage();
-	}
-	if (cfg->json) {
-		msg("option '--json' is for '--list'");
-		return bad_usage();
-	}
 	if (cfg->report_tail && !cfg->report) {
 		msg("option '--report-tail' needs --report=FILE");
 		return bad_usage();

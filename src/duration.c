@@ -16,8 +16,7 @@ static bool is_unit(const char *s)
 /* strtod in the C locale (runlimit never calls setlocale for anything else), and, only when
  * that stops short of the end or of a unit, in the user's LC_NUMERIC too, keeping the longer
  * reading: "0,5" works in a German locale and "0.5" works everywhere.  The locale is loaded
- * only on that path: loading it is a cost at start-up (docs/performance.md) "5m" must not
- * pay. */
+ * only on that path, so that "5m" never pays for it (docs/performance.md, Start-up). */
 static double parse_number(const char *s, char **end, int *err)
 {
 	errno = 0;

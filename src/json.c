@@ -131,10 +131,8 @@ void json_close(struct json *j, char bracket)
 
 void json_key(struct json *j, const char *key)
 {
-	separate(j);
-	append(j, "\"", 1);
-	json_escape(j, key);
-	append(j, "\":", 2);
+	json_string(j, key);
+	append(j, ":", 1);
 	j->need_comma = false; /* the value follows the colon */
 }
 
@@ -210,11 +208,6 @@ static void escape_ascii(struct json *j, unsigned char c)
 	}
 }
 
-static void text_start(struct json_text *t, bool cut)
-{
-	*t = (struct json_text){.skip = cut ? 3 : 0, .exact = true};
-}
-
 void json_text_add(struct json *j, struct json_text *t, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + n;
@@ -276,41 +269,21 @@ void json_text_add(struct json *j, struct json_text *t, const char *s, size_t n)
 	append(j, (const char *)run, (size_t)(p - run));
 }
 
-/* The end of the bytes: a sequence still begun was cut short. */
-static bool text_end(struct json *j, struct json_text *t)
-{
-	if (t->npend > 0) {
-		t->npend = 0;
-		replacement(j, t);
-	}
-	return t->exact;
-}
-
 void json_text_open(struct json *j, struct json_text *t, bool cut)
 {
 	separate(j);
 	append(j, "\"", 1);
-	text_start(t, cut);
+	*t = (struct json_text){.skip = cut ? 3 : 0, .exact = true};
 }
 
 bool json_text_close(struct json *j, struct json_text *t)
 {
-	bool exact = text_end(j, t);
+	if (t->npend > 0) {
+		t->npend = 0; /* the end of the bytes: a sequence still begun was cut short */
+		replacement(j, t);
+	}
 	append(j, "\"", 1);
-	return exact;
-}
-
-bool json_escape_bytes(struct json *j, const char *s, size_t len)
-{
-	struct json_text t;
-	text_start(&t, false);
-	json_text_add(j, &t, s, len);
-	return text_end(j, &t);
-}
-
-bool json_escape(struct json *j, const char *s)
-{
-	return json_escape_bytes(j, s, strlen(s));
+	return t->exact;
 }
 
 bool json_string(struct json *j, const char *s)
@@ -442,8 +415,68 @@ void json_time(struct json *j, int64_t ns)
 		strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
 	size_t len = strlen(text);
 	snprintf(text + len, sizeof text - len, ".%03dZ", (int)(ns / 1000000 % 1000));
-	struct json_text t;
-	json_text_open(j, &t, false);
-	json_text_add(j, &t, text, strlen(text));
-	json_text_close(j, &t);
+	json_string(j, text);
+}
+
+void json_int_member(struct json *j, const char *key, bool have, long long v)
+{
+	json_key(j, key);
+	if (have)
+		json_int(j, v);
+	else
+		json_null(j);
+}
+
+void json_seconds_member(struct json *j, const char *key, bool have, int64_t ns)
+{
+	json_key(j, key);
+	if (have)
+		json_seconds(j, ns);
+	else
+		json_null(j);
+}
+
+void json_string_member(struct json *j, const char *key, const char *s)
+{
+	json_key(j, key);
+	if (s)
+		json_string(j, s);
+	else
+		json_null(j);
+}
+
+void json_bool_member(struct json *j, const char *key, bool v)
+{
+	json_key(j, key);
+	json_bool(j, v);
+}
+
+void json_strings_member(struct json *j, const char *key, const char *key_base64,
+                         const char *const *argv)
+{
+	bool exact = true;
+	json_key(j, key);
+	json_open(j, '[');
+	for (const char *const *s = argv; *s; s++)
+		exact &= json_string(j, *s);
+	json_close(j, ']');
+	json_key(j, key_base64);
+	if (exact) {
+		json_null(j);
+		return;
+	}
+	json_open(j, '[');
+	for (const char *const *s = argv; *s; s++)
+		json_base64(j, *s, strlen(*s));
+	json_close(j, ']');
+}
+
+bool json_object_member(struct json *j, const char *key, bool have)
+{
+	json_key(j, key);
+	if (have)
+		json_open(j, '{');
+	else
+		json_null(j);
+	return have;
 }

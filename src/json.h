@@ -92,9 +92,17 @@ void json_seconds(struct json *j, int64_t ns);
  * second).  Before the epoch counts as the epoch. */
 void json_time(struct json *j, int64_t ns);
 
-/* Append the escaped form of s, without quotes, to j (the string writer's core); true if
- * it is exactly the bytes. */
-bool json_escape(struct json *j, const char *s);
-bool json_escape_bytes(struct json *j, const char *s, size_t len);
+/* Members: the key, then the value, or null where have is false (a string: where it is
+ * NULL).  The report's fields may be unknown or absent; null says so, never 0. */
+void json_int_member(struct json *j, const char *key, bool have, long long v);
+void json_seconds_member(struct json *j, const char *key, bool have, int64_t ns);
+void json_string_member(struct json *j, const char *key, const char *s);
+void json_bool_member(struct json *j, const char *key, bool v);
+/* key: the strings of argv (NULL-terminated) as text; and key_base64: null, or, where the
+ * text of one is not its bytes (not UTF-8), all of them as they are, in base64. */
+void json_strings_member(struct json *j, const char *key, const char *key_base64,
+                         const char *const *argv);
+/* The key, then an object opened where have is true (true then), or null. */
+bool json_object_member(struct json *j, const char *key, bool have);
 
 #endif

@@ -205,43 +205,16 @@ bool report_wants_survivors(void)
 	return rep.cfg && !rep.unknown && !(rep.alive_at_exit == 0 && rep.ntargets == 0);
 }
 
-static void signal_value(struct json *j, int sig)
+/* A signal by its name ("TERM"); null where have is false. */
+static void signal_member(struct json *j, const char *key, bool have, int sig)
 {
 	char name[16];
-	json_string(j, sig_name(sig, name, sizeof name));
+	json_string_member(j, key, have ? sig_name(sig, name, sizeof name) : NULL);
 }
 
-/* Members whose value may be unknown or absent: null then. */
-static void int_member(struct json *j, const char *key, bool have, long long v)
+static int64_t timeval_ns(struct timeval tv)
 {
-	json_key(j, key);
-	if (have)
-		json_int(j, v);
-	else
-		json_null(j);
-}
-
-static void signal_member(struct json *j, const char *key, int sig) /* 0: null */
-{
-	json_key(j, key);
-	if (sig)
-		signal_value(j, sig);
-	else
-		json_null(j);
-}
-
-static void string_member(struct json *j, const char *key, const char *text)
-{
-	json_key(j, key);
-	if (text)
-		json_string(j, text);
-	else
-		json_null(j);
-}
-
-static void timeval_value(struct json *j, struct timeval tv)
-{
-	json_seconds(j, (int64_t)tv.tv_sec * 1000000000 + (int64_t)tv.tv_usec * 1000);
+	return (int64_t)tv.tv_sec * 1000000000 + (int64_t)tv.tv_usec * 1000;
 }
 
 /* The processes still alive at the end, and how many of those runlimit asked to end are
@@ -279,9 +252,9 @@ static void process_counts(struct json *j, const struct run_end *e)
 	}
 	if (left < 0 && rep.kill_left >= 0)
 		left = rep.kill_left; /* the KILL looked until nothing was alive, without memory */
-	int_member(j, "alive_at_command_exit", rep.alive_at_exit >= 0, rep.alive_at_exit);
-	int_member(j, "ended", ended >= 0, ended);
-	int_member(j, "left_running", left >= 0, left);
+	json_int_member(j, "alive_at_command_exit", rep.alive_at_exit >= 0, rep.alive_at_exit);
+	json_int_member(j, "ended", ended >= 0, ended);
+	json_int_member(j, "left_running", left >= 0, left);
 	/* What outlived its SIGKILL: runlimit gave up on it after the settle. */
 	json_key(j, "alive_after_kill");
 	json_open(j, '[');
@@ -290,73 +263,40 @@ static void process_counts(struct json *j, const struct run_end *e)
 	json_close(j, ']');
 }
 
-/* The command's arguments as text; and, if the text of one is not its bytes (not UTF-8),
- * all of them as they are, in base64. */
-static void command_members(struct json *j)
-{
-	char **argv = rep.cfg->command;
-	bool exact = true;
-	json_key(j, "command");
-	json_open(j, '[');
-	for (char **arg = argv; arg && *arg; arg++)
-		exact &= json_string(j, *arg);
-	json_close(j, ']');
-	json_key(j, "command_base64");
-	if (exact) {
-		json_null(j);
-		return;
-	}
-	json_open(j, '[');
-	for (char **arg = argv; *arg; arg++)
-		json_base64(j, *arg, strlen(*arg));
-	json_close(j, ']');
-}
-
 /* What ended the run, and how the command ended. */
 static void end_members(struct json *j, const struct run_end *e)
 {
-	json_key(j, "outcome");
-	json_string(j, outcome_word(e->outcome));
-	int_member(j, "exit_status", !e->die, e->status);
-	signal_member(j, "exit_signal", e->die);
-	json_key(j, "timed_out");
-	json_bool(j, e->timed_out);
-	string_member(j, "timed_out_by", e->timed_out ? rep.timed_out_by : NULL);
-	json_key(j, "kill_needed");
-	json_bool(j, e->kill_needed);
-	json_key(j, "cancelled");
-	json_bool(j, rep.cancelled);
-	string_member(j, "name", rep.cfg->name);
-	command_members(j);
-	int_member(j, "pid", e->pid > 0, e->pid);
+	json_string_member(j, "outcome", outcome_word(e->outcome));
+	json_int_member(j, "exit_status", !e->die, e->status);
+	signal_member(j, "exit_signal", e->die != 0, e->die);
+	json_bool_member(j, "timed_out", e->timed_out);
+	json_string_member(j, "timed_out_by", e->timed_out ? rep.timed_out_by : NULL);
+	json_bool_member(j, "kill_needed", e->kill_needed);
+	json_bool_member(j, "cancelled", rep.cancelled);
+	json_string_member(j, "name", rep.cfg->name);
+	static const char *const none[] = {NULL}; /* bad usage: no command */
+	const char *const *argv = rep.cfg->command ? (const char *const *)rep.cfg->command : none;
+	json_strings_member(j, "command", "command_base64", argv);
+	json_int_member(j, "pid", e->pid > 0, e->pid);
 	/* The command's own wait status, once it ran and was reaped. */
 	bool have = e->pid > 0 && !e->exec_error && !e->unreaped;
 	int st = e->wait_status;
 	bool exited = have && WIFEXITED(st), signalled = have && WIFSIGNALED(st);
-	int_member(j, "command_exit", exited, exited ? WEXITSTATUS(st) : 0);
-	signal_member(j, "command_signal", signalled ? WTERMSIG(st) : 0);
-	json_key(j, "core_dumped");
-	json_bool(j, signalled && os_dumped_core(st));
-	string_member(j, "error", e->exec_error ? strerror(e->exec_error) : e->error);
+	json_int_member(j, "command_exit", exited, exited ? WEXITSTATUS(st) : 0);
+	signal_member(j, "command_signal", signalled, signalled ? WTERMSIG(st) : 0);
+	json_bool_member(j, "core_dumped", signalled && os_dumped_core(st));
+	json_string_member(j, "error", e->exec_error ? strerror(e->exec_error) : e->error);
 }
 
 /* The limits asked for, and the time the run took. */
 static void limit_members(struct json *j)
 {
 	const struct config *cfg = rep.cfg;
-	json_key(j, "duration_seconds");
-	json_seconds(j, cfg->duration);
-	json_key(j, "kill_after_seconds");
-	json_seconds(j, cfg->kill_after);
-	json_key(j, "no_output_timeout_seconds");
-	if (cfg->silence > 0)
-		json_seconds(j, cfg->silence);
-	else
-		json_null(j);
-	json_key(j, "timeout_signal");
-	signal_value(j, cfg->signal);
-	json_key(j, "wall_seconds");
-	json_seconds(j, clock_now() - rep.started);
+	json_seconds_member(j, "duration_seconds", true, cfg->duration);
+	json_seconds_member(j, "kill_after_seconds", true, cfg->kill_after);
+	json_seconds_member(j, "no_output_timeout_seconds", cfg->silence > 0, cfg->silence);
+	signal_member(j, "timeout_signal", true, cfg->signal);
+	json_seconds_member(j, "wall_seconds", true, clock_now() - rep.started);
 	json_key(j, "started_at");
 	json_time(j, rep.cfg->started_wall);
 	json_key(j, "ended_at");
@@ -367,18 +307,12 @@ static void limit_members(struct json *j)
 static void inherited_member(struct json *j)
 {
 	const struct inherited *in = nested_taken();
-	json_key(j, "deadline_inherited");
-	if (!in) {
-		json_null(j);
+	if (!json_object_member(j, "deadline_inherited", in != NULL))
 		return;
-	}
-	json_open(j, '{');
 	json_key(j, "deadline");
 	json_time(j, in->deadline);
-	json_key(j, "reserve_seconds");
-	json_seconds(j, in->reserve);
-	json_key(j, "shortened");
-	json_bool(j, in->shortened);
+	json_seconds_member(j, "reserve_seconds", true, in->reserve);
+	json_bool_member(j, "shortened", in->shortened);
 	json_close(j, '}');
 }
 
@@ -389,19 +323,14 @@ static void signal_members(struct json *j)
 	json_open(j, '[');
 	for (size_t k = 0; k < rep.nsent; k++) {
 		json_open(j, '{');
-		json_key(j, "at");
-		json_seconds(j, rep.sent[k].at);
-		json_key(j, "signal");
-		signal_value(j, rep.sent[k].sig);
-		json_key(j, "target");
-		json_string(j, rep.sent[k].target);
-		json_key(j, "reason");
-		json_string(j, report_reason(rep.sent[k].reason));
+		json_seconds_member(j, "at", true, rep.sent[k].at);
+		signal_member(j, "signal", true, rep.sent[k].sig);
+		json_string_member(j, "target", rep.sent[k].target);
+		json_string_member(j, "reason", report_reason(rep.sent[k].reason));
 		json_close(j, '}');
 	}
 	json_close(j, ']');
-	json_key(j, "signals_omitted");
-	json_int(j, (long long)rep.omitted);
+	json_int_member(j, "signals_omitted", true, (long long)rep.omitted);
 }
 
 /* A budget's figure in the report: a number in its unit, or seconds for a duration; null
@@ -409,15 +338,10 @@ static void signal_members(struct json *j)
 static void budget_value(struct json *j, const char *key, enum budget_unit unit, bool have,
                          int64_t v)
 {
-	if (unit != BUDGET_NS) {
-		int_member(j, key, have, (long long)v);
-		return;
-	}
-	json_key(j, key);
-	if (have)
-		json_seconds(j, v);
+	if (unit == BUDGET_NS)
+		json_seconds_member(j, key, have, v);
 	else
-		json_null(j);
+		json_int_member(j, key, have, (long long)v);
 }
 
 /* The budgets, only when one was asked: the limits (null: not asked), what the mechanism
@@ -430,9 +354,8 @@ static void budgets_member(struct json *j)
 		return;
 	json_key(j, "budgets");
 	json_open(j, '{');
-	string_member(j, "mechanism", f.mechanism);
-	json_key(j, "interval_seconds");
-	json_seconds(j, f.interval);
+	json_string_member(j, "mechanism", f.mechanism);
+	json_seconds_member(j, "interval_seconds", true, f.interval);
 	for (int k = BUDGET_NONE + 1; k < BUDGET_KINDS; k++)
 		budget_value(j, budget_rows[k].limit_field, budget_rows[k].unit, f.limit[k] > 0,
 		             f.limit[k]);
@@ -442,7 +365,7 @@ static void budgets_member(struct json *j)
 	/* The kernel's OOM kills in the run's cgroup (null: no cgroup kept the memory budget,
 	 * and what the kernel's own OOM killer did is not known). */
 	int64_t oom = budget_cgroup_oom_kills();
-	int_member(j, "oom_kills", oom >= 0, oom);
+	json_int_member(j, "oom_kills", oom >= 0, oom);
 	json_close(j, '}');
 }
 
@@ -450,18 +373,11 @@ static void budgets_member(struct json *j)
 static void rusage_member(struct json *j)
 {
 	struct rusage ru;
-	json_key(j, "rusage");
-	if (getrusage(RUSAGE_CHILDREN, &ru) != 0) {
-		json_null(j);
+	if (!json_object_member(j, "rusage", getrusage(RUSAGE_CHILDREN, &ru) == 0))
 		return;
-	}
-	json_open(j, '{');
-	json_key(j, "user_seconds");
-	timeval_value(j, ru.ru_utime);
-	json_key(j, "system_seconds");
-	timeval_value(j, ru.ru_stime);
-	json_key(j, "max_rss_kib");
-	json_int(j, os_maxrss_kib(ru.ru_maxrss));
+	json_seconds_member(j, "user_seconds", true, timeval_ns(ru.ru_utime));
+	json_seconds_member(j, "system_seconds", true, timeval_ns(ru.ru_stime));
+	json_int_member(j, "max_rss_kib", true, os_maxrss_kib(ru.ru_maxrss));
 	json_close(j, '}');
 }
 
@@ -470,58 +386,44 @@ static void rusage_member(struct json *j)
  * of 16 MiB costs no copy of it (its escapes alone could take six times that). */
 static void tail_member(struct json *j, const struct tail *t)
 {
-	json_key(j, "stderr_tail");
-	if (!t || !t->buf) {
+	if (!json_object_member(j, "stderr_tail", t && t->buf))
+		return;
+	const char *piece[2];
+	size_t len[2];
+	tail_pieces(t, &piece[0], &len[0], &piece[1], &len[1]);
+	json_key(j, "text");
+	struct json_text text;
+	json_text_open(j, &text, t->total > t->len);
+	for (int k = 0; k < 2; k++)
+		json_text_add(j, &text, piece[k], len[k]);
+	bool exact = json_text_close(j, &text);
+	json_key(j, "base64");
+	if (exact) {
 		json_null(j);
 	} else {
-		const char *piece[2];
-		size_t len[2];
-		tail_pieces(t, &piece[0], &len[0], &piece[1], &len[1]);
-		json_open(j, '{');
-		json_key(j, "text");
-		struct json_text text;
-		json_text_open(j, &text, t->total > t->len);
+		struct json_base64 b;
+		json_base64_open(j, &b);
 		for (int k = 0; k < 2; k++)
-			json_text_add(j, &text, piece[k], len[k]);
-		bool exact = json_text_close(j, &text);
-		json_key(j, "base64");
-		if (exact) {
-			json_null(j);
-		} else {
-			struct json_base64 b;
-			json_base64_open(j, &b);
-			for (int k = 0; k < 2; k++)
-				json_base64_add(j, &b, piece[k], len[k]);
-			json_base64_close(j, &b);
-		}
-		json_key(j, "bytes");
-		json_int(j, (long long)t->total);
-		json_key(j, "cut");
-		json_int(j, (long long)(t->total - t->len));
-		json_close(j, '}');
+			json_base64_add(j, &b, piece[k], len[k]);
+		json_base64_close(j, &b);
 	}
+	json_int_member(j, "bytes", true, (long long)t->total);
+	json_int_member(j, "cut", true, (long long)(t->total - t->len));
+	json_close(j, '}');
 }
 
 /* What came out, where the relay saw it (null where it relayed nothing). */
 static void output_member(struct json *j, const struct relay_stats *o)
 {
-	json_key(j, "output");
-	if (!o) {
-		json_null(j);
+	if (!json_object_member(j, "output", o != NULL))
 		return;
-	}
-	json_open(j, '{');
-	int_member(j, "stdout_bytes", o->bytes[0] >= 0, o->bytes[0]);
-	int_member(j, "stderr_bytes", o->bytes[1] >= 0, o->bytes[1]);
-	int_member(j, "stdout_dropped", o->dropped[0] >= 0, o->dropped[0]);
-	int_member(j, "stderr_dropped", o->dropped[1] >= 0, o->dropped[1]);
-	json_key(j, "stderr_with_stdout");
-	json_bool(j, o->stderr_shared);
-	json_key(j, "last_output_seconds");
-	if (o->last_output == CLOCK_NEVER)
-		json_null(j);
-	else
-		json_seconds(j, o->last_output - rep.started);
+	json_int_member(j, "stdout_bytes", o->bytes[0] >= 0, o->bytes[0]);
+	json_int_member(j, "stderr_bytes", o->bytes[1] >= 0, o->bytes[1]);
+	json_int_member(j, "stdout_dropped", o->dropped[0] >= 0, o->dropped[0]);
+	json_int_member(j, "stderr_dropped", o->dropped[1] >= 0, o->dropped[1]);
+	json_bool_member(j, "stderr_with_stdout", o->stderr_shared);
+	json_seconds_member(j, "last_output_seconds", o->last_output != CLOCK_NEVER,
+	                    o->last_output - rep.started);
 	const struct tail *t = rep.cfg->report_tail ? o->tail : NULL;
 	tail_member(j, t);
 	/* Why there is no tail though one was asked for: a terminal (never interposed), or
@@ -531,17 +433,15 @@ static void output_member(struct json *j, const struct relay_stats *o)
 		why = o->tail_missing;
 	else if (t && t->error)
 		why = strerror(t->error);
-	string_member(j, "stderr_tail_unavailable", why);
+	json_string_member(j, "stderr_tail_unavailable", why);
 	json_close(j, '}');
 }
 
 static void build(struct json *j, const struct run_end *e)
 {
 	json_open(j, '{');
-	json_key(j, "schema");
-	json_int(j, REPORT_SCHEMA);
-	json_key(j, "version");
-	json_string(j, RUNLIMIT_VERSION);
+	json_int_member(j, "schema", true, REPORT_SCHEMA);
+	json_string_member(j, "version", RUNLIMIT_VERSION);
 	end_members(j, e);
 	limit_members(j);
 	inherited_member(j);
@@ -606,12 +506,11 @@ static bool dest_write(void *ctx, const char *text, size_t len)
  * /proc/self/fd/N, /proc/thread-self/fd/N), already folded; or -1. */
 static int descriptor_name(const char *name)
 {
-	if (strcmp(name, "/dev/stdin") == 0)
-		return STDIN_FILENO; /* as a shell's <> or 0>> can make it */
-	if (strcmp(name, "/dev/stdout") == 0)
-		return STDOUT_FILENO;
-	if (strcmp(name, "/dev/stderr") == 0)
-		return STDERR_FILENO;
+	/* By their numbers; /dev/stdin too, as a shell's <> or 0>> can make it writable. */
+	static const char *const std[] = {"/dev/stdin", "/dev/stdout", "/dev/stderr"};
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+		if (strcmp(name, std[fd]) == 0)
+			return fd;
 	static const char *const dirs[] = {"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"};
 	for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
 		size_t n = strlen(dirs[k]);

@@ -215,82 +215,43 @@ void snapshot_pids(char *buf, size_t size)
 	}
 }
 
+/* The report's word for a state letter as ps shows it. */
 static const char *state_word(char state)
 {
-	switch (state) {
-	case 'R': return "running";
-	case 'S': return "sleeping";
-	case 'D': return "disk-wait";
-	case 'T': return "stopped";
-	case 't': return "traced";
-	case 'Z': return "zombie";
-	case 'I': return "idle";
-	case 'W': return "waiting";
-	case 'L': return "locked";
-	default: return "unknown";
-	}
-}
-
-static void known_seconds(struct json *j, const char *key, int64_t ns)
-{
-	json_key(j, key);
-	if (ns < 0)
-		json_null(j);
-	else
-		json_seconds(j, ns);
+	static const char letters[] = "RSDTtZIWL";
+	static const char *const words[] = {"running", "sleeping", "disk-wait", "stopped", "traced",
+	                                    "zombie", "idle", "waiting", "locked"};
+	const char *at = state ? strchr(letters, state) : NULL;
+	return at ? words[at - letters] : "unknown";
 }
 
 static void process_member(struct json *j, const struct snap_proc *p)
 {
 	json_open(j, '{');
-	json_key(j, "pid");
-	json_int(j, p->pid);
-	json_key(j, "ppid");
-	json_int(j, p->ppid);
-	json_key(j, "pgid");
-	json_int(j, p->pgid);
-	json_key(j, "state");
-	json_string(j, state_word(p->state));
-	known_seconds(j, "elapsed_seconds", p->elapsed);
-	known_seconds(j, "cpu_seconds", p->cpu);
-	json_key(j, "rss_kib");
-	if (p->rss_kib < 0)
-		json_null(j);
-	else
-		json_int(j, p->rss_kib);
-	/* As the report's command: text, and the bytes in base64 where the text is not them. */
-	bool exact = true;
-	json_key(j, "command");
-	json_open(j, '[');
+	json_int_member(j, "pid", true, p->pid);
+	json_int_member(j, "ppid", true, p->ppid);
+	json_int_member(j, "pgid", true, p->pgid);
+	json_string_member(j, "state", state_word(p->state));
+	json_seconds_member(j, "elapsed_seconds", p->elapsed >= 0, p->elapsed);
+	json_seconds_member(j, "cpu_seconds", p->cpu >= 0, p->cpu);
+	json_int_member(j, "rss_kib", p->rss_kib >= 0, p->rss_kib);
+	/* As the report's command (each argument at least its NUL: SNAP_ARGS_MAX at most). */
+	const char *argv[SNAP_ARGS_MAX + 1];
+	size_t n = 0;
 	for (size_t k = 0; k < p->args_len; k += strlen(p->args + k) + 1)
-		exact &= json_string(j, p->args + k);
-	json_close(j, ']');
-	json_key(j, "command_base64");
-	if (exact) {
-		json_null(j);
-	} else {
-		json_open(j, '[');
-		for (size_t k = 0; k < p->args_len; k += strlen(p->args + k) + 1)
-			json_base64(j, p->args + k, strlen(p->args + k));
-		json_close(j, ']');
-	}
-	json_key(j, "command_cut");
-	json_bool(j, p->args_cut);
+		argv[n++] = p->args + k;
+	argv[n] = NULL;
+	json_strings_member(j, "command", "command_base64", argv);
+	json_bool_member(j, "command_cut", p->args_cut);
 	json_close(j, '}');
 }
 
 void snapshot_member(struct json *j, int64_t started)
 {
-	json_key(j, "tree_at_limit");
-	if (!snap.taken) {
-		json_null(j);
+	if (!json_object_member(j, "tree_at_limit", snap.taken))
 		return;
-	}
-	json_open(j, '{');
-	json_key(j, "reason");
-	json_string(j, snap.why);
-	json_key(j, "at");
-	json_seconds(j, snap.at - started);
+	json_string_member(j, "reason", snap.why);
+	json_seconds_member(j, "at", true, snap.at - started);
 	json_key(j, "processes");
 	if (snap.procs) {
 		json_open(j, '[');
@@ -300,12 +261,7 @@ void snapshot_member(struct json *j, int64_t started)
 	} else {
 		json_null(j);
 	}
-	json_key(j, "omitted");
-	json_int(j, (long long)snap.omitted);
-	json_key(j, "unavailable");
-	if (snap.unavailable)
-		json_string(j, snap.unavailable);
-	else
-		json_null(j);
+	json_int_member(j, "omitted", true, (long long)snap.omitted);
+	json_string_member(j, "unavailable", snap.unavailable);
 	json_close(j, '}');
 }

@@ -249,6 +249,18 @@ term_ignoring_cmd() {
 	[[ "${lines[0]}" == "Usage: $RUNLIMIT "* ]]
 }
 
+@test "--help: the usage lines whole, however long the name runlimit was called by" {
+	local dir
+	dir="$BATS_TEST_TMPDIR/$(printf 'd%.0s' $(seq 1 200))"
+	mkdir -p "$dir"
+	ln -s "$RUNLIMIT" "$dir/runlimit"
+	run --separate-stderr "$dir/runlimit" --help
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "Usage: $dir/runlimit [OPTION]... DURATION COMMAND [ARG]..." ]
+	[ "${lines[5]}" = "  or:  $dir/runlimit OPTION" ]
+	[[ "${lines[6]}" == "Start COMMAND, "* ]]
+}
+
 @test "--version: stdout, exit 0, says runlimit and a version number" {
 	run --separate-stderr "$RUNLIMIT" --version
 	[ "$status" -eq 0 ]

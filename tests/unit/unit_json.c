@@ -9,17 +9,27 @@
 #include "json.h"
 #include "unit.h"
 
-/* The escaped form of s (without quotes). */
-static void escaped(const char *s, const char *want, const char *what)
+/* len bytes at s as a JSON string (NUL bytes included), and its text between the quotes,
+ * copied into got; whether the writer says it is exactly the bytes. */
+static bool escape(const char *s, size_t len, char *got, size_t size, bool *failed)
 {
 	struct json j;
 	json_init(&j);
-	json_escape(&j, s);
-	const char *got = j.buf ? j.buf : "";
-	char detail[512];
-	snprintf(detail, sizeof detail, "got [%s], want [%s]", got, want);
-	check(!j.failed && strcmp(got, want) == 0, what, detail);
+	bool exact = json_bytes(&j, s, len);
+	*failed = j.failed || !j.buf || j.len < 2 || j.buf[0] != '"' || j.buf[j.len - 1] != '"';
+	snprintf(got, size, "%.*s", *failed ? 0 : (int)j.len - 2, *failed ? "" : j.buf + 1);
 	json_free(&j);
+	return exact;
+}
+
+/* The escaped form of s (without quotes). */
+static void escaped(const char *s, const char *want, const char *what)
+{
+	char got[512], detail[1200];
+	bool failed;
+	escape(s, strlen(s), got, sizeof got, &failed);
+	snprintf(detail, sizeof detail, "got [%s], want [%s]", got, want);
+	check(!failed && strcmp(got, want) == 0, what, detail);
 }
 
 /* Is the text valid UTF-8 with no raw control character (what any JSON parser accepts
@@ -45,14 +55,11 @@ static int clean(const unsigned char *p, size_t n)
 /* The escaped form of len bytes at s, NUL bytes included. */
 static void escaped_bytes(const char *s, size_t len, const char *want, const char *what)
 {
-	struct json j;
-	json_init(&j);
-	json_escape_bytes(&j, s, len);
-	const char *got = j.buf ? j.buf : "";
-	char detail[512];
+	char got[512], detail[1200];
+	bool failed;
+	escape(s, len, got, sizeof got, &failed);
 	snprintf(detail, sizeof detail, "got [%s], want [%s]", got, want);
-	check(!j.failed && strcmp(got, want) == 0, what, detail);
-	json_free(&j);
+	check(!failed && strcmp(got, want) == 0, what, detail);
 }
 
 /* The replacement character, as a C string. */
@@ -61,15 +68,12 @@ static void escaped_bytes(const char *s, size_t len, const char *want, const cha
 /* The escaped form of s, and whether the writer says it is exactly the bytes. */
 static void replaced(const char *s, size_t len, const char *want, bool exact, const char *what)
 {
-	struct json j;
-	json_init(&j);
-	bool got_exact = json_escape_bytes(&j, s, len);
-	const char *got = j.buf ? j.buf : "";
-	char detail[512];
+	char got[512], detail[1200];
+	bool failed;
+	bool got_exact = escape(s, len, got, sizeof got, &failed);
 	snprintf(detail, sizeof detail, "got [%s] exact %d, want [%s] exact %d", got, got_exact,
 	         want, exact);
-	check(!j.failed && strcmp(got, want) == 0 && got_exact == exact, what, detail);
-	json_free(&j);
+	check(!failed && strcmp(got, want) == 0 && got_exact == exact, what, detail);
 }
 
 /* s given in two pieces, split at every point, and in three around each middle byte: the
@@ -280,7 +284,7 @@ void test_json(void)
 			char in[4] = {(char)a, (char)b, 'z', 0};
 			struct json j;
 			json_init(&j);
-			json_escape(&j, in);
+			json_string(&j, in);
 			all_clean = !j.failed && clean((const unsigned char *)j.buf, j.len);
 			json_free(&j);
 		}
@@ -295,7 +299,7 @@ void test_json(void)
 				char in[3] = {(char)a, (char)b, (char)c};
 				struct json j;
 				json_init(&j);
-				json_escape_bytes(&j, in, 3);
+				json_bytes(&j, in, 3);
 				no_surrogate = !j.failed && (!j.buf || !strstr(j.buf, "\\ud"));
 				json_free(&j);
 			}
@@ -332,6 +336,32 @@ void test_json(void)
 	char detail[512];
 	snprintf(detail, sizeof detail, "got %s", j.buf ? j.buf : "(nothing)");
 	check(!j.failed && j.buf && strcmp(j.buf, want) == 0, "json: nested commas and numbers",
+	      detail);
+	json_free(&j);
+
+	/* The members: null where the value is not had, never 0 or "". */
+	json_init(&j);
+	json_open(&j, '{');
+	json_int_member(&j, "i", true, 7);
+	json_int_member(&j, "j", false, 7);
+	json_seconds_member(&j, "s", true, 500000);
+	json_seconds_member(&j, "t", false, 1);
+	json_string_member(&j, "u", "x");
+	json_string_member(&j, "v", NULL);
+	json_bool_member(&j, "w", false);
+	static const char *const text[] = {"a", NULL}, *const bytes[] = {"a", "\xff", NULL};
+	json_strings_member(&j, "x", "x64", text);
+	json_strings_member(&j, "y", "y64", bytes);
+	if (json_object_member(&j, "o", true)) {
+		json_object_member(&j, "p", false);
+		json_close(&j, '}');
+	}
+	json_close(&j, '}');
+	want = "{\"i\":7,\"j\":null,\"s\":0.000500,\"t\":null,\"u\":\"x\",\"v\":null,"
+	       "\"w\":false,\"x\":[\"a\"],\"x64\":null,\"y\":[\"a\",\"" R "\"],"
+	       "\"y64\":[\"YQ==\",\"/w==\"],\"o\":{\"p\":null}}";
+	snprintf(detail, sizeof detail, "got %s", j.buf ? j.buf : "(nothing)");
+	check(!j.failed && j.buf && strcmp(j.buf, want) == 0, "json: members, null where not had",
 	      detail);
 	json_free(&j);
 
