@@ -552,12 +552,10 @@ static bool description_members(struct json *j, struct probe *p)
 		return false;
 	if (!number_word(&at, &argc) || argc < 0)
 		return false;
-	json_key(j, "pid");
-	json_int(j, p->peer > 0 ? (long long)p->peer : pid);
+	json_int_member(j, "pid", true, p->peer > 0 ? (long long)p->peer : pid);
 	json_key(j, "started_at");
 	json_time(j, started);
-	json_key(j, "elapsed");
-	json_seconds(j, elapsed);
+	json_seconds_member(j, "elapsed", true, elapsed);
 	json_key(j, "deadline");
 	if (no_deadline || (left > 0 && left > INT64_MAX - p->answered_at))
 		json_null(j);
@@ -574,10 +572,8 @@ static bool list_json(struct probe *p)
 	struct json j;
 	json_init(&j);
 	json_open(&j, '{');
-	json_key(&j, "name");
-	json_string(&j, p->name);
-	json_key(&j, "uid");
-	json_int(&j, (long long)p->d->owner);
+	json_string_member(&j, "name", p->name);
+	json_int_member(&j, "uid", true, (long long)p->d->owner);
 	bool told = p->end == R_ANSWERED && description_members(&j, p);
 	if (p->end == R_ANSWERED && !told)
 		not_understood(p); /* nothing of it was written */
@@ -595,13 +591,8 @@ static bool list_json(struct probe *p)
 		json_key(&j, k);
 		json_null(&j);
 	}
-	json_key(&j, "state");
-	json_string(&j, state);
-	json_key(&j, "error");
-	if (error)
-		json_string(&j, error);
-	else
-		json_null(&j);
+	json_string_member(&j, "state", state);
+	json_string_member(&j, "error", error);
 	json_close(&j, '}');
 	json_raw(&j, "\n");
 	bool ok = !j.failed && write_out(j.buf, j.len);
