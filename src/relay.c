@@ -76,11 +76,6 @@ static bool open_stream(struct stream *s, int std, bool both)
 	return s->in >= 0 && s->write_end >= 0 && fcntl(s->in, F_SETFL, O_NONBLOCK) == 0;
 }
 
-static bool same_file(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
-}
-
 /* A tenth of the limit (at least 1 ms, at most 1 s): how late a file's growth may be seen. */
 static int64_t look_interval(int64_t silence)
 {
@@ -107,7 +102,7 @@ bool relay_prepare(int64_t silence, size_t tail)
 	struct stat o, e;
 	bool ro = relayable(STDOUT_FILENO, &o);
 	bool re = relayable(STDERR_FILENO, &e);
-	bool same = ro && re && same_file(&o, &e);
+	bool same = ro && re && o.st_dev == e.st_dev && o.st_ino == e.st_ino; /* 2>&1 */
 	for (size_t k = 0; k < 2; k++)
 		streams[k] = (struct stream){.in = -1, .write_end = -1, .buf = buffers[k]};
 	if (ro && !open_stream(&streams[nstreams], STDOUT_FILENO, same))
