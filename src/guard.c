@@ -58,6 +58,25 @@ static void guard_main(int sig, pid_t parent, int tie_read, bool in_parents)
 	_exit(0);
 }
 
+static void end(pid_t *pid)
+{
+	if (*pid > 0) {
+		kill(*pid, SIGKILL);
+		while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	*pid = 0;
+}
+
+/* Kill and reap the guard, and let go of its tie. */
+static void end_guard(void)
+{
+	end(&guard);
+	if (tie >= 0)
+		close(tie);
+	tie = -1;
+}
+
 /* The guard's process.  The platform offers its cheaper way first (os_guard_start: Linux
  * clones it sharing runlimit's memory, a guard of raw system calls); the fork below is the
  * way of every system, and stays here, in the core, because the guard it runs is the core's
@@ -95,18 +114,12 @@ static pid_t start(int sig, pid_t parent, bool in_parents)
 	return pid;
 }
 
-static void end(pid_t *pid);
-
-/* The command's group with runlimit's own pid as its id, as GNU timeout's (which leads it):
- * `kill -SIG -PID` with runlimit's pid reaches the command, as wait-for-it's INT trap and
- * `timeout ... & kill -- -$!` expect.  runlimit makes the group, puts the guard in it and
- * steps back into its caller's group (home), so that a signal to that group and a typed
- * Ctrl-C still reach it.  Between the first and the last of the three calls, a microsecond
- * at start, runlimit is out of home: a signal sent to home then does not reach it (signals
- * are blocked meanwhile, which keeps none that reached it from a handler, but a group's
- * signal goes to those in it when it is sent).  True once done; false where home is gone
- * (runlimit was its last member, the guard aside: a caller that exited and left it there),
- * runlimit then leading the group it made, as an interactive job's leader does. */
+/* The command's group with runlimit's own pid as its id, as GNU timeout's (which leads it),
+ * for its clients' `kill -- -PID`: runlimit makes it, puts the guard in it and steps back
+ * into its caller's group (home), so that a signal to home and a typed Ctrl-C still reach it
+ * (docs/design.md, The guard and the process group: the microsecond out of home).  False
+ * where home is gone (runlimit was its last member, the guard aside): runlimit then leads
+ * the group it made, as an interactive job's leader does. */
 static bool made_by_runlimit(pid_t pid, pid_t self, pid_t home)
 {
 	if (setpgid(0, 0) != 0)
@@ -119,11 +132,9 @@ static bool made_by_runlimit(pid_t pid, pid_t self, pid_t home)
 }
 
 /* The one place the guard is started, and the command's group made.  Where runlimit leads
- * its group already (an interactive job, setsid, Python's start_new_session) a signal to
- * that group reaches it, and it forwards it: the guard leads the command's group, as where
- * runlimit's own group is outside its pid namespace (getpgrp() says 0: PID 1 of one), and
- * where the group with runlimit's pid cannot be made.  Either way runlimit notes the pid
- * and the group here, once. */
+ * its group already (an interactive job, setsid), a signal to that group reaches it and it
+ * forwards it: the guard leads the command's group, as where runlimit's group is outside
+ * its pid namespace (getpgrp() says 0) or the group with runlimit's pid cannot be made. */
 pid_t guard_start(int sig, pid_t parent, pid_t *made)
 {
 	pid_t home = getpgrp();
@@ -135,10 +146,7 @@ pid_t guard_start(int sig, pid_t parent, pid_t *made)
 	}
 	if (pid > 0 && in_parents) {
 		/* Refused, or home is gone: a guard that ends its own group, which it leads. */
-		end(&guard);
-		if (tie >= 0)
-			close(tie);
-		tie = -1;
+		end_guard();
 		pid = start(sig, parent, false);
 	}
 	if (pid < 0)
@@ -197,21 +205,8 @@ bool guard_group_alive(pid_t pgid)
 	return !(kill(-pgid, 0) < 0 && errno == ESRCH);
 }
 
-static void end(pid_t *pid)
-{
-	if (*pid > 0) {
-		kill(*pid, SIGKILL);
-		while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
-			;
-	}
-	*pid = 0;
-}
-
 void guard_stop(void)
 {
-	end(&guard);
+	end_guard();
 	end(&lodge);
-	if (tie >= 0)
-		close(tie);
-	tie = -1;
 }

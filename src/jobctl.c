@@ -89,10 +89,8 @@ static bool suspend(pid_t pgid, int sig, int64_t wake)
 	/* The stop blocked again and its action back; the timer ended while SIGCONT is still
 	 * let in, so that a SIGCONT it sent late is taken here, never left pending for the next
 	 * stop (where it would say runlimit was stopped when it could not be). */
-	sigset_t stop_only;
-	sigemptyset(&stop_only);
-	sigaddset(&stop_only, stop);
-	sigprocmask(SIG_BLOCK, &stop_only, NULL);
+	sigdelset(&only, SIGCONT);
+	sigprocmask(SIG_BLOCK, &only, NULL);
 	sigaction(stop, &saved, NULL);
 	if (timer > 0) {
 		kill(timer, SIGKILL);

@@ -32,11 +32,9 @@ static void swallow_own(int sig, bool was_pending)
 /* write(2), or with nowait nowait_write, with SIGPIPE and SIGXFSZ as msg_write says. */
 static ssize_t own_write(int fd, const void *buf, size_t len, bool nowait)
 {
-	/* A write to a closed pipe raises SIGPIPE in this process, and one past RLIMIT_FSIZE
-	 * SIGXFSZ; runlimit forwards both when others send them, so its own must be swallowed
-	 * here, not forwarded (a -v line that cannot be written would otherwise send another
-	 * -v line, without end).  One already pending before the write (runlimit keeps the
-	 * signals it catches blocked) is someone else's and stays. */
+	/* runlimit forwards SIGPIPE and SIGXFSZ when others send them: its own are swallowed,
+	 * or a -v line that cannot be written would send another, without end.  One pending
+	 * before the write (runlimit keeps what it catches blocked) is someone else's. */
 	sigset_t own, old, pending;
 	sigemptyset(&own);
 	sigaddset(&own, SIGPIPE);
@@ -90,9 +88,9 @@ static long ms_since(const struct timespec *t0)
 
 ssize_t msg_write_within(int fd, const void *buf, size_t len, int ms)
 {
-	/* Each piece is at most PIPE_BUF, written only once poll says there is room: a pipe or
-	 * a terminal that has room for one takes it whole without blocking.  The ms are for
-	 * the whole: a reader that takes a piece now and then is not waited for longer. */
+	/* A pipe or a terminal with room for a piece of PIPE_BUF takes it whole without
+	 * blocking.  The ms are for the whole: a reader that takes a piece now and then is not
+	 * waited for longer. */
 	const char *p = buf;
 	size_t done = 0;
 	struct timespec t0;

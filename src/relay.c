@@ -41,8 +41,7 @@ static bool stream_socket(int fd)
 
 /* A pipe, a FIFO or a stream socket (what a caller reads to end-of-file).  Only one open for
  * writing: the command's writes to another fail, as they would without the relay.  Never a
- * terminal: the command may read keys from it, open it again (/dev/tty), set its modes and
- * stop on it, and only the real one does all that (see relay_silence_off). */
+ * terminal (relay.h), which the command may also open again (/dev/tty). */
 static bool relayable(int fd, struct stat *st)
 {
 	int flags = fcntl(fd, F_GETFL);
@@ -77,30 +76,11 @@ static bool open_stream(struct stream *s, int std, bool both)
 	return s->in >= 0 && s->write_end >= 0 && fcntl(s->in, F_SETFL, O_NONBLOCK) == 0;
 }
 
-static bool same_file(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
-}
-
 /* A tenth of the limit (at least 1 ms, at most 1 s): how late a file's growth may be seen. */
 static int64_t look_interval(int64_t silence)
 {
 	int64_t step = silence / 10;
 	return step < 1000000 ? 1000000 : step > 1000000000 ? 1000000000 : step;
-}
-
-/* --report-tail: the stream that carries stderr keeps its end; a regular file is read back
- * at the end instead (relay_get_stats). */
-static bool keep_tail(size_t size)
-{
-	if (size == 0)
-		return true;
-	if (!tail_init(&err_tail, size))
-		return false;
-	for (size_t k = 0; k < nstreams; k++)
-		if (streams[k].std == STDERR_FILENO || streams[k].both)
-			streams[k].tail = &err_tail;
-	return true;
 }
 
 /* msg's sink (msg_set_sink): runlimit's lines go in their place in the stream of stderr;
@@ -122,7 +102,7 @@ bool relay_prepare(int64_t silence, size_t tail)
 	struct stat o, e;
 	bool ro = relayable(STDOUT_FILENO, &o);
 	bool re = relayable(STDERR_FILENO, &e);
-	bool same = ro && re && same_file(&o, &e);
+	bool same = ro && re && o.st_dev == e.st_dev && o.st_ino == e.st_ino; /* 2>&1 */
 	for (size_t k = 0; k < 2; k++)
 		streams[k] = (struct stream){.in = -1, .write_end = -1, .buf = buffers[k]};
 	if (ro && !open_stream(&streams[nstreams], STDOUT_FILENO, same))
@@ -130,11 +110,21 @@ bool relay_prepare(int64_t silence, size_t tail)
 	if (re && !same && !open_stream(&streams[nstreams], STDERR_FILENO, false))
 		return false;
 	watch_files();
-	if (!keep_tail(tail))
-		return false;
-	/* A moved stream's pipe is widened once the command proves fast (relay_stream.c). */
-	for (size_t k = 0; k < nstreams; k++)
+	for (size_t k = 0; k < nstreams; k++) {
+		/* A moved stream's pipe is widened once the command proves fast (relay_stream.c). */
 		streams[k].moved = pipe_can_move(streams[k].in, streams[k].out);
+		if (streams[k].std == STDERR_FILENO || streams[k].both)
+			err_stream = &streams[k];
+	}
+	/* --report-tail: the stream that carries stderr keeps its end; a regular file is read
+	 * back at the end instead (relay_get_stats). */
+	if (tail > 0)
+		tail_init(&err_tail, tail);
+	if (err_stream) {
+		err_stream->tail = tail > 0 ? &err_tail : NULL;
+		err_stream->lines = &queue;
+		msg_set_sink(queue_line);
+	}
 	if (silence > 0) {
 		/* Output to a terminal is not seen: with nothing else to see, a busy interactive
 		 * program would look silent. */
@@ -143,13 +133,6 @@ bool relay_prepare(int64_t silence, size_t tail)
 		watching = !unwatchable;
 		look_every = look_interval(silence);
 		limit = silence;
-	}
-	for (size_t k = 0; k < nstreams; k++)
-		if (streams[k].std == STDERR_FILENO || streams[k].both)
-			err_stream = &streams[k];
-	if (err_stream) {
-		err_stream->lines = &queue;
-		msg_set_sink(queue_line);
 	}
 	return true;
 }
@@ -202,8 +185,7 @@ void relay_pump(const struct pollfd *fds, size_t n)
 	}
 }
 
-/* When the output will have been silent for the limit; CLOCK_NEVER while output waits for
- * a slow caller, whose time is no silence, and when the limit is off (relay_silence_off). */
+/* relay_silence_end, while the limit runs. */
 static int64_t silence_end(void)
 {
 	if (unwatchable)
@@ -318,9 +300,8 @@ static const struct tail *stderr_tail(void)
 {
 	if (err_tail.size == 0)
 		return NULL;
-	for (size_t k = 0; k < nstreams; k++)
-		if (streams[k].tail)
-			return &err_tail;
+	if (err_stream)
+		return &err_tail;
 	if (err_tail.error && watch_grown(STDERR_FILENO) >= 0)
 		return &err_tail; /* a watched file, but no ring to read its end into: say why */
 	return watch_read_tail(&err_tail) && (err_tail.total || err_tail.len) ? &err_tail : NULL;
@@ -333,8 +314,8 @@ void relay_get_stats(struct relay_stats *st)
 		st->tail_missing = "terminal"; /* left to the command: see relayable */
 	for (size_t k = 0; k < nstreams; k++) {
 		const struct stream *s = &streams[k];
-		st->bytes[s->std == STDOUT_FILENO ? 0 : 1] = (long long)s->bytes;
-		st->dropped[s->std == STDOUT_FILENO ? 0 : 1] = (long long)s->dropped;
+		st->bytes[s->std - STDOUT_FILENO] = (long long)s->bytes;
+		st->dropped[s->std - STDOUT_FILENO] = (long long)s->dropped;
 		st->stderr_shared = st->stderr_shared || s->both;
 	}
 	for (int std = STDOUT_FILENO; std <= STDERR_FILENO; std++)

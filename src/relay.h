@@ -55,9 +55,8 @@ void relay_command_exited(int64_t now, int64_t grace, int64_t cut);
 
 /* What the relay has come to, for the supervisor's one look at it.  The no-output limit
  * (--no-output-timeout) is the relay's: it runs from relay_started until relay_stop_timing,
- * counted from the last output seen (or the command's start); output waiting for a slow
- * caller is no silence, and the limit is off where no output can be seen (relay_silence_off).
- * Once the command has exited, the relay owes its output, for the output grace at most. */
+ * counted from the last output seen (or the command's start; see relay_silence_end).  Once
+ * the command has exited, the relay owes its output, for the output grace at most. */
 enum relay_due {
 	RELAY_NOTHING,
 	/* The command runs and its output was silent for the no-output limit. */

@@ -10,12 +10,9 @@
 #include "nowait.h"
 #include "os/os.h"
 
-/* What is written to the caller at a time: a write of at most PIPE_BUF bytes, through
- * nowait_write, which never blocks though the caller's descriptor is not runlimit's to make
- * non-blocking (the caller shares it); while it stays writable, the next piece follows at
- * once.  Such a write is also atomic: another process writing to the caller's pipe (make -j,
- * several runs into one log) never cuts into it.  Between two pipes, where the system can,
- * the bytes are moved in the kernel instead (os/os.h: pipe_move), up to MOVE at a time. */
+/* What is written to the caller at a time: at most PIPE_BUF bytes, which no other writer
+ * cuts into, through nowait_write (the caller shares the descriptor: it is not runlimit's to
+ * make non-blocking).  Between two pipes, MOVE at most are moved in the kernel instead. */
 #define CHUNK PIPE_BUF
 #define MOVE PIPE_WIDEST
 #define TEE_READ 65536
@@ -149,11 +146,9 @@ static int move_in(struct stream *s)
 	ssize_t got = s->tail ? pipe_tee(s->in, s->out, max) : pipe_move(s->in, s->out, max);
 	if (got > 0) {
 		/* A whole pipe's worth at once: the command fills its pipe faster than runlimit
-		 * wakes to empty it, so the pipe is widened, once.  Not before: a wide pipe
-		 * counts against its user's pipe quota (Linux: pipe-user-pages-soft, 64 MiB), and
-		 * a user past it gets pipes of 8 KiB everywhere, so a run that writes little
-		 * keeps the pipe the system made.  A copied stream's pipe is never widened: that
-		 * would only make its reads, and runlimit's memory, larger. */
+		 * empties it, so the pipe is widened, once.  Not before: a wide pipe counts
+		 * against its user's pipe quota (docs/design.md, The relay).  Never a copied
+		 * stream's: that would only make its reads, and runlimit's memory, larger. */
 		if (!s->wide && (size_t)got >= PIPE_USUAL) {
 			pipe_widen(s->in);
 			s->wide = true;
@@ -247,13 +242,10 @@ static size_t after_last_newline(const char *p, size_t n)
 }
 
 /* How much of buf[off..len) the next write takes.  The buffer holds what one read took,
- * and that read emptied runlimit's pipe (the buffer is as large as the widest pipe, and a
- * read takes all a pipe holds, each write whole, up to its size), so it ends where one of
- * the command's writes ended: at most PIPE_BUF of it goes in one write, whole.
- * More holds several writes, whose ends are no longer known; cut there, a piece could end
- * inside a write and another process's write come in between.  The likeliest end of a
- * write is a line's: the piece ends after the last newline in its PIPE_BUF bytes, so lines
- * of at most PIPE_BUF bytes, written whole, reach the caller whole. */
+ * and that read emptied runlimit's pipe (the buffer is as large as the widest pipe,
+ * PIPE_WIDEST), so it ends where one of the command's writes ended: at most PIPE_BUF of it
+ * goes whole.  More holds several writes whose ends are not known; the likeliest is a
+ * line's, so the piece ends after the last newline in its PIPE_BUF bytes. */
 static size_t next_piece(const struct stream *s)
 {
 	size_t left = s->len - s->off;
@@ -263,17 +255,20 @@ static size_t next_piece(const struct stream *s)
 	return cut > 0 ? cut : CHUNK;
 }
 
+/* put_out, if the caller's end takes the write at once; else 0. */
+static ssize_t put_now(struct stream *s, const char *bytes, size_t len)
+{
+	return writable(s->out) ? put_out(s, bytes, len) : 0;
+}
+
 /* Write runlimit's lines that are due, while the caller's end takes them without waiting. */
 static void give_lines(struct stream *s)
 {
 	size_t len;
 	const char *line;
-	while ((line = line_due(s, &len)) && writable(s->out)) {
-		ssize_t put = put_out(s, line, len);
-		if (put <= 0)
-			return;
+	ssize_t put;
+	while ((line = line_due(s, &len)) && (put = put_now(s, line, len)) > 0)
 		lines_done(s->lines, (size_t)put);
-	}
 }
 
 static int give_out(struct stream *s)
@@ -329,7 +324,7 @@ void stream_flush_lines(struct stream *s)
 			lines_done(s->lines, len);
 			continue;
 		}
-		ssize_t put = writable(s->out) ? put_out(s, line, len) : 0;
+		ssize_t put = put_now(s, line, len);
 		if (put <= 0)
 			break;
 		lines_done(s->lines, (size_t)put);
@@ -341,10 +336,8 @@ bool stream_late_line(struct stream *s, const char *text, size_t len)
 {
 	if (!s->broken && s->dropped == 0)
 		return false;
-	while (len > 0 && !s->broken && writable(s->out)) {
-		ssize_t put = put_out(s, text, len);
-		if (put <= 0)
-			break;
+	ssize_t put;
+	while (len > 0 && !s->broken && (put = put_now(s, text, len)) > 0) {
 		text += put;
 		len -= (size_t)put;
 	}

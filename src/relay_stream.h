@@ -6,11 +6,8 @@
  *
  * A write of at most PIPE_BUF bytes by the command reaches the caller whole, even when
  * other processes write to the caller's pipe too (make -j, several runs into one log): the
- * kernel's move keeps the pipe's buffers, each of which holds whole writes; a copy reads
- * all the pipe holds (a read that empties a pipe ends where a write ended: the buffer is as
- * large as the widest pipe, PIPE_WIDEST) and writes it back in pieces of at most PIPE_BUF,
- * each written whole, each ending where a write or a line ended (see next_piece in
- * relay_stream.c). */
+ * kernel's move keeps whole writes, and a copy cuts where a write or a line ended (see
+ * next_piece in relay_stream.c). */
 #ifndef RUNLIMIT_RELAY_STREAM_H
 #define RUNLIMIT_RELAY_STREAM_H
 

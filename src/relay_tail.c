@@ -4,12 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool tail_init(struct tail *t, size_t size)
+void tail_init(struct tail *t, size_t size)
 {
 	*t = (struct tail){.buf = malloc(size), .size = size};
 	if (!t->buf)
 		t->error = errno ? errno : ENOMEM;
-	return true;
 }
 
 void tail_add(struct tail *t, const char *bytes, size_t n)

@@ -16,10 +16,9 @@ struct tail {
 	int error;      /* why nothing is kept (the ring's allocation failed), or 0 */
 };
 
-/* A ring of size bytes (size > 0).  Always true: without memory for the ring, the tail only
- * counts what goes through, and error says why it keeps nothing (the run goes on, and its
- * report says so). */
-bool tail_init(struct tail *t, size_t size);
+/* A ring of size bytes (size > 0).  Without memory for it, the tail only counts what goes
+ * through, and error says why it keeps nothing (the run goes on, and its report says so). */
+void tail_init(struct tail *t, size_t size);
 
 /* Keep the end of what went through: the last size bytes of everything added so far. */
 void tail_add(struct tail *t, const char *bytes, size_t n);

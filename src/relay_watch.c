@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 struct watched {
 	int fd;         /* 1 or 2 */
 	struct stat st; /* the size last seen */

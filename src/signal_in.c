@@ -57,10 +57,7 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 		 * which exec resets): the signal was sent to it, so act as its default would.
 		 * kill, not raise: should the child ever share runlimit's memory (a vfork-style
 		 * spawn), musl's raise would read runlimit's cached thread id. */
-		struct sigaction dfl;
-		memset(&dfl, 0, sizeof dfl);
-		dfl.sa_handler = SIG_DFL;
-		sigaction(sig, &dfl, NULL);
+		disp_set(sig, SIG_DFL);
 		kill(getpid(), sig);
 		errno = saved;
 		return;
@@ -72,10 +69,7 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 		 * aside: with the default action back, a real fault happens again as soon as
 		 * this returns and ends runlimit at once, and one sent from outside is simply
 		 * noted, passed on by the loop, and the handler put back (rearm). */
-		struct sigaction dfl;
-		memset(&dfl, 0, sizeof dfl);
-		dfl.sa_handler = SIG_DFL;
-		sigaction(sig, &dfl, NULL);
+		disp_set(sig, SIG_DFL);
 	}
 	if (sig > 0 && sig < SLOTS) {
 		arrived[sig] = 1;
@@ -97,6 +91,7 @@ bool disp_is_forwarded(int sig)
 	}
 }
 
+/* Async-signal-safe: on_signal calls it. */
 void disp_set(int sig, void (*handler)(int))
 {
 	struct sigaction sa;
@@ -209,13 +204,12 @@ static void catch_job_signals(void)
 static void ignore_tty_signals(void)
 {
 	static const int tty_signals[] = {SIGTTIN, SIGTTOU};
+	struct sigaction ign;
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
 	for (size_t k = 0; k < sizeof tty_signals / sizeof tty_signals[0]; k++) {
-		int sig = tty_signals[k];
-		struct sigaction ign;
-		memset(&ign, 0, sizeof ign);
-		ign.sa_handler = SIG_IGN;
-		sigaction(sig, &ign, &inherited[sig]);
-		changed[sig] = true;
+		sigaction(tty_signals[k], &ign, &inherited[tty_signals[k]]);
+		changed[tty_signals[k]] = true;
 	}
 }
 
@@ -274,7 +268,6 @@ void disp_die_of(int sig)
 	sigprocmask(SIG_UNBLOCK, &only, NULL);
 	raise(sig);
 }
-
 
 int disp_resize(void)
 {

@@ -69,19 +69,31 @@ static void signal_tree(const struct target *t, int sig, bool cont)
 		    "been sent signal %s", want, name);
 }
 
-/* What -v says of the budget exceeded ("memory 2.3G over the 2G budget"). */
-static const char *budget_words(void)
-{
-	static char words[96];
-	budget_over_words(words, sizeof words);
-	return words;
-}
-
 /* A duration as given without its unit ("1", "0.5"): seconds, which -v then says. */
 static bool unitless(const char *duration)
 {
 	size_t len = strlen(duration);
 	return len > 0 && strchr("0123456789.", duration[len - 1]);
+}
+
+/* -v: the signal sent, and which limit sent it, where that is not the deadline. */
+static void say_sending(const struct config *cfg, int sig, enum reason why)
+{
+	char name[16], words[96];
+	sig_name(sig, name, sizeof name);
+	const char *command = quote(cfg->command[0]);
+	if (why == REASON_NO_OUTPUT) {
+		msg("no output for %s%s: sending signal %s to command %s", cfg->silence_arg,
+		    unitless(cfg->silence_arg) ? "s" : "", name, command);
+	} else if (why >= REASON_BUDGET) {
+		budget_over_words(words, sizeof words); /* "memory 2.3G over the 2G budget" */
+		msg("%s: sending signal %s to command %s", words, name, command);
+	} else if (why == REASON_CANCEL) {
+		msg("cancelled by --cancel=%s: sending signal %s to command %s", cfg->name, name,
+		    command);
+	} else {
+		msg("sending signal %s to command %s", name, command);
+	}
 }
 
 void deliver(const struct config *cfg, const struct target *t, int sig, enum reach reach,
@@ -97,21 +109,8 @@ void deliver(const struct config *cfg, const struct target *t, int sig, enum rea
 		signal_group(t, sig);
 		return;
 	}
-	if (cfg->verbose) {
-		char name[16];
-		sig_name(sig, name, sizeof name);
-		if (why == REASON_NO_OUTPUT)
-			msg("no output for %s%s: sending signal %s to command %s", cfg->silence_arg,
-			    unitless(cfg->silence_arg) ? "s" : "", name, quote(cfg->command[0]));
-		else if (why >= REASON_BUDGET)
-			msg("%s: sending signal %s to command %s", budget_words(), name,
-			    quote(cfg->command[0]));
-		else if (why == REASON_CANCEL)
-			msg("cancelled by --cancel=%s: sending signal %s to command %s", cfg->name, name,
-			    quote(cfg->command[0]));
-		else
-			msg("sending signal %s to command %s", name, quote(cfg->command[0]));
-	}
+	if (cfg->verbose)
+		say_sending(cfg, sig, why);
 	if (reach == REACH_TREE && sig != 0 && !cfg->foreground)
 		tree_prepare(t);
 	/* The final KILL, where the run has a cgroup: one write, and nothing in it can fork
