@@ -179,39 +179,19 @@ void hook_kill(void)
 
 void hook_member(struct json *j, int64_t started)
 {
-	json_key(j, "on_timeout");
-	if (!hook.ran) {
-		json_null(j);
+	if (!json_object_member(j, "on_timeout", hook.ran))
 		return;
-	}
-	json_open(j, '{');
-	json_key(j, "reason");
-	json_string(j, hook.why);
-	json_key(j, "at");
-	json_seconds(j, hook.started - started);
-	json_key(j, "seconds");
-	if (hook.over && hook.ended)
-		json_seconds(j, hook.ended - hook.started);
-	else
-		json_null(j);
+	json_string_member(j, "reason", hook.why);
+	json_seconds_member(j, "at", true, hook.started - started);
+	json_seconds_member(j, "seconds", hook.over && hook.ended, hook.ended - hook.started);
 	bool exited = hook.have_status && WIFEXITED(hook.status);
 	bool signalled = hook.have_status && WIFSIGNALED(hook.status);
-	json_key(j, "exit_status");
-	if (exited)
-		json_int(j, WEXITSTATUS(hook.status));
-	else
-		json_null(j);
-	json_key(j, "signal");
-	if (signalled || (hook.killed && !hook.have_status)) {
-		char name[16];
-		json_string(j, sig_name(signalled ? WTERMSIG(hook.status) : SIGKILL, name, sizeof name));
-	} else {
-		json_null(j);
-	}
-	json_key(j, "killed");
-	if (hook.killed)
-		json_string(j, hook.killed);
-	else
-		json_null(j);
+	json_int_member(j, "exit_status", exited, exited ? WEXITSTATUS(hook.status) : 0);
+	char buf[16];
+	const char *sig = NULL;
+	if (signalled || (hook.killed && !hook.have_status))
+		sig = sig_name(signalled ? WTERMSIG(hook.status) : SIGKILL, buf, sizeof buf);
+	json_string_member(j, "signal", sig);
+	json_string_member(j, "killed", hook.killed);
 	json_close(j, '}');
 }
