@@ -935,6 +935,11 @@ static const char *set_up(struct run *r, pid_t self)
 		msg("%s", refused);
 		return refused;
 	}
+	/* The run's deadline, and RUNLIMIT_DEADLINE taken in (said with -v, warned of). */
+	r->began = cfg->started ? cfg->started : clock_now();
+	r->deadline = cfg->duration == 0 || cfg->duration > CLOCK_NEVER - r->began
+	                  ? CLOCK_NEVER : r->began + cfg->duration;
+	r->deadline = nested_deadline(cfg, r->deadline);
 	enum control_state named = cfg->name ? control_open(cfg) : CONTROL_READY;
 	if (named == CONTROL_FAILED)
 		return "the run could not be registered under its name";
@@ -1002,10 +1007,6 @@ int supervise(const struct config *cfg)
 	                .end = {.preserve_status = cfg->preserve_status}};
 	escalation_of(cfg, &r.esc);
 	r.end.kill_asked = r.esc.kill_asked;
-	r.began = cfg->started ? cfg->started : clock_now();
-	r.deadline = cfg->duration == 0 || cfg->duration > CLOCK_NEVER - r.began
-	                 ? CLOCK_NEVER : r.began + cfg->duration;
-	r.deadline = nested_deadline(cfg, r.deadline);
 	/* Not with a hook: the first signal waits for it anyway, and it is to see the tree as
 	 * the limit finds it (RUNLIMIT_PIDS). */
 	r.read_ahead = snapshot_wanted(cfg) && !cfg->on_timeout;
