@@ -189,6 +189,9 @@ static enum found open_dir(const char *dir, uid_t want, int flags, bool quiet,
 	 * bounds them). */
 	if (made && (st.st_mode & 0777) != 0700 && (chmod(dir, 0700) != 0 || lstat(dir, &st) != 0))
 		return refused(dir, quiet, "is not usable for named runs: ", strerror(errno));
+	/* What the second look found is what is held below: judged too. */
+	if (made && (why = unsafe(&st, any ? ANY_OWNER : want, RUNS_DIR)) != NULL)
+		return refused(dir, quiet, why, "");
 	d->owner = st.st_uid;
 	if (!parent_safe(dir, d->owner, quiet))
 		return DIR_BAD;
