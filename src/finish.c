@@ -89,10 +89,11 @@ void finish_report(const struct config *cfg, const struct target *t, struct run_
 {
 	struct relay_stats output;
 	if (report_wanted()) {
+		/* Only a command that started has a tree left, or output relayed. */
 		e->nsurvivors = -1;
-		if (!cfg->foreground && report_wants_survivors())
+		if (e->has_tree && report_wants_survivors())
 			e->nsurvivors = tree_list(t, &e->survivors);
-		if (cfg->relay) {
+		if (cfg->relay && e->pid > 0) {
 			relay_get_stats(&output);
 			e->output = &output;
 		}

@@ -204,11 +204,14 @@ static enum reached attempt(struct probe *p, const char *ask, int64_t until)
 }
 
 /* Reach p's run (asking ask, if not NULL) by until, trying again while it is starting,
- * ending, busy or its queue is full; one whose turn comes after until is not tried. */
+ * ending, busy or its queue is full; one whose turn comes after until is not tried, and the
+ * lock alone says whether a run is there (a socket a dead run left is no run to list). */
 static void reach(struct probe *p, const char *ask, int64_t until)
 {
 	p->fd = -1;
 	p->end = R_UNREACHED;
+	if (clock_now() >= until)
+		p->end = names_held(p->d, p->name) ? R_UNREACHED : R_GONE;
 	while (clock_now() < until) {
 		if ((p->end = attempt(p, ask, until)) != R_RETRY)
 			return;

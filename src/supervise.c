@@ -574,8 +574,9 @@ static void cancelled(struct run *r, const struct control_request *q)
 	 * its KILL, then the output grace (a cancel waits that long, and a margin, before it
 	 * gives up on a stopped run). */
 	int64_t left = r->grace_end == CLOCK_NEVER ? 0 : r->grace_end - clock_now();
-	left = clock_after(left > 0 ? left : 0, escalation_span_from(&r->esc, r->next));
-	left = clock_after(left, SETTLE_MAX);
+	if (r->grace_end != CLOCK_NEVER) /* the steps after the one due, while one is */
+		left = clock_after(left > 0 ? left : 0, escalation_span_from(&r->esc, r->next));
+	left = clock_after(left > 0 ? left : 0, SETTLE_MAX);
 	if (r->cfg->relay)
 		left = clock_after(left > 0 ? left : 0, r->cfg->output_grace);
 	control_taken(left);

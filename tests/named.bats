@@ -697,3 +697,62 @@ spare_fd() {
 	wait_bg "$RUN"
 	[ "$BG_STATUS" -eq 143 ]
 }
+
+@test "a cancel once the command has exited announces the output grace and the settle, not a kill grace that will not run" {
+	# The command writes more than the caller's FIFO holds and exits: the run relays what is
+	# left (FLUSHING) to a reader that never reads; a cancel then ends the relaying at once.
+	mkfifo "$D/out"
+	sleep 60 <"$D/out" &
+	local reader=$!
+	"$RUNLIMIT" --name=f -k 30 --output-grace=2 60 \
+		sh -c 'echo $$ >"$D/sh"; head -c 100000 /dev/zero; touch "$D/wrote"' >"$D/out" &
+	local p=$!
+	wait_until 10 test -e "$D/wrote"
+	local sh
+	sh=$(cat "$D/sh")
+	wait_until 10 eval '! kill -0 '"$sh"' 2>/dev/null'
+	run -0 "$PY" -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.settimeout(5)
+s.connect(sys.argv[1])
+f = s.makefile("rwb", buffering=0)
+assert f.readline() == b"runlimit\n"
+f.write(b"cancel 15 -1\n")
+print(f.readline().decode().strip())
+' "$RUNLIMIT_DIR/f.sock"
+	[[ "$output" == "ok "* ]]
+	# the output grace (2 s) and the settle (1 s), not the 30 s grace
+	[ "${output#ok }" -le 3000000000 ]
+	wait_bg "$p" 10 || true
+	kill "$reader" 2>/dev/null || true
+}
+
+@test "--list after its deadline: a socket a dead run left is not listed, as before the deadline" {
+	start_named a 60 "$S" 105
+	local p=$RUN
+	STOPPED=$p
+	kill -STOP "$p"
+	"$PY" -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.close()
+' "$RUNLIMIT_DIR/zz.sock"
+	run -0 bounded 20 "$RUNLIMIT" --list
+	[[ "$output" == "a	"* ]]
+	[[ "$output" != *zz* ]]
+	kill -CONT "$p"
+	"$RUNLIMIT" --cancel=a
+	wait_bg "$p"
+}
+
+@test "a run refused for a name already taken reports no output and no tree: it relayed nothing" {
+	start_named t 60 "$S" 106
+	local p=$RUN
+	run -125 "$RUNLIMIT" --name=t --report="$D/r.json" --report-tail=1K 5 true
+	"$PY" "$TOOLS/report_is.py" "$D/r.json" 'd["outcome"] == "error"' 'd["output"] is None' \
+		'd["pid"] is None'
+	"$RUNLIMIT" --cancel=t
+	wait_bg "$p"
+}
