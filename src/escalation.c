@@ -4,15 +4,20 @@
 #include <signal.h>
 
 #include "os/os.h"
+#include "test_hooks.h"
 
 void escalation_of(const struct config *cfg, struct escalation *e)
 {
 	*e = (struct escalation){.n = 0,
 	                         .kill_asked = cfg->kill_after_given || cfg->signal == SIGKILL};
 	e->step[e->n++] = (struct step){cfg->signal, 0};
-	/* A new step goes here, before the final KILL: {SIGINT, its delay}.  The final KILL
+	/* A new step goes here, before the final KILL: {SIGINT, its delay}, as the hooks
+	 * build's middle step is (escalation.bats walks the list with it).  The final KILL
 	 * follows even a first step that is KILL: a request to end sends its own signal in
 	 * the first step's place, and the grace then runs as it would have. */
+	int middle_ms = test_hook_number(TEST_MIDDLE_STEP_MS);
+	if (middle_ms > 0)
+		e->step[e->n++] = (struct step){SIGINT, (int64_t)middle_ms * 1000000};
 	if (cfg->kill_after > 0)
 		e->step[e->n++] = (struct step){SIGKILL, cfg->kill_after};
 }

@@ -65,6 +65,10 @@ enum test_hook {
 	 * KILLed between the walk that found it and its description, as a short-lived process
 	 * may end (atlimit.bats). */
 	TEST_SNAP_VANISH,
+	/* RUNLIMIT_TEST_MIDDLE_STEP_MS, escalation.c: a step between the first and the final
+	 * KILL, SIGINT this many ms after the first, which -s and -k cannot ask for, so that the
+	 * phases' walk of the list is seen past two steps (escalation.bats). */
+	TEST_MIDDLE_STEP_MS,
 	TEST_HOOKS_N
 };
 
@@ -87,6 +91,7 @@ static inline const char *test_hook_value(enum test_hook h)
 	    [TEST_SNAP_MAX] = "RUNLIMIT_TEST_SNAP_MAX",
 	    [TEST_SNAP_LEAD_MS] = "RUNLIMIT_TEST_SNAP_LEAD_MS",
 	    [TEST_SNAP_VANISH] = "RUNLIMIT_TEST_SNAP_VANISH",
+	    [TEST_MIDDLE_STEP_MS] = "RUNLIMIT_TEST_MIDDLE_STEP_MS",
 	};
 	return getenv(var[h]);
 }
