@@ -5,6 +5,7 @@
 
 #include "budget.h"
 #include "os/os.h"
+#include "test_hooks.h"
 
 static struct {
 	bool made;          /* the run has its cgroup (until budget_cgroup_end) */
@@ -15,27 +16,33 @@ static struct {
 	char why[512];
 } c;
 
-/* The mechanism's measure: the cgroup's own counts.  Memory is memory.peak, the most the
- * tree was charged at once (page cache included: the kernel's figure, not the sum of the
- * resident sets); processes are pids.current, which counts threads as the kernel does. */
+static int cgroup_measure(const struct target *t, struct tree_usage *u);
+
+/* Measured every --budget-interval, as the sampled mechanism is: the CPU-time budget has no
+ * event of the kernel's, and the peak process count is read (pids.peak only came with Linux
+ * 6.13).  The figures it declares are those cgroup_measure fills (fewer in the hooks build,
+ * TEST_CGROUP_BLIND). */
+static struct budget_mechanism cgroup_mechanism = {
+	"cgroup", cgroup_measure, 1u << USAGE_MEMORY | 1u << USAGE_PROCS | 1u << USAGE_CPU,
+};
+
+/* The mechanism's measure: the cgroup's own counts, of the figures it declares.  Memory is
+ * memory.peak, the most the tree was charged at once (page cache included: the kernel's
+ * figure, not the sum of the resident sets); processes are pids.current, which counts
+ * threads as the kernel does. */
 static int cgroup_measure(const struct target *t, struct tree_usage *u)
 {
 	(void)t;
 	struct cgroup_usage cu;
 	if (!cgroup_usage(&cu))
 		return -1;
-	u->figure[USAGE_MEMORY] = cu.memory_peak;
-	u->figure[USAGE_PROCS] = cu.procs_now;
-	u->figure[USAGE_CPU] = cu.cpu_ns;
+	const int64_t got[USAGE_FIGURES] = {
+	    [USAGE_MEMORY] = cu.memory_peak, [USAGE_PROCS] = cu.procs_now, [USAGE_CPU] = cu.cpu_ns};
+	for (int f = 0; f < USAGE_FIGURES; f++)
+		if (cgroup_mechanism.figures & 1u << f)
+			u->figure[f] = got[f];
 	return 0;
 }
-
-/* Measured every --budget-interval, as the sampled mechanism is: the CPU-time budget has no
- * event of the kernel's, and the peak process count is read (pids.peak only came with Linux
- * 6.13).  The figures are those cgroup_measure fills. */
-static const struct budget_mechanism cgroup_mechanism = {
-	"cgroup", cgroup_measure, 1u << USAGE_MEMORY | 1u << USAGE_PROCS | 1u << USAGE_CPU,
-};
 
 const char *budget_cgroup_prepare(const struct config *cfg)
 {
@@ -53,6 +60,7 @@ const char *budget_cgroup_prepare(const struct config *cfg)
 	c.made = c.used = true;
 	c.memory = cfg->budget[BUDGET_MEMORY] > 0;
 	c.procs = cfg->budget[BUDGET_PROCS];
+	cgroup_mechanism.figures &= ~(unsigned)test_hook_number(TEST_CGROUP_BLIND);
 	if (wanted)
 		budget_use(&cgroup_mechanism);
 	return NULL;

@@ -69,6 +69,10 @@ enum test_hook {
 	 * KILL, SIGINT this many ms after the first, which -s and -k cannot ask for, so that the
 	 * phases' walk of the list is seen past two steps (escalation.bats). */
 	TEST_MIDDLE_STEP_MS,
+	/* RUNLIMIT_TEST_CGROUP_BLIND, budget_cgroup.c: a mask of the figures (1 << enum
+	 * usage_figure) the cgroup mechanism says it cannot measure, as a mechanism for a new
+	 * figure would, so that the sampled one is seen measuring them beside it (cgroup.bats). */
+	TEST_CGROUP_BLIND,
 	TEST_HOOKS_N
 };
 
@@ -92,6 +96,7 @@ static inline const char *test_hook_value(enum test_hook h)
 	    [TEST_SNAP_LEAD_MS] = "RUNLIMIT_TEST_SNAP_LEAD_MS",
 	    [TEST_SNAP_VANISH] = "RUNLIMIT_TEST_SNAP_VANISH",
 	    [TEST_MIDDLE_STEP_MS] = "RUNLIMIT_TEST_MIDDLE_STEP_MS",
+	    [TEST_CGROUP_BLIND] = "RUNLIMIT_TEST_CGROUP_BLIND",
 	};
 	return getenv(var[h]);
 }

@@ -94,3 +94,20 @@ v2_dir() {
 	[ ! -e "$dir/${made#"${mine%/}"/}" ]
 	[ ! -e "$dir/${made#"${mine%/}"/}.supervisor" ]
 }
+
+@test "a budget the cgroup cannot measure is measured by sampling beside it, never not at all" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	"$RUNLIMIT" --cgroup=required --cpu-time=10 5 true 2>/dev/null ||
+		skip "no cgroup for the run here (the refusal: the first test)"
+	local t0 took
+	t0=$(now)
+	# The hooks build's cgroup says it cannot measure CPU time (1 << USAGE_CPU), as a
+	# mechanism that does not know a new budget's figure would.
+	RUNLIMIT_TEST_CGROUP_BLIND=4 run -124 bounded 60 "$RUNLIMIT_HOOKS" --report="$F" \
+		--cgroup=required --cpu-time=0.3 30 sh -c 'while :; do :; done'
+	took=$(elapsed "$t0")
+	echo "after ${took}s: $output"
+	lt "$took" 15
+	report_is "$F" 'd["timed_out_by"] == "cpu-time"' 'd["budgets"]["mechanism"] == "cgroup"' \
+		'd["budgets"]["cpu_seconds"] > 0.3'
+}
