@@ -61,7 +61,8 @@ pid_t hook_start(const struct config *cfg, const struct target *t, const char *w
 	static char pid_var[32], pgid_var[32], reason_var[64];
 	char *name_var = NULL, *pids_var = malloc(12 * SNAPSHOT_MAX + 16);
 	snprintf(pid_var, sizeof pid_var, "RUNLIMIT_PID=%d", (int)t->command);
-	snprintf(pgid_var, sizeof pgid_var, "RUNLIMIT_PGID=%d", (int)(t->group > 0 ? t->group : t->command));
+	snprintf(pgid_var, sizeof pgid_var, "RUNLIMIT_PGID=%d",
+	         (int)(t->group > 0 ? t->group : t->command));
 	snprintf(reason_var, sizeof reason_var, "RUNLIMIT_REASON=%s", why);
 	if (pids_var) {
 		strcpy(pids_var, "RUNLIMIT_PIDS=");

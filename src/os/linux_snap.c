@@ -115,7 +115,8 @@ int snap_describe(const struct tree_proc *found, struct snap_proc *s)
 	}
 	*s = (struct snap_proc){.pid = p.pid, .ppid = p.ppid, .pgid = p.pgid, .state = p.state,
 	                        .elapsed = -1, .cpu = stat_ticks_ns(p.cpu_ticks),
-	                        .rss_kib = p.state == 'Z' ? 0 : p.rss_pages * (sysconf(_SC_PAGESIZE) / 1024)};
+	                        .rss_kib = p.state == 'Z' ? 0
+	                                                  : p.rss_pages * (sysconf(_SC_PAGESIZE) / 1024)};
 	struct timespec now;
 	int64_t born = stat_ticks_ns(p.start);
 	if (born >= 0 && clock_gettime(CLOCK_BOOTTIME, &now) == 0)

@@ -7,7 +7,8 @@
 /* The stat fields, numbered as proc(5) numbers them, that are read here. */
 enum {
 	F_STATE = 3, F_PPID = 4, F_PGRP = 5, F_SESSION = 6, F_UTIME = 14, F_STIME = 15,
-	F_CUTIME = 16, F_CSTIME = 17, F_THREADS = 20, F_START = 22, F_RSS = 24, F_ARG_START = 48, F_ARG_END = 49,
+	F_CUTIME = 16, F_CSTIME = 17, F_THREADS = 20, F_START = 22, F_RSS = 24,
+	F_ARG_START = 48, F_ARG_END = 49,
 	F_LAST = F_ARG_END
 };
 

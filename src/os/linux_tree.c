@@ -293,7 +293,8 @@ void tree_init(pid_t runlimit)
 	note_preexisting_children();
 }
 
-/* Read /proc/PID/stat (linux_stat.h).  BLIND (errno saying why) for want of a descriptor or memory. */
+/* Read /proc/PID/stat (linux_stat.h).  BLIND (errno saying why) for want of a descriptor or
+ * memory. */
 static enum got read_stat(pid_t pid, struct stat_fields *f)
 {
 	char path[64], buf[1024];
