@@ -61,16 +61,6 @@ bool names_qualified(const char *arg, uid_t *uid, const char **name)
 	return true;
 }
 
-/* The wall clock in ns: a marker's expiry is read by other processes, perhaps after a
- * reboot (a directory in /tmp may outlive one), so no clock of this boot will do. */
-static int64_t wall_now(void)
-{
-	struct timespec ts;
-	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
-		return 0;
-	return (int64_t)ts.tv_sec * NS + ts.tv_nsec;
-}
-
 /* What a directory is to be, for unsafe(). */
 enum rule {
 	RUNS_DIR, /* the directory of runs (or a place that holds it): no symbolic link, owner's,
@@ -436,6 +426,9 @@ static void sweep_dead(const struct names_dir *d, const char *name)
 	close(fd); /* and its locks with it */
 }
 
+/* A marker's expiry is on the wall clock (clock_wall): it is read by other processes,
+ * perhaps after a reboot (a directory in /tmp may outlive one), so no clock of this boot
+ * will do. */
 struct mark {
 	int sig;         /* 0: none readable */
 	int64_t expires; /* wall-clock ns */
@@ -481,7 +474,7 @@ bool names_take_mark(const struct names_dir *d, const char *name, int *sig)
 	 * place meanwhile, that one goes too: harmless, since the run listens already, and
 	 * that cancel reaches it there. */
 	names_remove(d, name, "cancel");
-	if (wall_now() >= m.expires)
+	if (clock_wall() >= m.expires)
 		return false;
 	*sig = m.sig;
 	return true;
@@ -508,7 +501,7 @@ bool names_mark(const struct names_dir *d, const char *name, int sig, int64_t tt
 	}
 	if (fd < 0)
 		return false;
-	int64_t now = wall_now();
+	int64_t now = clock_wall();
 	int64_t expires = ttl > INT64_MAX - now ? INT64_MAX : now + ttl;
 	char text[64];
 	int len = snprintf(text, sizeof text, "%d %lld\n", sig, (long long)expires);
@@ -556,7 +549,7 @@ void names_sweep(const struct names_dir *d, const char *keep)
 	DIR *dir = names_list(d);
 	if (!dir)
 		return;
-	int64_t now = wall_now();
+	int64_t now = clock_wall();
 	struct dirent *e;
 	while ((e = readdir(dir))) {
 		char name[NAME_MAX_LEN + 1];
