@@ -101,17 +101,7 @@ NOTING='trap "echo TERM >>\"\$1\"" TERM; trap "echo INT >>\"\$1\"" INT; echo >"$
 	wait_for_file "$READY"
 	# The protocol by hand (named_control.h), to read the end the run announces: "cancel
 	# TERM, with a final KILL 3 s after the step before it".
-	run -0 "$PY" -c '
-import socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.settimeout(20)
-s.connect(sys.argv[1])
-f = s.makefile("rwb", buffering=0)
-assert f.readline() == b"runlimit\n"
-f.write(b"cancel 15 3000000000\n")
-print(f.readline().decode().strip())
-print(f.readline().decode().strip())
-' "$RUNLIMIT_DIR/steps.sock"
+	run -0 "$PY" "$TOOLS/cancel_by_hand.py" "$RUNLIMIT_DIR/steps.sock" 15 3000000000 2
 	echo "$output"
 	[[ "${lines[0]}" == "ok "* ]]
 	[ "${lines[1]}" = ended ]

@@ -711,16 +711,7 @@ spare_fd() {
 	local sh
 	sh=$(cat "$D/sh")
 	wait_until 10 eval '! kill -0 '"$sh"' 2>/dev/null'
-	run -0 "$PY" -c '
-import socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.settimeout(5)
-s.connect(sys.argv[1])
-f = s.makefile("rwb", buffering=0)
-assert f.readline() == b"runlimit\n"
-f.write(b"cancel 15 -1\n")
-print(f.readline().decode().strip())
-' "$RUNLIMIT_DIR/f.sock"
+	run -0 "$PY" "$TOOLS/cancel_by_hand.py" "$RUNLIMIT_DIR/f.sock" 15 -1
 	[[ "$output" == "ok "* ]]
 	# the output grace (2 s) and the settle (1 s), not the 30 s grace
 	[ "${output#ok }" -le 3000000000 ]
