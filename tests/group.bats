@@ -33,16 +33,6 @@ teardown() {
 	[ -z "${WFI:-}" ] || pkill -KILL -f "$WFI" 2>/dev/null || true
 }
 
-# catches PID SIGNUM: PID has a handler for signal SIGNUM (ps's sigcatch mask, in
-# hexadecimal); true where ps cannot tell.
-catches() {
-	local mask
-	mask=$(ps -o sigcatch= -p "$1" 2>/dev/null | tr -d ' ')
-	mask=${mask#0x}
-	case $mask in '' | *[!0-9a-fA-F]*) return 0 ;; esac
-	[ $((0x$mask >> ($2 - 1) & 1)) -eq 1 ]
-}
-
 # pgid_of PID: its process group (empty once it is gone).
 pgid_of() { ps -o pgid= -p "$1" 2>/dev/null | tr -d ' '; }
 
@@ -103,9 +93,7 @@ wfi_copy() {
 	# its child: timeout (runlimit), running wait-for-it --child in the group of timeout's pid
 	wait_until 20 wfi_child_running
 	child=$WFI_TIMEOUT
-	# The script sets its INT trap just after it starts timeout: an INT before that ends it
-	# without the trap, the test's race, not runlimit's (seen once on a loaded machine).
-	wait_until 20 catches "$script" 2
+	wait_until 20 wfi_trap_set
 	kill -INT "$script"
 	wait_bg "$script" 10
 	cat "$D/out"

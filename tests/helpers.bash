@@ -554,5 +554,22 @@ wfi_child_running() {
 	[ -n "$WFI_TIMEOUT" ]
 }
 
+# catches PID SIGNUM: PID has a handler for signal SIGNUM (ps's sigcatch mask, in
+# hexadecimal); true where ps cannot tell.
+catches() {
+	local mask
+	mask=$(ps -o sigcatch= -p "$1" 2>/dev/null | tr -d ' ')
+	mask=${mask#0x}
+	case $mask in '' | *[!0-9a-fA-F]*) return 0 ;; esac
+	[ $((0x$mask >> ($2 - 1) & 1)) -eq 1 ]
+}
+
+# wfi_trap_set: after wfi_child_running, the script (WFI_TIMEOUT's parent) has set the INT
+# trap it sets just after it starts timeout.  An INT before that ends the script without
+# the trap, and timeout runs on: the test's race, not runlimit's (seen once under load).
+wfi_trap_set() {
+	catches "$(ps -o ppid= -p "$WFI_TIMEOUT" 2>/dev/null | tr -d ' ')" 2
+}
+
 # wfi_gone: no process runs the copy $WFI of wait-for-it.
 wfi_gone() { ! pgrep -f -- "$WFI" >/dev/null; }

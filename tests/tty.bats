@@ -728,6 +728,7 @@ EOF
 	# port 1 of the loopback: nothing listens, so it waits (its child retries each second)
 	type_line "$SL-wfi -t 30 127.0.0.1:1 -- true; echo \"rc=\$?\""
 	wait_until 20 wfi_child_running
+	wait_until 20 wfi_trap_set
 	key C-c
 	wait_screen '^rc=[0-9]+$'
 	no_screen 'kill:'
