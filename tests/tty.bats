@@ -750,6 +750,8 @@ echo "rc=\$?"
 EOS
 	type_line "bash $D/trapped"
 	wait_pid "$SL" >/dev/null
+	# and its trap set, after it started timeout: a key before that ends it without the trap
+	wait_until 20 catches "$(pgrep -f -- "$D/trapped" | head -n 1)" 2
 	key C-c
 	wait_screen 'rc=[0-9]+$'
 	no_screen 'kill failed'
