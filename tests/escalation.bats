@@ -27,20 +27,34 @@ sent() { printf '%s\n' "$1" | sed -n "s/.*: sending signal \([A-Z0-9]*\) to comm
 # from_now SECONDS: RUNLIMIT_DEADLINE's value for SECONDS from now.
 from_now() { awk -v t="$(now)" -v d="$1" 'BEGIN { printf "%.3f", t + d }'; }
 
+# limited MS ARG...: the hooks build, with a middle step MS ms after the first, run with
+# ARG... (a limit far off among them) in the background; once the command has written
+# $READY, after its traps, a SIGALRM makes the limit come now.  Sets status, stderr, and
+# took: the seconds from the SIGALRM to runlimit's end.
+limited() {
+	local ms=$1 pid t0
+	shift
+	RUNLIMIT_TEST_MIDDLE_STEP_MS=$ms "$RUNLIMIT_HOOKS" "$@" 2>"$BATS_TEST_TMPDIR/stderr" &
+	pid=$!
+	wait_for_file "$READY"
+	t0=$(now)
+	kill -ALRM "$pid"
+	wait_bg "$pid" 30
+	status=$BG_STATUS
+	took=$(elapsed "$t0")
+	stderr=$(cat "$BATS_TEST_TMPDIR/stderr")
+}
+
 # A command that notes each TERM and INT it gets in $LOG, and goes on: only a KILL ends it.
 NOTING='trap "echo TERM >>\"\$1\"" TERM; trap "echo INT >>\"\$1\"" INT; echo >"$0"; while :; do sleep 0.05; done'
 
 @test "a middle step: TERM at the limit, INT its delay later, the final KILL the grace after that; 137 with -k" {
-	local t0 took
-	t0=$(now)
-	RUNLIMIT_TEST_MIDDLE_STEP_MS=600 run --separate-stderr bounded 30 "$RUNLIMIT_HOOKS" -v \
-		-k 0.6 --report="$F" 0.5 sh -c "$NOTING" "$READY" "$LOG"
-	took=$(elapsed "$t0")
+	limited 600 -v -k 0.6 --report="$F" 60 sh -c "$NOTING" "$READY" "$LOG"
 	echo "status $status after ${took}s; stderr: $stderr; log: $(cat "$LOG")"
 	[ "$status" -eq 137 ]
 	[ "$(uniq "$LOG")" = "TERM"$'\n'"INT" ]
 	[ "$(sent "$stderr")" = "TERM INT KILL" ]
-	lt 1.6 "$took"
+	lt 1.1 "$took"
 	report_is "$F" 'd["timed_out"]' 'd["kill_needed"]' 'd["exit_status"] == 137' \
 		'[s["signal"] for s in d["signals"] if s["signal"] != "CONT"] == ["TERM", "INT", "KILL"]' \
 		'0.55 < d["signals"][-2]["at"] - d["signals"][0]["at"]' \
@@ -48,8 +62,7 @@ NOTING='trap "echo TERM >>\"\$1\"" TERM; trap "echo INT >>\"\$1\"" INT; echo >"$
 }
 
 @test "a middle step with the default grace: the KILL after it is still a time-out, 124" {
-	RUNLIMIT_TEST_MIDDLE_STEP_MS=300 run --separate-stderr bounded 30 "$RUNLIMIT_HOOKS" -v \
-		0.3 sh -c "$NOTING" "$READY" "$LOG"
+	limited 300 -v 60 sh -c "$NOTING" "$READY" "$LOG"
 	echo "status $status; stderr: $stderr"
 	[ "$status" -eq 124 ]
 	[ "$(uniq "$LOG")" = "TERM"$'\n'"INT" ]
@@ -57,8 +70,7 @@ NOTING='trap "echo TERM >>\"\$1\"" TERM; trap "echo INT >>\"\$1\"" INT; echo >"$
 }
 
 @test "a command that ends at the middle step is not KILLed: its own status, 124" {
-	RUNLIMIT_TEST_MIDDLE_STEP_MS=300 run --separate-stderr bounded 30 "$RUNLIMIT_HOOKS" -v \
-		-k 20 0.3 sh -c 'trap "" TERM; : >"$0"; exec sleep 30' "$READY"
+	limited 300 -v -k 20 60 sh -c 'trap "" TERM; echo >"$0"; exec sleep 30' "$READY"
 	echo "status $status; stderr: $stderr"
 	[ "$status" -eq 124 ]
 	[ "$(sent "$stderr")" = "TERM INT" ]
