@@ -220,7 +220,7 @@ no_leak_check() {
 	# The command ignores TERM: it needs the final KILL.  The wrapper shell records the pid
 	# that becomes runlimit's.
 	timed strace -f -e trace=kill,wait4,waitid -o "$D/log" \
-		sh -c 'echo $$ > "$D/rlpid"; exec "$RUNLIMIT" -k 0.5 0.2 sh -c "trap \"\" TERM; while :; do sleep 0.05; done"'
+		sh -c 'echo $$ > "$D/rlpid"; exec "$RUNLIMIT" -k 0.5 2 sh -c "trap \"\" TERM; while :; do sleep 0.05; done"'
 	[ "$ST" -eq 137 ]
 	local rl
 	rl=$(cat "$D/rlpid")
@@ -787,7 +787,7 @@ EOS
 	[ "$stderr" = "$USER_RL: cannot start the guard (Resource temporarily unavailable): the command leads its own process group, where setsid fails" ]
 	run --separate-stderr as_user 65532 bash -c 'ulimit -u 3; "$USER_RL" 0.3 "$S" 10; echo "status $?"'
 	[ "$output" = "status 124" ]
-	run --separate-stderr as_user 65532 bash -c 'ulimit -u 3; "$USER_RL" -k 0.3 0.3 sh -c "trap \"\" TERM; exec \"\$S\" 10"; echo "status $?"'
+	run --separate-stderr as_user 65532 bash -c 'ulimit -u 3; "$USER_RL" -k 0.3 2 sh -c "trap \"\" TERM; exec \"\$S\" 10"; echo "status $?"'
 	[ "$output" = "status 137" ]
 	no_survivors "$N-s" 5
 }

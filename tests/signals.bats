@@ -458,7 +458,7 @@ print(p.wait(timeout=20))' "$RUNLIMIT" "$d"
 	head -c 200000 /dev/zero >"$d/big"
 	export d RUNLIMIT
 	run bounded30 "$PY" "$TOOLS/dfl.py" /bin/bash -c 'ulimit -f 100 &&
-		"$RUNLIMIT" -v -k 1 0.3 sh -c "exec 2>/dev/null
+		"$RUNLIMIT" -v -k 1 2 sh -c "exec 2>/dev/null
 			trap \"echo TERM >> \$d/got\" TERM
 			trap \"echo XFSZ >> \$d/got\" XFSZ
 			while :; do sleep 0.05; done" 2>>"$d/big"; echo "status $?"'

@@ -202,7 +202,7 @@ kill_pending() {
 }
 
 @test "what dies of the final KILL is not named: the report's alive_after_kill is empty" {
-	start_rl_plain() { "$RUNLIMIT" --report="$F" -k 0.2 0.3 sh -c "trap '' TERM; \"\$S\" 60" 2>"$D/err"; }
+	start_rl_plain() { "$RUNLIMIT" --report="$F" -k 0.2 2 sh -c "trap '' TERM; \"\$S\" 60" 2>"$D/err"; }
 	run start_rl_plain
 	[ "$status" -eq 137 ]
 	! grep -q "still alive after SIGKILL" "$D/err"
