@@ -262,9 +262,11 @@ static enum cli_result version(void)
 	char text[512];
 	snprintf(text, sizeof text,
 		"%s (runlimit) %s\n"
+		"Compatible with timeout (GNU coreutils) %s: its options, messages and exit "
+		"statuses.\n"
 		"A drop-in for GNU timeout that contains the whole process tree.\n"
 		"License: BSD-2-Clause.\n",
-		progname, RUNLIMIT_VERSION);
+		progname, RUNLIMIT_VERSION, RUNLIMIT_GNU_VERSION);
 	return msg_stdout(text) ? CLI_EXIT_OK : CLI_FAILED;
 }
 

@@ -9,6 +9,10 @@
 #include "budget_table.h"
 
 #define RUNLIMIT_VERSION "0.2.0"
+/* The GNU coreutils release whose timeout and nproc runlimit follows (options, messages,
+ * statuses): --version names it, for scripts that check `timeout --version` for
+ * "GNU coreutils" before they rely on -k, --foreground or --preserve-status. */
+#define RUNLIMIT_GNU_VERSION "9.11"
 
 /* --cgroup=auto|no|required: the budgets enforced by a cgroup of the run's own where one can
  * be made (auto), never (no), or the run refused where it cannot (required). */

@@ -101,8 +101,11 @@ static int usage(void)
 static int version(void)
 {
 	char text[256];
-	snprintf(text, sizeof text, "%s (runlimit) %s\nLicense: BSD-2-Clause.\n", progname,
-		RUNLIMIT_VERSION);
+	snprintf(text, sizeof text,
+		"%s (runlimit) %s\n"
+		"Compatible with nproc (GNU coreutils) %s: its options and output.\n"
+		"License: BSD-2-Clause.\n",
+		progname, RUNLIMIT_VERSION, RUNLIMIT_GNU_VERSION);
 	return msg_stdout(text) ? 0 : 1;
 }
 

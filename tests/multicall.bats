@@ -97,6 +97,24 @@ same_as_gnu() {
 	[[ "${lines[0]}" =~ ^timeout\ \(runlimit\)\ [0-9] ]]
 }
 
+@test "60.4: GNU's version check passes: --version names the GNU coreutils timeout it follows, not claiming to be GNU" {
+	# What CI helpers and macOS set-up scripts run before they rely on -k, --foreground or
+	# --preserve-status (they look for "GNU coreutils" in timeout's, or gtimeout's, version).
+	local check='timeout --version | grep -q "GNU coreutils" || { echo "GNU timeout is required" >&2; exit 1; }
+timeout -k 0.5 --preserve-status 10 sh -c "exit 7"'
+	run -7 --separate-stderr env PATH="$BATS_TEST_TMPDIR/ours:$PATH" sh -c "$check"
+	[ -z "$stderr" ]
+	run -0 --separate-stderr ours --version
+	[[ "${lines[0]}" =~ ^timeout\ \(runlimit\)\ [0-9] ]]
+	[[ "${lines[1]}" == "Compatible with timeout (GNU coreutils) "[0-9]*.[0-9]*": "* ]]
+	# Never GNU's first line: whoever reads the name before the parenthesis reads runlimit.
+	[[ "${lines[0]}" != *GNU* ]]
+	# The version it names is the one the manual's COMPATIBILITY says it follows.
+	local named=${lines[1]#Compatible with timeout (GNU coreutils) }
+	sed -n '/^\.Sh COMPATIBILITY/,/^\.Sh /p' "$BATS_TEST_DIRNAME/../man/runlimit.1" |
+		grep -qx "${named%%:*} and prints its messages, values quoted as its"
+}
+
 @test "only the base name 'timeout' switches: a link named gtimeout is runlimit" {
 	ln -s "$ours_link" "$BATS_TEST_TMPDIR/gtimeout"
 	run --separate-stderr "$BATS_TEST_TMPDIR/gtimeout" 1x true

@@ -133,6 +133,7 @@ quota_here() {
 Try '$ours_link --help' for more information." ]
 	run -0 "$ours_link" --version
 	[[ "${lines[0]}" =~ ^nproc\ \(runlimit\)\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+	[[ "${lines[1]}" == "Compatible with nproc (GNU coreutils) "* ]]
 	run -0 "$ours_link" --help
 	[ "${lines[0]}" = "Usage: $ours_link [--all] [--ignore=N]" ]
 	[[ $output == *"--all"* ]] && [[ $output == *"--ignore=N"* ]]
