@@ -546,34 +546,6 @@ static bool fold_path(const char *path, char *buf, size_t size)
 	return true;
 }
 
-/* The descriptor that path names, however it is spelt (/dev//stdout), or that a symbolic
- * link named path points to (/dev/stdout itself, or a link of the caller's to
- * /proc/self/fd/1); or -1.  It is written through, not opened again: an open of
- * /proc/self/fd/1 would make a new file description at offset 0 of the caller's log, and
- * a rename onto it would replace the caller's file, or /dev/stdout itself. */
-static int named_descriptor(const char *path)
-{
-	char folded[PATH_MAX], target[PATH_MAX], joined[2 * PATH_MAX];
-	if (!fold_path(path, folded, sizeof folded))
-		return -1;
-	int fd = descriptor_name(folded);
-	if (fd >= 0)
-		return fd;
-	ssize_t n = readlink(path, target, sizeof target - 1);
-	if (n <= 0)
-		return -1;
-	target[n] = '\0';
-	if (target[0] == '/') {
-		snprintf(joined, sizeof joined, "%s", target);
-	} else {
-		/* Relative to the link's directory: /dev/stdout -> fd/1 on some systems. */
-		const char *slash = strrchr(folded, '/');
-		int dir = slash ? (int)(slash - folded) + 1 : 0;
-		snprintf(joined, sizeof joined, "%.*s%s", dir, folded, target);
-	}
-	return fold_path(joined, folded, sizeof folded) ? descriptor_name(folded) : -1;
-}
-
 /* The directory that holds a path's last name, held by a descriptor: what is checked there
  * is where the report goes, whatever is renamed on the way meanwhile. */
 struct place {
@@ -610,20 +582,74 @@ static void find_place(struct place *p, const char *path)
 		p->err = errno;
 }
 
+/* A sticky directory that others than its owner may write (/tmp, /dev/shm, or one only a
+ * group may write): there a name may have been put by another user for runlimit to use. */
+static bool shared_sticky(const struct stat *dir)
+{
+	return (dir->st_mode & S_ISVTX) && (dir->st_mode & (S_IWGRP | S_IWOTH));
+}
+
 /* Is st, in the directory dir, a file that someone else may have put there for runlimit to
- * write into: in a sticky directory that others may write (/tmp, /dev/shm), a file that is
- * neither a link nor a directory, owned neither by runlimit's user nor by the directory's
- * owner (who may replace anything there anyway)?  The rule of Linux's protected_fifos=2 and
- * protected_regular=2, kept by runlimit itself: the kernel's applies only to an open with
- * O_CREAT, is off on many systems, and other systems have none.  A FIFO there could hand the
- * report (the command line, the tail of stderr) to whoever reads it. */
+ * write into: in a shared sticky directory, a file that is neither a link nor a directory,
+ * owned neither by runlimit's user nor by the directory's owner (who may replace anything
+ * there anyway)?  The rule of Linux's protected_fifos=2 and protected_regular=2, kept by
+ * runlimit itself: the kernel's applies only to an open with O_CREAT, is off on many
+ * systems, and other systems have none.  A FIFO there could hand the report (the command
+ * line, the tail of stderr) to whoever reads it. */
 static bool planted(const struct stat *dir, const struct stat *st)
 {
-	if (!(dir->st_mode & S_ISVTX) || !(dir->st_mode & (S_IWGRP | S_IWOTH)))
+	if (!shared_sticky(dir))
 		return false;
 	if (S_ISLNK(st->st_mode) || S_ISDIR(st->st_mode))
 		return false; /* a link is replaced, never followed; a directory fails alone */
 	return st->st_uid != geteuid() && st->st_uid != dir->st_uid;
+}
+
+/* May the link named by p be read as a descriptor's name?  The rule of Linux's
+ * protected_symlinks, kept by runlimit itself (the kernel's does not apply to readlink):
+ * in a shared sticky directory, only a link of runlimit's user or of the directory's owner.
+ * Another's link there (/tmp/report.json -> /dev/stdout) would divert the report into the
+ * caller's own output; it is a link to replace.  Where the directory cannot be held, only
+ * runlimit's user's own link is read. */
+static bool link_trusted(const struct place *p, const char *path)
+{
+	struct stat st;
+	if (p->dir < 0)
+		return lstat(path, &st) == 0 && st.st_uid == geteuid();
+	if (fstatat(p->dir, p->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return false;
+	return !shared_sticky(&p->dir_st) || st.st_uid == geteuid() || st.st_uid == p->dir_st.st_uid;
+}
+
+/* The descriptor that path names, however it is spelt (/dev//stdout), or that a symbolic
+ * link named path, in the directory p holds, points to (/dev/stdout itself, or a link of the
+ * caller's to /proc/self/fd/1) where link_trusted allows; or -1.  It is written through, not opened again: an open of
+ * /proc/self/fd/1 would make a new file description at offset 0 of the caller's log, and
+ * a rename onto it would replace the caller's file, or /dev/stdout itself. */
+static int named_descriptor(const char *path, const struct place *p)
+{
+	char folded[PATH_MAX], target[PATH_MAX], joined[2 * PATH_MAX];
+	if (!fold_path(path, folded, sizeof folded))
+		return -1;
+	int fd = descriptor_name(folded);
+	if (fd >= 0)
+		return fd;
+	if (!link_trusted(p, path))
+		return -1;
+	ssize_t n = p->dir >= 0 ? readlinkat(p->dir, p->name, target, sizeof target - 1)
+	                        : readlink(path, target, sizeof target - 1);
+	if (n <= 0)
+		return -1;
+	target[n] = '\0';
+	if (target[0] == '/') {
+		snprintf(joined, sizeof joined, "%s", target);
+	} else {
+		/* Relative to the link's directory: /dev/stdout -> fd/1 on some systems. */
+		const char *slash = strrchr(folded, '/');
+		int dir = slash ? (int)(slash - folded) + 1 : 0;
+		snprintf(joined, sizeof joined, "%.*s%s", dir, folded, target);
+	}
+	return fold_path(joined, folded, sizeof folded) ? descriptor_name(folded) : -1;
 }
 
 /* A pipe, FIFO, socket, terminal or device: opened to append.  A FIFO without a reader is
@@ -716,16 +742,18 @@ static void open_atomic(struct dest *d)
 static void open_dest(struct dest *d, const char *path)
 {
 	*d = (struct dest){.path = path, .fd = -1};
-	int fd = named_descriptor(path);
+	struct place p;
+	find_place(&p, path);
+	int fd = named_descriptor(path, &p);
 	if (fd >= 0) {
 		if (stdfds_closed(fd))
 			d->err = EBADF; /* runlimit was started without it: its placeholder is not it */
 		else
 			d->fd = fd;
+		if (p.dir >= 0)
+			close(p.dir);
 		return;
 	}
-	struct place p;
-	find_place(&p, path);
 	struct stat st;
 	bool there = p.dir >= 0 ? fstatat(p.dir, p.name, &st, AT_SYMLINK_NOFOLLOW) == 0
 	                        : lstat(path, &st) == 0;

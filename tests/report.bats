@@ -649,6 +649,67 @@ refused() {
 	fi
 }
 
+# ---- issue 60: a link planted at the report path never diverts the report -----------------
+
+# diverted_not LINK_OWNER TARGET: as root, with LINK_OWNER's link report.json -> TARGET in a
+# public sticky directory, a run whose stdout and stderr go to a log: the log holds the
+# command's output alone, and report.json became the report itself, a file of root's.
+diverted_not() {
+	local log=$BATS_TEST_TMPDIR/job.out
+	rm -f "$PUB/report.json"
+	as_user "$1" ln -s "$2" "$PUB/report.json"
+	"$RUNLIMIT" --report="$PUB/report.json" --report-tail=64k 10 \
+		sh -c 'echo job-out; echo job-err >&2' >"$log" 2>&1 ||
+		{ echo "runlimit failed for a link to $2" >&2; return 1; }
+	[ "$(cat "$log")" = "job-out
+job-err" ] || { echo "the report went through $2 into the caller's log:" >&2; cat "$log" >&2; return 1; }
+	[ -f "$PUB/report.json" ] && [ ! -L "$PUB/report.json" ] &&
+		[ "$(stat -c %u "$PUB/report.json" 2>/dev/null || stat -f %u "$PUB/report.json")" = 0 ] &&
+		report_is "$PUB/report.json" 'd["outcome"] == "exited"' ||
+		{ echo "report.json is not root's report after a link to $2" >&2; ls -la "$PUB" >&2; return 1; }
+}
+
+@test "60.3: another user's link to a descriptor name in a sticky directory is replaced, never followed into the caller's output" {
+	needs_other_users
+	PUB=$(public_dir)
+	local t
+	for t in /dev/stdout /dev/stderr /dev/fd/1 /dev/fd/2 /proc/self/fd/1 /proc/self/fd/2; do
+		[ -e "$t" ] || continue
+		diverted_not 65534 "$t"
+	done
+	# A sticky directory only a group may write is shared too.
+	chgrp 65534 "$PUB"
+	chmod 1770 "$PUB"
+	diverted_not 65534 /dev/stdout
+}
+
+@test "60.3: in a sticky directory, a link of the user's own or of the directory's owner to /dev/stdout is still followed" {
+	needs_other_users
+	PUB=$(public_dir)
+	ln -s /dev/stdout "$PUB/mine.json"
+	run -0 --separate-stderr "$RUNLIMIT" --report="$PUB/mine.json" 10 true
+	printf "%s\n" "$output" >"$BATS_TEST_TMPDIR/out.json"
+	report_is "$BATS_TEST_TMPDIR/out.json" 'd["outcome"] == "exited"'
+	[ -L "$PUB/mine.json" ]
+	# As an unprivileged user: its own link, and the directory owner's.
+	as_user 65534 ln -s /dev/stdout "$PUB/user.json"
+	run -0 --separate-stderr as_user 65534 "$USER_RL" --report="$PUB/user.json" 10 true
+	printf "%s\n" "$output" >"$BATS_TEST_TMPDIR/out.json"
+	report_is "$BATS_TEST_TMPDIR/out.json" 'd["outcome"] == "exited"'
+	chown 65533:65533 "$PUB"
+	as_user 65533 ln -s /dev/stdout "$PUB/owner.json"
+	run -0 --separate-stderr as_user 65534 "$USER_RL" --report="$PUB/owner.json" 10 true
+	printf "%s\n" "$output" >"$BATS_TEST_TMPDIR/out.json"
+	report_is "$BATS_TEST_TMPDIR/out.json" 'd["outcome"] == "exited"'
+	# Another user's link, the directory's owner being a third: not followed, and not
+	# replaceable by this user either (the kernel's sticky rule): a warning, nothing written.
+	as_user 65532 ln -s /dev/stdout "$PUB/theirs.json"
+	run -0 --separate-stderr as_user 65534 "$USER_RL" --report="$PUB/theirs.json" 10 true
+	[ -z "$output" ]
+	[[ "$stderr" == "$USER_RL: cannot write the report to '$PUB/theirs.json': "* ]]
+	[ "$(readlink "$PUB/theirs.json")" = /dev/stdout ]
+}
+
 # log_keeps NAME REDIR FD: with a log that holds two lines, "runlimit --report=NAME 10 echo
 # step" with its descriptor FD sent to the log (REDIR: > or >>) leaves the log holding what
 # it held, then step, then the report: nothing is lost, nothing replaced.
