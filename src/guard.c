@@ -4,11 +4,13 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "os/os.h"
+#include "signal_in.h"
 #include "start_exec.h"
 #include "test_hooks.h"
 
@@ -16,6 +18,56 @@ static pid_t guard;
 static pid_t lodge; /* see guard_leave_group */
 static bool left_group;
 static int tie = -1; /* where the OS has no parent-death signal: EOF on it means runlimit died */
+static pid_t caller_group; /* runlimit's caller's group (home) while the command's is to be made */
+static pid_t guard_of;   /* in the guard: runlimit's pid, for relay() */
+static sigset_t relayed; /* the signals the guard passes on to runlimit (guard_relay_set) */
+
+/* Does the guard pass on to runlimit (parent, in parents_group) a signal that reached it, in
+ * own_group, with info?  linux.c's cloned guard keeps the same rule. */
+static bool guard_relays(const siginfo_t *info, pid_t parent, pid_t parents_group,
+                         pid_t own_group)
+{
+	/* Sent by a process (kill, sigqueue), not typed at a terminal nor raised by the kernel;
+	 * not runlimit's own delivery; and runlimit is not where the signal went, so that it
+	 * cannot have had it itself. */
+	return (info->si_code == SI_USER || info->si_code == SI_QUEUE) && info->si_pid != parent &&
+	       parents_group > 0 && parents_group != own_group;
+}
+
+/* The forked guard's handler: a signal the command's group got from another process is
+ * passed on to runlimit.  runlimit's pid cannot be another process's: it is the id of the
+ * group the guard is in, or, in the moment runlimit makes that group, runlimit is checked
+ * to be the guard's parent first. */
+static void relay(int sig, siginfo_t *info, void *context)
+{
+	(void)context;
+	int saved = errno;
+	if (sigismember(&relayed, sig) == 1 && getppid() == guard_of &&
+	    guard_relays(info, guard_of, getpgid(guard_of), getpgrp()))
+		kill(guard_of, sig);
+	errno = saved;
+}
+
+/* The forked guard's signals: SIGUSR1 (runlimit's death, where the system sends it) and, in
+ * a group made with runlimit's pid, the relayed ones, caught by relay().  Returns the mask
+ * that lets them in. */
+static sigset_t relay_in(bool relaying)
+{
+	if (!relaying)
+		sigemptyset(&relayed);
+	sigset_t in;
+	sigfillset(&in);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = relay;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigfillset(&sa.sa_mask);
+	for (int sig = 1; sig < DISP_SLOTS; sig++) {
+		if ((sig == SIGUSR1 || sigismember(&relayed, sig) == 1) && sigaction(sig, &sa, NULL) == 0)
+			sigdelset(&in, sig);
+	}
+	return in;
+}
 
 static void guard_main(int sig, pid_t parent, int tie_read, bool in_parents)
 {
@@ -28,22 +80,23 @@ static void guard_main(int sig, pid_t parent, int tie_read, bool in_parents)
 	 * moved it out (guard_leave_group), and the group would look alive for good. */
 	sigset_t all;
 	sigfillset(&all);
+	guard_of = parent;
+	/* SIGUSR1 wakes the guard where runlimit's death sends it; forwarded to the group, or
+	 * sent to it, it reaches the guard too: only a new parent counts. */
+	sigset_t in = relay_in(in_parents);
 	int armed = os_child_prepare(SIGUSR1, parent);
 	if (armed > 0) {
-		sigset_t wake;
-		sigemptyset(&wake);
-		sigaddset(&wake, SIGUSR1);
-		int got;
-		/* SIGUSR1 forwarded to the group reaches the guard too: only a new parent counts. */
 		while (getppid() == parent)
-			sigwait(&wake, &got);
+			sigsuspend(&in);
 	} else if (armed == 0 && tie_read >= 0) {
 		char c;
+		sigprocmask(SIG_SETMASK, &in, NULL);
 		while (read(tie_read, &c, 1) < 0 && errno == EINTR)
 			;
+		sigprocmask(SIG_SETMASK, &all, NULL);
 	} else if (armed == 0) {
 		for (;;) /* nothing tells the guard of runlimit's death: just hold the id */
-			sigsuspend(&all);
+			sigsuspend(&in);
 	}
 	/* The group that runlimit made with its own pid is joined again first (the guard may
 	 * have been moved out to tell whether it was empty): that is refused where it is gone,
@@ -81,10 +134,11 @@ static void end_guard(void)
  * clones it sharing runlimit's memory, a guard of raw system calls); the fork below is the
  * way of every system, and stays here, in the core, because the guard it runs is the core's
  * (guard_main, with spawn_helper_detach and the test hooks), and the platform includes no
- * core header.  In the caller's group, which guard_start then changes. */
+ * core header.  Born in the caller's group: guard_start has it lead the command's, or
+ * guard_group_close moves it into the one runlimit made. */
 static pid_t start(int sig, pid_t parent, bool in_parents)
 {
-	pid_t cloned = os_guard_start(sig, parent, in_parents);
+	pid_t cloned = os_guard_start(sig, parent, in_parents, in_parents ? &relayed : NULL);
 	if (cloned > 0) {
 		guard = cloned;
 		return cloned;
@@ -114,46 +168,85 @@ static pid_t start(int sig, pid_t parent, bool in_parents)
 	return pid;
 }
 
-/* The command's group with runlimit's own pid as its id, as GNU timeout's (which leads it),
- * for its clients' `kill -- -PID`: runlimit makes it, puts the guard in it and steps back
- * into its caller's group (home), so that a signal to home and a typed Ctrl-C still reach it
- * (docs/design.md, The guard and the process group: the microsecond out of home).  False
- * where home is gone (runlimit was its last member, the guard aside): runlimit then leads
- * the group it made, as an interactive job's leader does. */
-static bool made_by_runlimit(pid_t pid, pid_t self, pid_t home)
+/* The guard leads the command's group (before the command joins it). */
+static pid_t lead(pid_t pid, pid_t *made)
 {
-	if (setpgid(0, 0) != 0)
-		return false; /* still in home: the guard makes the group */
-	if (setpgid(pid, self) != 0) {
-		setpgid(0, home);
-		return false;
-	}
-	return setpgid(0, home) == 0;
+	setpgid(pid, pid);
+	*made = pid;
+	return pid;
 }
 
-/* The one place the guard is started, and the command's group made.  Where runlimit leads
+/* The signals the guard passes on to runlimit: those runlimit passes on to the command
+ * (signal_in.h), which a member of the group, as GNU's timeout is, would have received. */
+static void guard_relay_set(void)
+{
+	sigemptyset(&relayed);
+	for (int sig = 1; sig < DISP_SLOTS; sig++)
+		if (disp_is_forwarded(sig) && sigaddset(&relayed, sig) != 0)
+			break;
+}
+
+/* The one place the guard is started.  Where runlimit is a member of its caller's group
+ * (home), the command's group is to have runlimit's own pid as its id, as GNU timeout's
+ * (which leads it), for its clients' `kill -- -PID`: runlimit makes it at the command's
+ * fork (guard_group_open), and the guard stays in home until then.  Where runlimit leads
  * its group already (an interactive job, setsid), a signal to that group reaches it and it
  * forwards it: the guard leads the command's group, as where runlimit's group is outside
- * its pid namespace (getpgrp() says 0) or the group with runlimit's pid cannot be made. */
+ * its pid namespace (getpgrp() says 0). */
 pid_t guard_start(int sig, pid_t parent, pid_t *made)
 {
-	pid_t home = getpgrp();
-	bool in_parents = home > 0 && home != parent;
+	caller_group = getpgrp();
+	bool in_parents = caller_group > 0 && caller_group != parent;
+	guard_relay_set();
 	pid_t pid = start(sig, parent, in_parents);
-	if (pid > 0 && in_parents && made_by_runlimit(pid, parent, home)) {
+	if (pid > 0 && in_parents) {
 		*made = parent;
 		return pid;
 	}
-	if (pid > 0 && in_parents) {
-		/* Refused, or home is gone: a guard that ends its own group, which it leads. */
-		end_guard();
-		pid = start(sig, parent, false);
-	}
-	if (pid < 0)
-		return -1;
-	setpgid(pid, pid); /* before the command joins it */
-	*made = pid;
-	return pid;
+	caller_group = 0;
+	return pid < 0 ? -1 : lead(pid, made);
+}
+
+bool guard_group_open(void)
+{
+	/* The group is made with runlimit in it, and runlimit stays there across the fork, so
+	 * that the command is born a member: then the group never lacks a member (the command
+	 * keeps it, as its zombie does), while the guard, still in home, keeps home, whose last
+	 * member runlimit may be (`echo hi | runlimit ...` once echo has exited).  Left empty for
+	 * a moment, home would be gone for good, and with it the terminal's foreground group: a
+	 * typed Ctrl-C or Ctrl-Z would reach nobody. */
+	if (caller_group <= 0 || setpgid(0, 0) != 0)
+		return false;
+	/* Test builds only: the moment out of home made long enough to send a signal in. */
+	int ms = test_hook_number(TEST_GROUP_WINDOW_MS);
+	if (ms > 0)
+		nanosleep(&(struct timespec){.tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L}, NULL);
+	return true;
+}
+
+void guard_group_close(pid_t command)
+{
+	if (caller_group <= 0)
+		return;
+	/* Back into home, which the guard kept.  Only its death could have emptied it, and only
+	 * a SIGKILL ends the guard: the job was KILLed while runlimit was out of it, and
+	 * runlimit, which would have died of it there, dies of it now with the command, the
+	 * group holding nothing else. */
+	if (setpgid(0, caller_group) != 0)
+		kill(0, SIGKILL);
+	/* The guard joins the command's group, which the command keeps alive (unreaped, even
+	 * dead): a signal sent to the group reaches the guard, which relays it to runlimit. */
+	if (command > 0 && guard > 0)
+		setpgid(guard, getpid());
+	caller_group = 0;
+}
+
+pid_t guard_lead_instead(int sig, pid_t parent, pid_t *made)
+{
+	end_guard();
+	caller_group = 0;
+	pid_t pid = start(sig, parent, false);
+	return pid < 0 ? -1 : lead(pid, made);
 }
 
 void guard_reaped(pid_t pid)

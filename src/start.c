@@ -62,8 +62,16 @@ static struct target start(const struct config *cfg, pid_t self, bool *relay_fai
 	if (cfg->relay)
 		say_unseen(cfg);
 	for (;;) {
+		/* Where the group is to have runlimit's pid, the command is born in it. */
+		bool born_in = l.group_mine && guard_group_open();
+		if (l.group_mine && !born_in) {
+			pid_t guard = guard_lead_instead(cfg->signal, self, &l.group);
+			l.guard = guard > 0 ? guard : 0;
+			l.group = guard > 0 ? l.group : -1;
+			l.group_mine = false;
+		}
 		l.leads_group = !cfg->foreground && l.group < 0;
-		child_group = l.leads_group ? SPAWN_OWN_GROUP : l.group;
+		child_group = born_in ? 0 : l.leads_group ? SPAWN_OWN_GROUP : l.group;
 		struct spawn_req req = {
 			.argv = cfg->command,
 			.group = child_group,
@@ -74,6 +82,11 @@ static struct target start(const struct config *cfg, pid_t self, bool *relay_fai
 			.cgroup_procs = cgroup_procs_fd(),
 		};
 		l.command = spawn(&req);
+		if (born_in) {
+			int err = errno;
+			guard_group_close(l.command);
+			errno = err;
+		}
 		if (l.command < 0 && errno == EAGAIN && l.group > 0) {
 			guard_error = errno;
 			guard_stop(); /* its process slot is the command's */

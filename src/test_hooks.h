@@ -73,6 +73,10 @@ enum test_hook {
 	 * usage_figure) the cgroup mechanism says it cannot measure, as a mechanism for a new
 	 * figure would, so that the sampled one is seen measuring them beside it (cgroup.bats). */
 	TEST_CGROUP_BLIND,
+	/* RUNLIMIT_TEST_GROUP_WINDOW_MS, guard.c: runlimit stays out of its caller's group this
+	 * many ms at the command's fork, so that a signal sent to that group meanwhile is seen
+	 * passed on to it by the guard (group.bats). */
+	TEST_GROUP_WINDOW_MS,
 	TEST_HOOKS_N
 };
 
@@ -97,6 +101,7 @@ static inline const char *test_hook_value(enum test_hook h)
 	    [TEST_SNAP_VANISH] = "RUNLIMIT_TEST_SNAP_VANISH",
 	    [TEST_MIDDLE_STEP_MS] = "RUNLIMIT_TEST_MIDDLE_STEP_MS",
 	    [TEST_CGROUP_BLIND] = "RUNLIMIT_TEST_CGROUP_BLIND",
+	    [TEST_GROUP_WINDOW_MS] = "RUNLIMIT_TEST_GROUP_WINDOW_MS",
 	};
 	return getenv(var[h]);
 }

@@ -6,7 +6,9 @@
 # runlimit itself stays in its caller's group.  Where runlimit leads its group already (a job
 # of an interactive shell, setsid, Python's start_new_session) the guard leads the command's
 # group, as before, and a signal to runlimit's group reaches runlimit, which passes it on;
-# and where runlimit was left alone in its caller's group, it leads the group it made.
+# where runlimit was left alone in its caller's group, it stays in it all the same (issue 60).
+# A signal another process sends to the command's group starts what it would start sent to
+# runlimit: the grace, -k, the status (issue 60: the guard, in the group, passes it on).
 # (Ctrl-C typed at wait-for-it in a terminal: tests/tty.bats.)
 
 bats_require_minimum_version 1.5.0
@@ -117,13 +119,15 @@ wfi_copy() {
 	no_survivors "$N-s" 5
 }
 
-@test "runlimit left alone in its caller's group leads the group it made; the command's is the guard's, and a time-out still ends it" {
+@test "60.1: runlimit left alone in its caller's group stays in it, and the command's group still has runlimit's pid; a time-out still ends it" {
 	command -v setsid >/dev/null || skip "no setsid"
 	# The caller leads a session and its group, starts a child and exits; the child, once its
-	# parent is gone (a bounded wait), execs runlimit: the group's last member, which its move
-	# would end.
+	# parent is gone (a bounded wait), execs runlimit: the group's last member, which a move
+	# out of it, even for a moment, would end for good (the terminal's foreground group of a
+	# pipeline whose producer has exited: tests/tty.bats).
 	# shellcheck disable=SC2016
 	setsid sh -c 'p=$$
+		echo $p >"$D/home"
 		(i=0; while kill -0 $p 2>/dev/null && [ $i -lt 1000 ]; do "$S" 0.01; i=$((i + 1)); done
 		exec "$0" -k 1 1 sh -c "echo \$\$ \$(ps -o pgid= -p \$\$) >\"\$D/cmd\"; exec \"\$S\" 60" \
 			2>"$D/err") & echo $! >"$D/rl"' "$RUNLIMIT"
@@ -131,11 +135,89 @@ wfi_copy() {
 	local rl pid pgid
 	rl=$(cat "$D/rl")
 	read -r pid pgid <"$D/cmd"
-	echo "runlimit $rl (its group $(pgid_of "$rl")), the command $pid in group $pgid"
-	[ "$(pgid_of "$rl")" = "$rl" ]
-	[ "$pgid" != "$rl" ]
+	echo "runlimit $rl (its group $(pgid_of "$rl"), its caller's $(cat "$D/home")), the command $pid in group $pgid"
+	[ "$(pgid_of "$rl")" = "$(cat "$D/home")" ]
+	[ "$pgid" = "$rl" ]
 	[ "$pgid" != "$pid" ]
 	wait_for_gone "$rl" 10
 	no_survivors "$N-s" 5
 	[ ! -s "$D/err" ]
+}
+
+# ---- issue 60: a signal to the command's group starts what it starts sent to runlimit ----
+
+# group_signal_ends SIG DURATION: runlimit -k 1 DURATION on a command that ignores SIG, SIG
+# sent by this shell to the group with runlimit's pid (`kill -SIG -- -PID`, as GNU's clients
+# do): the grace and -k follow, as GNU's timeout (a member of the group) gives them: 137 after
+# about 1 s, well before any deadline.
+group_signal_ends() {
+	local sig=$1 rl t0 took
+	rm -f "$D/ready"
+	# shellcheck disable=SC2016
+	"$RUNLIMIT" -k 1 "$2" sh -c 'trap "" "$1"; : >"$D/ready"; "$S" 30; exit 3' _ "$sig" 3>&- &
+	rl=$!
+	wait_until 10 test -e "$D/ready"
+	t0=$(now)
+	kill -"$sig" -- "-$rl"
+	wait_bg "$rl" 10 || { echo "$sig to the group, -k 1 $2: still running after 10 s" >&2; return 1; }
+	took=$(elapsed "$t0")
+	echo "$sig to the group, -k 1 $2: status $BG_STATUS after $took s"
+	[ "$BG_STATUS" -eq 137 ] && lt 0.9 "$took" && lt "$took" 6 && no_survivors "$N-s" 5
+}
+
+@test "60.2: TERM, INT or HUP sent to the command's group by runlimit's pid starts the grace: -k's KILL follows, 137, with a limit or none" {
+	group_signal_ends TERM 12
+	group_signal_ends INT 12
+	group_signal_ends HUP 12
+	group_signal_ends TERM 0
+}
+
+@test "60.2: a signal runlimit passes on (USR1), sent to the command's group, is passed on as if runlimit had it; runlimit's own is never passed back to it" {
+	# sent to the group: -v says it was passed on, once, and runlimit dies of it with the command
+	# shellcheck disable=SC2016
+	"$RUNLIMIT" -v 30 sh -c ': >"$D/ready"; exec "$S" 60' 2>"$D/err" 3>&- &
+	RL=$!
+	wait_until 10 test -e "$D/ready"
+	kill -USR1 -- "-$RL"
+	wait_bg "$RL" 10
+	cat "$D/err"
+	[ "$BG_STATUS" -eq 138 ]
+	[ "$(grep -c 'sending signal USR1' "$D/err")" -eq 1 ]
+	# sent to runlimit: passed on to the group once, the guard in it passing nothing back
+	# (which would have it passed on again, and again, for as long as the command lived)
+	rm -f "$D/ready"
+	# shellcheck disable=SC2016
+	"$RUNLIMIT" -v 30 sh -c 'trap ": >\"\$D/got\"" USR1; : >"$D/ready"; while :; do "$S" 0.05; done' \
+		2>"$D/err" 3>&- &
+	RL=$!
+	wait_until 10 test -e "$D/ready"
+	kill -USR1 "$RL"
+	wait_until 10 test -e "$D/got"
+	kill -TERM "$RL"
+	wait_bg "$RL" 10
+	cat "$D/err"
+	[ "$(grep -c 'sending signal USR1' "$D/err")" -eq 1 ]
+}
+
+@test "60.2: a signal sent to runlimit's caller's group while runlimit is out of it, at the command's fork, reaches runlimit all the same (the guard, still there, passes it on)" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	command -v setsid >/dev/null || skip "no setsid"
+	# The caller leads its group and ignores TERM; runlimit, a member, stays out of that
+	# group 3 s at the fork (the hooks build), and the TERM sent to the group then comes.
+	# shellcheck disable=SC2016
+	setsid sh -c 'trap "" TERM; echo $$ >"$D/home"
+		RUNLIMIT_TEST_GROUP_WINDOW_MS=3000 "$0" 30 "$S" 60 & echo $! >"$D/rl"; wait' \
+		"$RUNLIMIT_HOOKS" 3>&- &
+	wait_for_file "$D/rl"
+	wait_for_file "$D/home"
+	local rl home
+	rl=$(cat "$D/rl") home=$(cat "$D/home")
+	RL=$rl
+	# out of home: in the group it made, its own pid
+	wait_until 10 eval '[ "$(pgid_of "$rl")" = "$rl" ]'
+	kill -TERM -- "-$home"
+	# back in home, the command forked: it gets the TERM, and the run ends
+	wait_until 10 eval '[ "$(pgid_of "$rl")" = "$home" ]' || [ -z "$(pgid_of "$rl")" ]
+	wait_for_gone "$rl" 10
+	no_survivors "$N-s" 5
 }

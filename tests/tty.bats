@@ -758,3 +758,114 @@ EOS
 	no_survivors "$SL" 5
 	shell_works
 }
+
+# ---- issue 60: a typed key reaches runlimit at every stage of a pipeline -----------------
+
+# pipeline_tools: in the pane's PATH, gone-producer FILE (writes its pid to FILE and exits)
+# and after-gone FILE CMD... (waits, bounded, until that pid is no longer alive, then execs
+# CMD): runlimit then starts once the stage before it has exited and been reaped by the shell,
+# the case that emptied the job's group (issue 60).  exits-when-running NAME: waits, bounded,
+# until a process called NAME runs, then exits: a producer that exits after runlimit starts.
+pipeline_tools() {
+	cat >"$D/bin/gone-producer" <<'EOS'
+#!/bin/sh
+echo $$ >"$1"
+EOS
+	cat >"$D/bin/after-gone" <<'EOS'
+#!/bin/sh
+f=$1
+shift
+i=0
+until [ -s "$f" ] && ! kill -0 "$(cat "$f")" 2>/dev/null; do
+	[ $i -lt 1000 ] || { echo "after-gone: the producer is still there" >&2; exit 99; }
+	sleep 0.01
+	i=$((i + 1))
+done
+exec "$@"
+EOS
+	cat >"$D/bin/exits-when-running" <<'EOS'
+#!/bin/sh
+i=0
+until pgrep -x "$1" >/dev/null; do
+	[ $i -lt 1000 ] || exit 99
+	sleep 0.01
+	i=$((i + 1))
+done
+EOS
+	chmod +x "$D/bin/gone-producer" "$D/bin/after-gone" "$D/bin/exits-when-running"
+}
+
+# The shapes: runlimit last, in the middle and first, with a stage before it that has exited
+# before it starts, runs all along (cat reads the terminal), or exits while it runs.  %N is
+# the repeat's number (the files of gone-producer).
+PIPELINES=(
+	'gone-producer p%N | after-gone p%N runlimit 30 SL 60'
+	'gone-producer p%N | after-gone p%N runlimit 30 SL 60 | cat'
+	'cat | runlimit 30 SL 60'
+	'cat | runlimit 30 SL 60 | cat'
+	'exits-when-running SL | runlimit 30 SL 60'
+	'exits-when-running SL | runlimit 30 SL 60 | cat'
+	'runlimit 30 SL 60 | cat'
+	'echo hi | runlimit 30 SL 60'
+)
+
+# pipeline_line K N: the K-th shape, for repeat N, with this test's sleep.
+pipeline_line() {
+	local line=${PIPELINES[$1]//%N/$2}
+	printf '%s\n' "${line//SL/$SL}"
+}
+
+# ctrl_c_ends LINE N: LINE typed; once its command runs, Ctrl-C ends the job: the prompt
+# comes back well before the limit, and nothing of it is left.
+ctrl_c_ends() {
+	type_line "$1"
+	local sp t0
+	sp=$(wait_pid "$SL") || return 1
+	wait_state "$sp" S || return 1
+	t0=$(now)
+	key C-c
+	wait_until 10 gone "$sp" 2>/dev/null ||
+		{ echo "Ctrl-C did not end [$1]" >&2; ps -o pid,ppid,pgid,tpgid,stat,args -t "$(field "$SHELL_PID" tty)" >&2; return 1; }
+	wait_prompts "$2" 10 || return 1
+	lt "$(elapsed "$t0")" 10 || return 1
+	no_survivors "$SL" 5
+}
+
+@test "60.1: Ctrl-C ends runlimit at every stage of a pipeline, whenever the stage before it exits (each shape 3 times)" {
+	pipeline_tools
+	local k n prompts=1
+	for n in 1 2 3; do
+		for k in "${!PIPELINES[@]}"; do
+			prompts=$((prompts + 1))
+			ctrl_c_ends "$(pipeline_line "$k" "$n")" "$prompts"
+		done
+	done
+	shell_works
+}
+
+@test "60.1: Ctrl-Z stops runlimit at every stage of a pipeline and fg resumes it, whenever the stage before it exits; Ctrl-C then ends it" {
+	pipeline_tools
+	local k line sp rp prompts=1
+	for k in "${!PIPELINES[@]}"; do
+		line=$(pipeline_line "$k" 1)
+		type_line "$line"
+		sp=$(wait_pid "$SL")
+		rp=$(field "$sp" ppid)
+		RL_PIDS="$RL_PIDS $rp"
+		wait_state "$sp" S
+		key C-z
+		wait_state "$sp" T || { echo "Ctrl-Z did not stop [$line]" >&2; return 1; }
+		wait_state "$rp" T
+		prompts=$((prompts + 1))
+		wait_prompts "$prompts"
+		type_line fg
+		wait_state "$sp" S || { echo "fg did not resume [$line]" >&2; return 1; }
+		wait_state "$rp" S
+		key C-c
+		wait_until 10 gone "$sp" 2>/dev/null || { echo "Ctrl-C after fg did not end [$line]" >&2; return 1; }
+		prompts=$((prompts + 1))
+		wait_prompts "$prompts"
+		no_survivors "$SL" 5
+	done
+	shell_works
+}

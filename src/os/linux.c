@@ -70,6 +70,8 @@ static struct {
 	int sig;
 	pid_t parent;
 	bool in_parents;
+	sigset_t wake; /* SIGUSR1 (runlimit's death) and the relayed signals */
+	sigset_t relay;
 } guard_args;
 
 static int guard_body(void *arg)
@@ -77,17 +79,27 @@ static int guard_body(void *arg)
 	(void)arg;
 	int sig = guard_args.sig;
 	pid_t parent = guard_args.parent;
-	sigset_t all, wake;
+	sigset_t all;
 	sigfillset(&all);
-	sigemptyset(&wake);
-	sigaddset(&wake, SIGUSR1);
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, NULL, KERNEL_SIGSET_SIZE);
 	/* No setpgid here: runlimit makes the group (guard.c says why). */
 	syscall(SYS_close_range, 0U, 2U, 0U); /* never hold the caller's terminal or pipes */
 	syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGUSR1, 0, 0, 0);
-	/* SIGUSR1 forwarded to the group reaches the guard too: only a new parent counts. */
-	while (syscall(SYS_getppid) == parent)
-		syscall(SYS_rt_sigtimedwait, &wake, NULL, NULL, KERNEL_SIGSET_SIZE);
+	/* SIGUSR1 forwarded to the group reaches the guard too: only a new parent counts.  A
+	 * relayed signal that a process other than runlimit sent to a group runlimit is not in
+	 * goes on to runlimit, as guard.c's guard_relays says (si_code SI_USER or SI_QUEUE). */
+	siginfo_t info;
+	while (syscall(SYS_getppid) == parent) {
+		long got = syscall(SYS_rt_sigtimedwait, &guard_args.wake, &info, NULL,
+		                   KERNEL_SIGSET_SIZE);
+		if (got <= 0 || syscall(SYS_getppid) != parent ||
+		    !sigismember(&guard_args.relay, (int)got) ||
+		    (info.si_code != SI_USER && info.si_code != SI_QUEUE) || info.si_pid == parent)
+			continue;
+		long theirs = syscall(SYS_getpgid, parent), mine = syscall(SYS_getpgid, 0);
+		if (theirs > 0 && theirs != mine)
+			syscall(SYS_kill, parent, got);
+	}
 	/* The group to end, as guard.c's guard_end_group chooses it: the one runlimit made with
 	 * its own pid, which the guard joins again first (refused where it is gone: its id is
 	 * then nobody's to signal); else the one the guard leads. */
@@ -103,12 +115,17 @@ static int guard_body(void *arg)
 }
 #endif
 
-pid_t os_guard_start(int sig, pid_t parent, bool in_parents)
+pid_t os_guard_start(int sig, pid_t parent, bool in_parents, const sigset_t *relay)
 {
 #ifdef GUARD_CLONE
 	guard_args.sig = sig;
 	guard_args.parent = parent;
 	guard_args.in_parents = in_parents;
+	sigemptyset(&guard_args.relay);
+	if (relay)
+		guard_args.relay = *relay;
+	guard_args.wake = guard_args.relay;
+	sigaddset(&guard_args.wake, SIGUSR1);
 	/* Test builds only: the clone refused, as qemu-user refuses it. */
 	if (test_hook_on(TEST_GUARD_CLONE_EINVAL)) {
 		errno = EINVAL;
@@ -119,6 +136,7 @@ pid_t os_guard_start(int sig, pid_t parent, bool in_parents)
 	(void)sig;
 	(void)parent;
 	(void)in_parents;
+	(void)relay;
 	return 0;
 #endif
 }

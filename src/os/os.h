@@ -43,8 +43,10 @@ int os_child_prepare(int sig, pid_t parent_pid);
  * where there is no such way, or -1 with errno where the system refused it: the core's
  * guard_start (guard.c), the one place the guard is started, then forks it.  All signals
  * must be blocked.  in_parents: the group the guard is to end when runlimit dies is the one
- * whose id is runlimit's pid (guard.c, guard_end_group), else the one it leads. */
-pid_t os_guard_start(int sig, pid_t parent, bool in_parents);
+ * whose id is runlimit's pid (guard.c, guard_end_group), else the one it leads; relay (with
+ * in_parents): the signals the guard passes on to runlimit when a process other than
+ * runlimit sent them to a group runlimit is not in (guard.c, guard_relays). */
+pid_t os_guard_start(int sig, pid_t parent, bool in_parents, const sigset_t *relay);
 
 /* Ask the kernel to end runlimit's waits at their deadline itself, not within its usual
  * slack (Linux's timer slack: 50 us).  Called after the command is forked, which must not

@@ -20,8 +20,9 @@
 #define O_SEARCH O_RDONLY
 #endif
 
-pid_t os_guard_start(int sig, pid_t parent, bool in_parents)
+pid_t os_guard_start(int sig, pid_t parent, bool in_parents, const sigset_t *relay)
 {
+	(void)relay;
 	(void)in_parents;
 	(void)sig;
 	(void)parent;
