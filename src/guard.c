@@ -11,6 +11,7 @@
 
 #include "os/os.h"
 #include "signal_in.h"
+#include "signal_names.h"
 #include "start_exec.h"
 #include "test_hooks.h"
 
@@ -22,16 +23,22 @@ static pid_t caller_group; /* runlimit's caller's group (home) while the command
 static pid_t guard_of;   /* in the guard: runlimit's pid, for relay() */
 static sigset_t relayed; /* the signals the guard passes on to runlimit (guard_relay_set) */
 
-/* Does the guard pass on to runlimit (parent, in parents_group) a signal that reached it, in
- * own_group, with info?  linux.c's cloned guard keeps the same rule. */
+/* Does the guard, in own_group, pass on to runlimit (parent, in parents_group) a signal that
+ * reached it with info, from a sender in senders_group (-1: gone, or none named)?
+ * linux.c's cloned guard keeps the same rule. */
 static bool guard_relays(const siginfo_t *info, pid_t parent, pid_t parents_group,
-                         pid_t own_group)
+                         pid_t senders_group, pid_t own_group)
 {
-	/* Sent by a process (kill, sigqueue), not typed at a terminal nor raised by the kernel;
-	 * not runlimit's own delivery; and runlimit is not where the signal went, so that it
-	 * cannot have had it itself. */
-	return (info->si_code == SI_USER || info->si_code == SI_QUEUE) && info->si_pid != parent &&
-	       parents_group > 0 && parents_group != own_group;
+	/* Sent by a process (kill, sigqueue), not a key typed at a terminal nor the kernel's.
+	 * Linux's SI_USER is 0; macOS's kill() gives 0 too, with the sender's pid where it
+	 * records it: one it does not name may be runlimit's, and is not passed on. */
+	bool sent = info->si_code == SI_USER || info->si_code == SI_QUEUE ||
+	            (info->si_code == 0 && info->si_pid > 0);
+	/* Not runlimit's own; runlimit not where it went, so that it cannot have had it
+	 * itself; and not from a member of the guard's own group, the command's tree signalling
+	 * its own group (kill 0, a `trap 'kill 0' EXIT`): what it does to itself is its own. */
+	return sent && info->si_pid != parent && parents_group > 0 && parents_group != own_group &&
+	       senders_group != own_group;
 }
 
 /* The forked guard's handler: a signal the command's group got from another process is
@@ -42,9 +49,11 @@ static void relay(int sig, siginfo_t *info, void *context)
 {
 	(void)context;
 	int saved = errno;
-	if (sigismember(&relayed, sig) == 1 && getppid() == guard_of &&
-	    guard_relays(info, guard_of, getpgid(guard_of), getpgrp()))
-		kill(guard_of, sig);
+	if (sigismember(&relayed, sig) == 1 && getppid() == guard_of) {
+		pid_t sender = info->si_pid > 0 ? getpgid(info->si_pid) : -1;
+		if (guard_relays(info, guard_of, getpgid(guard_of), sender, getpgrp()))
+			kill(guard_of, sig);
+	}
 	errno = saved;
 }
 
@@ -124,6 +133,7 @@ static void end(pid_t *pid)
 /* Kill and reap the guard, and let go of its tie. */
 static void end_guard(void)
 {
+	disp_relayer(0);
 	end(&guard);
 	if (tie >= 0)
 		close(tie);
@@ -181,9 +191,9 @@ static pid_t lead(pid_t pid, pid_t *made)
 static void guard_relay_set(void)
 {
 	sigemptyset(&relayed);
-	for (int sig = 1; sig < DISP_SLOTS; sig++)
-		if (disp_is_forwarded(sig) && sigaddset(&relayed, sig) != 0)
-			break;
+	for (int sig = sig_next(0); sig > 0 && sig < DISP_SLOTS; sig = sig_next(sig))
+		if (disp_is_forwarded(sig))
+			sigaddset(&relayed, sig);
 }
 
 /* The one place the guard is started.  Where runlimit is a member of its caller's group
@@ -200,6 +210,7 @@ pid_t guard_start(int sig, pid_t parent, pid_t *made)
 	guard_relay_set();
 	pid_t pid = start(sig, parent, in_parents);
 	if (pid > 0 && in_parents) {
+		disp_relayer(pid);
 		*made = parent;
 		return pid;
 	}
@@ -215,23 +226,29 @@ bool guard_group_open(void)
 	 * member runlimit may be (`echo hi | runlimit ...` once echo has exited).  Left empty for
 	 * a moment, home would be gone for good, and with it the terminal's foreground group: a
 	 * typed Ctrl-C or Ctrl-Z would reach nobody. */
-	if (caller_group <= 0 || setpgid(0, 0) != 0)
-		return false;
-	/* Test builds only: the moment out of home made long enough to send a signal in. */
-	int ms = test_hook_number(TEST_GROUP_WINDOW_MS);
-	if (ms > 0)
-		nanosleep(&(struct timespec){.tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L}, NULL);
-	return true;
+	return caller_group > 0 && setpgid(0, 0) == 0;
 }
 
 void guard_group_close(pid_t command)
 {
 	if (caller_group <= 0)
 		return;
-	/* Back into home, which the guard kept.  Only its death could have emptied it, and only
-	 * a SIGKILL ends the guard: the job was KILLed while runlimit was out of it, and
-	 * runlimit, which would have died of it there, dies of it now with the command, the
-	 * group holding nothing else. */
+	/* Test builds only: the moment out of home, the command forked, made long enough to
+	 * send a signal in, or for the command to leave its group. */
+	int ms = test_hook_number(TEST_GROUP_WINDOW_MS);
+	if (ms > 0)
+		nanosleep(&(struct timespec){.tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L}, NULL);
+	/* A guard KILLed meanwhile (it blocks every other signal) means the job was: a KILL
+	 * sent to home while runlimit was out of it, which runlimit would have died of there.
+	 * It dies of it now, with the command, the group it is still in holding nothing else.
+	 * (The guard's zombie keeps home, so the step back alone would not tell.) */
+	siginfo_t info;
+	info.si_pid = 0;
+	if (guard > 0 && waitid(P_PID, (id_t)guard, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	    info.si_pid == guard && info.si_code == CLD_KILLED && info.si_status == SIGKILL)
+		kill(0, SIGKILL);
+	/* Back into home, which the guard (or its zombie) kept: refused only where home is gone
+	 * all the same, which such a KILL would explain; taken as it. */
 	if (setpgid(0, caller_group) != 0)
 		kill(0, SIGKILL);
 	/* The guard joins the command's group, which the command keeps alive (unreaped, even
@@ -251,8 +268,10 @@ pid_t guard_lead_instead(int sig, pid_t parent, pid_t *made)
 
 void guard_reaped(pid_t pid)
 {
-	if (pid > 0 && pid == guard)
+	if (pid > 0 && pid == guard) {
 		guard = 0;
+		disp_relayer(0); /* its pid may now be another's */
+	}
 	if (pid > 0 && pid == lodge)
 		lodge = 0;
 }

@@ -98,7 +98,7 @@ static bool suspend(pid_t pgid, int sig, int64_t wake)
 		close(tie);
 	}
 	sigprocmask(SIG_SETMASK, &before, NULL);
-	return disp_take(SIGCONT, NULL);
+	return disp_take(SIGCONT, NULL, NULL);
 }
 
 /* The command stopped.  Terminal stops propagate to runlimit (the shell's job); a read or

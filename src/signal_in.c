@@ -21,6 +21,9 @@ static volatile sig_atomic_t arrived[SLOTS];
 static pid_t self; /* runlimit's pid: its handlers may also run in the command, see on_signal */
 /* ... and which of them some process sent (kill, a supervisor), not the terminal's keys. */
 static volatile sig_atomic_t sent_by_process[SLOTS];
+/* ... and which came, at least once, from elsewhere than the guard's passing on (guard.h). */
+static volatile sig_atomic_t direct[SLOTS];
+static volatile pid_t relayer; /* the guard, which passes on what the command's group gets */
 
 static int resize_signal = -1; /* SIGWINCH */
 
@@ -75,6 +78,8 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 		arrived[sig] = 1;
 		if (!tty_signal_typed(info))
 			sent_by_process[sig] = 1;
+		if (!info || relayer <= 0 || info->si_pid != relayer)
+			direct[sig] = 1;
 	}
 	clock_wake();
 	errno = saved;
@@ -289,13 +294,21 @@ void disp_rearm(int sig)
 	catch(sig);
 }
 
-bool disp_take(int sig, bool *by_process)
+bool disp_take(int sig, bool *by_process, bool *relayed)
 {
 	if (sig <= 0 || sig >= SLOTS || !arrived[sig])
 		return false;
 	arrived[sig] = 0;
 	if (by_process)
 		*by_process = sent_by_process[sig];
+	if (relayed)
+		*relayed = !direct[sig];
 	sent_by_process[sig] = 0;
+	direct[sig] = 0;
 	return true;
+}
+
+void disp_relayer(pid_t guard)
+{
+	relayer = guard;
 }

@@ -20,8 +20,12 @@
 void disp_setup(const struct config *cfg);
 
 /* Did sig arrive since it was last taken?  Takes it; *by_process (if asked): some process
- * sent it (kill, a supervisor), rather than the terminal's keys. */
-bool disp_take(int sig, bool *by_process);
+ * sent it (kill, a supervisor), rather than the terminal's keys; *relayed (if asked): every
+ * time it came since, it was the guard passing on what the command's group got (guard.h). */
+bool disp_take(int sig, bool *by_process, bool *relayed);
+
+/* The guard's pid (0: none), whose signals are the group's, passed on. */
+void disp_relayer(pid_t guard);
 
 /* The signals that ask a command to end (TERM, INT, HUP, QUIT): passed on, they start the
  * grace period.  The keys the terminal turns into signals for its foreground group (INT,

@@ -62,25 +62,29 @@ static struct target start(const struct config *cfg, pid_t self, bool *relay_fai
 	if (cfg->relay)
 		say_unseen(cfg);
 	for (;;) {
-		/* Where the group is to have runlimit's pid, the command is born in it. */
-		bool born_in = l.group_mine && guard_group_open();
-		if (l.group_mine && !born_in) {
-			pid_t guard = guard_lead_instead(cfg->signal, self, &l.group);
-			l.guard = guard > 0 ? guard : 0;
-			l.group = guard > 0 ? l.group : -1;
-			l.group_mine = false;
-		}
-		l.leads_group = !cfg->foreground && l.group < 0;
-		child_group = born_in ? 0 : l.leads_group ? SPAWN_OWN_GROUP : l.group;
 		struct spawn_req req = {
 			.argv = cfg->command,
-			.group = child_group,
 			.death_signal = cfg->signal,
 			.mask = disp_command_mask(),
 			.child_setup = child_setup,
 			.env = nested_env(),
 			.cgroup_procs = cgroup_procs_fd(),
 		};
+		spawn_prepare();
+		/* Where the group is to have runlimit's pid, the command is born in it (the
+		 * moment runlimit is out of its caller's group: from here to guard_group_close). */
+		bool born_in = l.group_mine && guard_group_open();
+		if (l.group_mine && !born_in) {
+			pid_t guard = guard_lead_instead(cfg->signal, self, &l.group);
+			guard_error = guard < 0 ? errno : 0;
+			l.guard = guard > 0 ? guard : 0;
+			l.group = guard > 0 ? l.group : -1;
+			l.group_mine = false;
+		}
+		l.leads_group = !cfg->foreground && l.group < 0;
+		child_group = born_in ? 0 : l.leads_group ? SPAWN_OWN_GROUP : l.group;
+		req.group = child_group;
+		req.companion = born_in ? l.guard : 0;
 		l.command = spawn(&req);
 		if (born_in) {
 			int err = errno;

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,30 @@ static void exec_through_shell(char **argv, size_t argc)
 	errno = ENOEXEC;
 }
 
+/* How long the command waits for the guard to join its group (spawn_req's companion):
+ * runlimit moves it there a few system calls after the fork, so this is reached only when
+ * runlimit is held up (stopped, or starved of CPU) between the two. */
+#define COMPANION_WAIT ((int64_t)1000 * 1000000)
+
+/* The child was born in a group runlimit made at its fork, which the guard joins once
+ * runlimit is back in its caller's group (guard.h): before exec it waits for the guard
+ * there, so that a command that leaves the group at once (setsid, an inner timeout, an
+ * interactive shell) cannot leave it empty first: an empty group is gone for good, and a
+ * `kill -- -PID` then finds nobody to reach runlimit through.  Not for ever: not past
+ * runlimit's death, the guard's, or COMPANION_WAIT. */
+static void await_companion(pid_t companion, pid_t parent)
+{
+	pid_t mine = getpgrp();
+	int64_t until = clock_now() + COMPANION_WAIT;
+	for (;;) {
+		pid_t its = getpgid(companion);
+		if (its == mine || (its < 0 && errno == ESRCH) || getppid() != parent ||
+		    clock_now() >= until)
+			return;
+		sched_yield();
+	}
+}
+
 struct child_args {
 	const struct spawn_req *req;
 	pid_t parent;
@@ -111,6 +136,8 @@ static void child(const struct child_args *a)
 	req->child_setup();
 	if (os_child_prepare(req->death_signal, a->parent) < 0)
 		_exit(EXIT_RUNLIMIT_FAILED); /* runlimit died before we could be tied to it */
+	if (req->companion > 0)
+		await_companion(req->companion, a->parent);
 	sigprocmask(SIG_SETMASK, req->mask, NULL);
 	if (req->env)
 		environ = req->env; /* the child's own: runlimit's is never changed */
@@ -130,13 +157,18 @@ static void child(const struct child_args *a)
 	_exit(exec_error_status(err));
 }
 
-pid_t spawn(const struct spawn_req *req)
+void spawn_prepare(void)
 {
 	if (!report) {
 		void *page = mmap(NULL, sizeof *report, PROT_READ | PROT_WRITE,
 		                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 		report = page == MAP_FAILED ? NULL : page;
 	}
+}
+
+pid_t spawn(const struct spawn_req *req)
+{
+	spawn_prepare();
 	struct child_args a = {.req = req, .parent = getpid()};
 	while (req->argv[a.argc])
 		a.argc++;

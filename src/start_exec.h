@@ -19,7 +19,13 @@ struct spawn_req {
 	void (*child_setup)(void);   /* in the child, signals blocked: terminal, dispositions */
 	int cgroup_procs;            /* the cgroup.procs the child moves itself into first (os.h:
 	                                cgroup_procs_fd); -1: none */
+	pid_t companion;             /* > 0: before exec the child waits (briefly, bounded) until
+	                                this process (the guard) is in its group */
 };
+
+/* Before spawn, and before anything that must be close to the fork: what spawn needs made
+ * once (the page the child reports an exec failure in). */
+void spawn_prepare(void);
 
 /* Fork and exec.  Returns the child's pid, or -1 with errno if fork failed.  Once the child
  * is gone, spawn_exec_error() tells whether exec failed. */

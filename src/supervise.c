@@ -506,11 +506,18 @@ static bool dispatch(struct run *r, enum event ev)
 /* A signal from outside.  Ctrl-C or Ctrl-\ typed at the terminal is interaction, not a
  * request: it goes where the terminal would have sent it, the command's group, and a
  * program that handles it (a REPL) goes on undisturbed. */
-static void arrived(struct run *r, int sig, bool by_process)
+static void arrived(struct run *r, int sig, bool by_process, bool relayed)
 {
 	r->child_news = r->child_news || sig == SIGCHLD;
 	if (sig == SIGCHLD || sig == SIGCONT)
 		return; /* reap and suspend see to what they mean */
+	/* Passed on by the guard (guard.h): what another process sent the command's group, taken
+	 * as sent to runlimit, but not while the --on-timeout hook runs, which may signal the
+	 * group itself (a thread dump by SIGQUIT to RUNLIMIT_PGID), and not a signal runlimit
+	 * already had and passed on: the group got it from its sender, and pkill, which reaches
+	 * runlimit and the guard alike, is one request, not two. */
+	if (relayed && (r->phase == HOOKING || r->received[sig]))
+		return;
 	r->sig = sig;
 	if (sig == SIGTSTP || sig == disp_resize()) {
 		/* Not signals to end anything: the group only, no grace, no SIGCONT.  A stop of
@@ -547,9 +554,9 @@ static void arrived(struct run *r, int sig, bool by_process)
 static void take_signals(struct run *r)
 {
 	for (int sig = 1; sig < DISP_SLOTS; sig++) {
-		bool by_process;
-		if (disp_take(sig, &by_process))
-			arrived(r, sig, by_process);
+		bool by_process, relayed;
+		if (disp_take(sig, &by_process, &relayed))
+			arrived(r, sig, by_process, relayed);
 	}
 }
 

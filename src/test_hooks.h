@@ -74,8 +74,9 @@ enum test_hook {
 	 * figure would, so that the sampled one is seen measuring them beside it (cgroup.bats). */
 	TEST_CGROUP_BLIND,
 	/* RUNLIMIT_TEST_GROUP_WINDOW_MS, guard.c: runlimit stays out of its caller's group this
-	 * many ms at the command's fork, so that a signal sent to that group meanwhile is seen
-	 * passed on to it by the guard (group.bats). */
+	 * many ms after the command's fork, so that a signal sent to that group meanwhile is
+	 * seen passed on to it by the guard, and a command that leaves its group at once is seen
+	 * to wait for the guard there first (group.bats). */
 	TEST_GROUP_WINDOW_MS,
 	TEST_HOOKS_N
 };

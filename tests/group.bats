@@ -129,7 +129,7 @@ wfi_copy() {
 	setsid sh -c 'p=$$
 		echo $p >"$D/home"
 		(i=0; while kill -0 $p 2>/dev/null && [ $i -lt 1000 ]; do "$S" 0.01; i=$((i + 1)); done
-		exec "$0" -k 1 1 sh -c "echo \$\$ \$(ps -o pgid= -p \$\$) >\"\$D/cmd\"; exec \"\$S\" 60" \
+		exec "$0" -k 1 30 sh -c "echo \$\$ \$(ps -o pgid= -p \$\$) >\"\$D/cmd\"; exec \"\$S\" 60" \
 			2>"$D/err") & echo $! >"$D/rl"' "$RUNLIMIT"
 	wait_for_file "$D/cmd"
 	local rl pid pgid
@@ -139,6 +139,7 @@ wfi_copy() {
 	[ "$(pgid_of "$rl")" = "$(cat "$D/home")" ]
 	[ "$pgid" = "$rl" ]
 	[ "$pgid" != "$pid" ]
+	kill -ALRM "$rl" # the deadline, now
 	wait_for_gone "$rl" 10
 	no_survivors "$N-s" 5
 	[ ! -s "$D/err" ]
@@ -172,20 +173,28 @@ group_signal_ends() {
 	group_signal_ends TERM 0
 }
 
-@test "60.2: a signal runlimit passes on (USR1), sent to the command's group, is passed on as if runlimit had it; runlimit's own is never passed back to it" {
-	# sent to the group: -v says it was passed on, once, and runlimit dies of it with the command
-	# shellcheck disable=SC2016
-	"$RUNLIMIT" -v 30 sh -c ': >"$D/ready"; exec "$S" 60' 2>"$D/err" 3>&- &
-	RL=$!
-	wait_until 10 test -e "$D/ready"
-	kill -USR1 -- "-$RL"
-	wait_bg "$RL" 10
-	cat "$D/err"
-	[ "$BG_STATUS" -eq 138 ]
-	[ "$(grep -c 'sending signal USR1' "$D/err")" -eq 1 ]
+@test "60.2: a signal runlimit passes on (USR1, RTMIN+1), sent to the command's group, is passed on as if runlimit had it; runlimit's own is never passed back to it" {
+	# sent to the group: -v says it was passed on, once (the command, trapping it, goes on)
+	local sig
+	for sig in USR1 RTMIN+1; do
+		[ "$sig" = USR1 ] || kill -l RTMIN >/dev/null 2>&1 || continue
+		rm -f "$D/ready" "$D/got"
+		# shellcheck disable=SC2016
+		"$RUNLIMIT" -v 30 sh -c 'trap ": >\"\$D/got\"" "$1"; : >"$D/ready"; while :; do "$S" 0.05; done' \
+			_ "$sig" 2>"$D/err" 3>&- &
+		RL=$!
+		wait_until 10 test -e "$D/ready"
+		kill -"$sig" -- "-$RL"
+		wait_until 10 test -e "$D/got"
+		wait_until 10 grep -qF "sending signal $sig " "$D/err"
+		kill -TERM "$RL"
+		wait_bg "$RL" 10
+		cat "$D/err"
+		[ "$(grep -cF "sending signal $sig " "$D/err")" -eq 1 ]
+	done
 	# sent to runlimit: passed on to the group once, the guard in it passing nothing back
 	# (which would have it passed on again, and again, for as long as the command lived)
-	rm -f "$D/ready"
+	rm -f "$D/ready" "$D/got"
 	# shellcheck disable=SC2016
 	"$RUNLIMIT" -v 30 sh -c 'trap ": >\"\$D/got\"" USR1; : >"$D/ready"; while :; do "$S" 0.05; done' \
 		2>"$D/err" 3>&- &
@@ -203,7 +212,7 @@ group_signal_ends() {
 	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
 	command -v setsid >/dev/null || skip "no setsid"
 	# The caller leads its group and ignores TERM; runlimit, a member, stays out of that
-	# group 3 s at the fork (the hooks build), and the TERM sent to the group then comes.
+	# group 3 s after the fork (the hooks build), and the TERM sent to the group then comes.
 	# shellcheck disable=SC2016
 	setsid sh -c 'trap "" TERM; echo $$ >"$D/home"
 		RUNLIMIT_TEST_GROUP_WINDOW_MS=3000 "$0" 30 "$S" 60 & echo $! >"$D/rl"; wait' \
@@ -216,8 +225,95 @@ group_signal_ends() {
 	# out of home: in the group it made, its own pid
 	wait_until 10 eval '[ "$(pgid_of "$rl")" = "$rl" ]'
 	kill -TERM -- "-$home"
+	# (and the TERM came while it was: else this test shows nothing)
+	[ "$(pgid_of "$rl")" = "$rl" ]
 	# back in home, the command forked: it gets the TERM, and the run ends
 	wait_until 10 eval '[ "$(pgid_of "$rl")" = "$home" ]' || [ -z "$(pgid_of "$rl")" ]
+	wait_for_gone "$rl" 10
+	no_survivors "$N-s" 5
+}
+
+@test "60.2: a command that signals its own group (kill 0) is not taken for a request: it ends, or goes on, as without runlimit" {
+	# HUP to its own group, which it ignores: it goes on, no grace, no KILL
+	# shellcheck disable=SC2016
+	run -0 --separate-stderr "$RUNLIMIT" -v 30 sh -c 'trap "" HUP; kill -HUP 0; "$S" 1; echo survived'
+	[ "$output" = survived ]
+	[ -z "$stderr" ]
+	# a shell's `trap 'kill 0' EXIT`: the command dies of its own TERM, 143, and runlimit
+	# does not (the report says signalled, nothing forwarded)
+	# shellcheck disable=SC2016
+	run -143 "$RUNLIMIT" --report="$D/r.json" 30 sh -c 'trap "kill 0" EXIT; true'
+	"$PY" "$TOOLS/report_is.py" "$D/r.json" 'd["outcome"] == "signalled"' 'd["exit_status"] == 143'
+}
+
+@test "60.2: the --on-timeout hook may signal the command's group (RUNLIMIT_PGID): not a request, the hook runs to its end and the -s signal follows" {
+	# shellcheck disable=SC2016
+	run -124 --separate-stderr "$RUNLIMIT" -v --on-timeout='kill -QUIT -$RUNLIMIT_PGID; "$S" 0.5; echo hook-done >&2' 0.5 \
+		sh -c 'trap "echo dump >&2" QUIT; while :; do "$S" 0.05; done'
+	echo "$stderr"
+	[[ "$stderr" == *hook-done* ]]
+	[[ "$stderr" == *dump* ]]
+	[[ "$stderr" == *"sending signal TERM"* ]]
+	[[ "$stderr" != *"sending signal QUIT"* ]]
+	[[ "$stderr" != *"sending signal KILL"* ]]
+}
+
+@test "60.2: a command that leaves the group at once (setsid) leaves it to the guard first: kill -- -PID still reaches runlimit" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	command -v setsid >/dev/null || skip "no setsid"
+	# runlimit back in its caller's group 0.5 s after the fork (the hooks build): the command
+	# must not have left its group empty meanwhile
+	# shellcheck disable=SC2016
+	RUNLIMIT_TEST_GROUP_WINDOW_MS=500 "$RUNLIMIT_HOOKS" -k 1 30 setsid sh -c \
+		'trap "" TERM; : >"$D/ready"; exec "$S" 60' 3>&- &
+	RL=$!
+	wait_until 10 test -e "$D/ready"
+	# once runlimit is back in its caller's group (in the command's, it would get the TERM)
+	wait_until 10 eval '[ "$(pgid_of "$RL")" = "$(pgid_of $$)" ]'
+	local t0
+	t0=$(now)
+	kill -TERM -- "-$RL"
+	wait_bg "$RL" 10
+	echo "status $BG_STATUS after $(elapsed "$t0") s"
+	[ "$BG_STATUS" -eq 137 ]
+	no_survivors "$N-s" 5
+}
+
+@test "60.2: a signal sent both to runlimit and to the guard (pkill, killall, kill -1) is one request, not two" {
+	# shellcheck disable=SC2016
+	"$RUNLIMIT" -v -k 20 30 sh -c 'trap "" TERM USR2; echo $$ >"$D/cmd"; exec "$S" 60' 2>"$D/err" 3>&- &
+	RL=$!
+	wait_for_file "$D/cmd"
+	local cmd guard
+	cmd=$(cat "$D/cmd")
+	guard=$(pgrep -P "$RL" | grep -vx "$cmd")
+	[ -n "$guard" ]
+	kill -TERM "$RL"
+	wait_until 10 grep -q 'sending signal TERM' "$D/err"
+	kill -TERM "$guard"
+	# a mark after it: what the guard passed on has come by then
+	kill -USR2 "$RL"
+	wait_until 10 grep -q 'sending signal USR2' "$D/err"
+	kill -KILL "$RL" "$cmd" 2>/dev/null || true
+	cat "$D/err"
+	[ "$(grep -c 'sending signal TERM' "$D/err")" -eq 1 ]
+}
+
+@test "60.1: a KILL sent to the caller's group while runlimit is out of it, at the command's fork, ends runlimit and the command as it would have in the group" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	command -v setsid >/dev/null || skip "no setsid"
+	# shellcheck disable=SC2016
+	setsid sh -c 'echo $$ >"$D/home"
+		RUNLIMIT_TEST_GROUP_WINDOW_MS=3000 "$0" 30 "$S" 60 & echo $! >"$D/rl"; wait' \
+		"$RUNLIMIT_HOOKS" 3>&- &
+	wait_for_file "$D/rl"
+	wait_for_file "$D/home"
+	local rl home
+	rl=$(cat "$D/rl") home=$(cat "$D/home")
+	RL=$rl
+	wait_until 10 eval '[ "$(pgid_of "$rl")" = "$rl" ]'
+	kill -KILL -- "-$home"
+	[ "$(pgid_of "$rl")" = "$rl" ] # (it came while runlimit was out)
 	wait_for_gone "$rl" 10
 	no_survivors "$N-s" 5
 }

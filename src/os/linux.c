@@ -55,15 +55,41 @@ void os_sharpen_waits(void)
 }
 
 /* The guard, cloned with CLONE_VM: it runs on a stack of its own but shares runlimit's
- * memory and even its thread data (errno), so it makes raw system calls only, none of which
- * fails while runlimit lives, and touches nothing of runlimit's but its own arguments.  It
+ * memory and even its thread data (errno), so it makes raw system calls only, through sys()
+ * below, which leaves errno alone (libc's syscall() sets it on a failure: the wait's EINTR
+ * when the guard is stopped and continued, a getpgid of a sender gone), and touches nothing
+ * of runlimit's but its own arguments.  It
  * does what the core's forked guard does (guard.c), on Linux's own terms.  The sanitizers
  * cannot follow such a child, and without close_range the guard could not give up the
  * standard descriptors without libc: those builds fork it. */
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && defined(SYS_close_range)
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && defined(SYS_close_range) && \
+    (defined(__x86_64__) || defined(__aarch64__))
 #define GUARD_CLONE 1
 #endif
 #ifdef GUARD_CLONE
+/* A system call with no errno: the result, or -errno.  Where the machine's instruction is
+ * not written here, the guard is forked (above). */
+static long sys(long n, long a, long b, long c, long d)
+{
+#if defined(__x86_64__)
+	long ret;
+	register long r10 __asm__("r10") = d;
+	__asm__ volatile("syscall"
+	                 : "=a"(ret)
+	                 : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10)
+	                 : "rcx", "r11", "memory");
+	return ret;
+#else
+	register long x8 __asm__("x8") = n;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = d;
+	__asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
+	return x0;
+#endif
+}
+
 #define KERNEL_SIGSET_SIZE (_NSIG / 8)
 static _Alignas(16) char guard_stack[16384];
 static struct {
@@ -79,38 +105,42 @@ static int guard_body(void *arg)
 	(void)arg;
 	int sig = guard_args.sig;
 	pid_t parent = guard_args.parent;
+	/* Every signal blocked, the two glibc keeps for itself (which its sigfillset leaves out,
+	 * and whose default would end the guard) too: the kernel blocks all but KILL and STOP. */
 	sigset_t all;
-	sigfillset(&all);
-	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, NULL, KERNEL_SIGSET_SIZE);
+	memset(&all, 0xff, sizeof all);
+	sys(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, 0, KERNEL_SIGSET_SIZE);
 	/* No setpgid here: runlimit makes the group (guard.c says why). */
-	syscall(SYS_close_range, 0U, 2U, 0U); /* never hold the caller's terminal or pipes */
-	syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGUSR1, 0, 0, 0);
+	sys(SYS_close_range, 0U, 2U, 0U, 0); /* never hold the caller's terminal or pipes */
+	sys(SYS_prctl, PR_SET_PDEATHSIG, SIGUSR1, 0, 0);
 	/* SIGUSR1 forwarded to the group reaches the guard too: only a new parent counts.  A
-	 * relayed signal that a process other than runlimit sent to a group runlimit is not in
-	 * goes on to runlimit, as guard.c's guard_relays says (si_code SI_USER or SI_QUEUE). */
+	 * signal of the relayed set goes on to runlimit by guard.c's guard_relays: sent by a
+	 * process (SI_USER, SI_QUEUE) other than runlimit, to a group runlimit is not in, by no
+	 * member of the guard's own group (a sender gone counts as none). */
 	siginfo_t info;
-	while (syscall(SYS_getppid) == parent) {
-		long got = syscall(SYS_rt_sigtimedwait, &guard_args.wake, &info, NULL,
-		                   KERNEL_SIGSET_SIZE);
-		if (got <= 0 || syscall(SYS_getppid) != parent ||
+	while (sys(SYS_getppid, 0, 0, 0, 0) == parent) {
+		long got = sys(SYS_rt_sigtimedwait, (long)&guard_args.wake, (long)&info, 0,
+		               KERNEL_SIGSET_SIZE);
+		if (got <= 0 || sys(SYS_getppid, 0, 0, 0, 0) != parent ||
 		    !sigismember(&guard_args.relay, (int)got) ||
 		    (info.si_code != SI_USER && info.si_code != SI_QUEUE) || info.si_pid == parent)
 			continue;
-		long theirs = syscall(SYS_getpgid, parent), mine = syscall(SYS_getpgid, 0);
-		if (theirs > 0 && theirs != mine)
-			syscall(SYS_kill, parent, got);
+		long theirs = sys(SYS_getpgid, parent, 0, 0, 0), mine = sys(SYS_getpgid, 0, 0, 0, 0);
+		long senders = info.si_pid > 0 ? sys(SYS_getpgid, info.si_pid, 0, 0, 0) : -1;
+		if (theirs > 0 && theirs != mine && senders != mine)
+			sys(SYS_kill, parent, got, 0, 0);
 	}
 	/* The group to end, as guard.c's guard_end_group chooses it: the one runlimit made with
 	 * its own pid, which the guard joins again first (refused where it is gone: its id is
 	 * then nobody's to signal); else the one the guard leads. */
-	long group = guard_args.in_parents ? parent : syscall(SYS_getpid);
-	if (guard_args.in_parents && syscall(SYS_getpgid, 0) != group &&
-	    syscall(SYS_setpgid, 0, group) != 0)
-		syscall(SYS_exit, 0);
+	long group = guard_args.in_parents ? parent : sys(SYS_getpid, 0, 0, 0, 0);
+	if (guard_args.in_parents && sys(SYS_getpgid, 0, 0, 0, 0) != group &&
+	    sys(SYS_setpgid, 0, group, 0, 0) != 0)
+		sys(SYS_exit, 0, 0, 0, 0);
 	if (sig > 0)
-		syscall(SYS_kill, -group, sig);
-	syscall(SYS_kill, -group, SIGCONT);
-	syscall(SYS_exit, 0);
+		sys(SYS_kill, -group, sig, 0, 0);
+	sys(SYS_kill, -group, SIGCONT, 0, 0);
+	sys(SYS_exit, 0, 0, 0, 0);
 	return 0;
 }
 #endif
