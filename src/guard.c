@@ -20,6 +20,7 @@ static pid_t lodge; /* see guard_leave_group */
 static bool left_group;
 static int tie = -1; /* where the OS has no parent-death signal: EOF on it means runlimit died */
 static pid_t caller_group; /* runlimit's caller's group (home) while the command's is to be made */
+static pid_t runlimit_pid; /* the id of that group, once made */
 static pid_t guard_of;   /* in the guard: runlimit's pid, for relay() */
 static sigset_t relayed; /* the signals the guard passes on to runlimit (guard_relay_set) */
 
@@ -209,6 +210,7 @@ pid_t guard_start(int sig, pid_t parent, pid_t *made)
 	bool in_parents = caller_group > 0 && caller_group != parent;
 	guard_relay_set();
 	pid_t pid = start(sig, parent, in_parents);
+	runlimit_pid = parent;
 	if (pid > 0 && in_parents) {
 		disp_relayer(pid);
 		*made = parent;
@@ -254,7 +256,7 @@ void guard_group_close(pid_t command)
 	/* The guard joins the command's group, which the command keeps alive (unreaped, even
 	 * dead): a signal sent to the group reaches the guard, which relays it to runlimit. */
 	if (command > 0 && guard > 0)
-		setpgid(guard, getpid());
+		setpgid(guard, runlimit_pid);
 	caller_group = 0;
 }
 
