@@ -78,7 +78,10 @@ static enum reached hang_up(struct probe *p, enum reached end)
  * tried again (where a full queue refuses a connection, so does that run); else none. */
 static enum reached no_listener(struct probe *p)
 {
-	p->live = p->live || names_held(p->d, p->name);
+	/* The lock says, now: a run seen live before (its lock held as it closed its socket, its
+	 * queue full while it was stopped) may have ended since, and is then gone, not a run
+	 * that cannot be reached. */
+	p->live = names_held(p->d, p->name);
 	return hang_up(p, p->live ? R_RETRY : R_GONE);
 }
 

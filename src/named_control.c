@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "msg.h"
@@ -17,6 +18,7 @@
 #include "quote.h"
 #include "signal_in.h"
 #include "signal_names.h"
+#include "test_hooks.h"
 
 /* Connections at once: a cancel holds its own until the run is over. */
 #define CONNS (CONTROL_MAX_FDS - 1)
@@ -465,6 +467,10 @@ void control_close(void)
 		close(spare_fd);
 		spare_fd = -1;
 	}
+	/* Test builds only: the socket gone, the lock still held a while. */
+	int late = test_hook_number(TEST_CLOSE_LATE_MS);
+	if (late > 0)
+		nanosleep(&(struct timespec){late / 1000, late % 1000 * 1000000L}, NULL);
 	if (lock_fd >= 0) {
 		names_remove(&dir, run_cfg->name, "lock"); /* while it is held: a run that opened it
 		                                            * before finds it gone */

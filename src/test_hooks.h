@@ -78,6 +78,10 @@ enum test_hook {
 	 * seen passed on to it by the guard, and a command that leaves its group at once is seen
 	 * to wait for the guard there first (group.bats). */
 	TEST_GROUP_WINDOW_MS,
+	/* RUNLIMIT_TEST_CLOSE_LATE_MS, named_control.c: a named run that is ending holds its
+	 * lock this many ms after its socket is gone, as a slow machine may, so that a --cancel
+	 * comes between the two (named.bats). */
+	TEST_CLOSE_LATE_MS,
 	TEST_HOOKS_N
 };
 
@@ -103,6 +107,7 @@ static inline const char *test_hook_value(enum test_hook h)
 	    [TEST_MIDDLE_STEP_MS] = "RUNLIMIT_TEST_MIDDLE_STEP_MS",
 	    [TEST_CGROUP_BLIND] = "RUNLIMIT_TEST_CGROUP_BLIND",
 	    [TEST_GROUP_WINDOW_MS] = "RUNLIMIT_TEST_GROUP_WINDOW_MS",
+	    [TEST_CLOSE_LATE_MS] = "RUNLIMIT_TEST_CLOSE_LATE_MS",
 	};
 	return getenv(var[h]);
 }

@@ -747,3 +747,18 @@ s.close()
 	"$RUNLIMIT" --cancel=t
 	wait_bg "$p"
 }
+
+@test "a --cancel that meets a run between its socket's end and its lock's: the run has ended (1), not 'does not answer' (125)" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	# The hooks build holds the lock 1.5 s after the socket is gone, as a slow machine (the
+	# release suite under qemu) may hold it a moment: a cancel then saw the lock held and no
+	# socket, and kept taking the run for a live one after it had ended.
+	RUNLIMIT_TEST_CLOSE_LATE_MS=1500 "$RUNLIMIT_HOOKS" --name="$N" 30 sh -c ': >"$D/ready"' 3>&- &
+	RUN=$!
+	wait_until 10 test -e "$D/ready"
+	wait_until 10 eval '[ ! -e "$RUNLIMIT_DIR/$N.sock" ] && [ -e "$RUNLIMIT_DIR/$N.lock" ]'
+	run -1 --separate-stderr "$RUNLIMIT" --cancel="$N"
+	echo "$stderr"
+	wait_bg "$RUN" 10
+	[ "$BG_STATUS" -eq 0 ]
+}
