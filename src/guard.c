@@ -22,6 +22,7 @@ static int tie = -1; /* where the OS has no parent-death signal: EOF on it means
 static pid_t caller_group; /* runlimit's caller's group (home) while the command's is to be made */
 static pid_t runlimit_pid; /* the id of that group, once made */
 static pid_t guard_of;   /* in the guard: runlimit's pid, for relay() */
+static int relay_late_ms; /* test builds only: TEST_RELAY_LATE_MS */
 static sigset_t relayed; /* the signals the guard passes on to runlimit (guard_relay_set) */
 
 /* Does the guard, in own_group, pass on to runlimit (parent, in parents_group) a signal that
@@ -42,6 +43,13 @@ static bool guard_relays(const siginfo_t *info, pid_t parent, pid_t parents_grou
 	       senders_group != own_group;
 }
 
+/* What the guard tells runlimit of a signal's sender, in its si_value (guard.h): the
+ * sender's group (> 0), or, the sender gone, minus its pid. */
+static int guard_sender(pid_t senders_group, pid_t sender)
+{
+	return senders_group > 0 ? senders_group : -sender;
+}
+
 /* The forked guard's handler: a signal the command's group got from another process is
  * passed on to runlimit.  runlimit's pid cannot be another process's: it is the id of the
  * group the guard is in, or, in the moment runlimit makes that group, runlimit is checked
@@ -51,9 +59,12 @@ static void relay(int sig, siginfo_t *info, void *context)
 	(void)context;
 	int saved = errno;
 	if (sigismember(&relayed, sig) == 1 && getppid() == guard_of) {
+		if (relay_late_ms > 0) /* test builds only */
+			nanosleep(&(struct timespec){relay_late_ms / 1000,
+			                             relay_late_ms % 1000 * 1000000L}, NULL);
 		pid_t sender = info->si_pid > 0 ? getpgid(info->si_pid) : -1;
 		if (guard_relays(info, guard_of, getpgid(guard_of), sender, getpgrp()))
-			kill(guard_of, sig);
+			os_relay_signal(guard_of, sig, guard_sender(sender, info->si_pid));
 	}
 	errno = saved;
 }
@@ -149,7 +160,8 @@ static void end_guard(void)
  * guard_group_close moves it into the one runlimit made. */
 static pid_t start(int sig, pid_t parent, bool in_parents)
 {
-	pid_t cloned = os_guard_start(sig, parent, in_parents, in_parents ? &relayed : NULL);
+	pid_t cloned = os_guard_start(sig, parent, in_parents, in_parents ? &relayed : NULL,
+	                              relay_late_ms);
 	if (cloned > 0) {
 		guard = cloned;
 		return cloned;
@@ -191,6 +203,7 @@ static pid_t lead(pid_t pid, pid_t *made)
  * (signal_in.h), which a member of the group, as GNU's timeout is, would have received. */
 static void guard_relay_set(void)
 {
+	relay_late_ms = test_hook_number(TEST_RELAY_LATE_MS);
 	sigemptyset(&relayed);
 	for (int sig = sig_next(0); sig > 0 && sig < DISP_SLOTS; sig = sig_next(sig))
 		if (disp_is_forwarded(sig))

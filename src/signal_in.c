@@ -21,8 +21,10 @@ static volatile sig_atomic_t arrived[SLOTS];
 static pid_t self; /* runlimit's pid: its handlers may also run in the command, see on_signal */
 /* ... and which of them some process sent (kill, a supervisor), not the terminal's keys. */
 static volatile sig_atomic_t sent_by_process[SLOTS];
-/* ... and which came, at least once, from elsewhere than the guard's passing on (guard.h). */
+/* ... and which came, at least once, from elsewhere than the guard's passing on (guard.h),
+ * and what the guard said of the sender of the last it passed on. */
 static volatile sig_atomic_t direct[SLOTS];
+static volatile sig_atomic_t relayed_from[SLOTS];
 static volatile pid_t relayer; /* the guard, which passes on what the command's group gets */
 
 static int resize_signal = -1; /* SIGWINCH */
@@ -80,6 +82,9 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 			sent_by_process[sig] = 1;
 		if (!info || relayer <= 0 || info->si_pid != relayer)
 			direct[sig] = 1;
+		else
+			relayed_from[sig] = info->si_code == SI_QUEUE ? info->si_value.sival_int
+			                                              : DISP_SENDER_UNKNOWN;
 	}
 	clock_wake();
 	errno = saved;
@@ -294,7 +299,7 @@ void disp_rearm(int sig)
 	catch(sig);
 }
 
-bool disp_take(int sig, bool *by_process, bool *relayed)
+bool disp_take(int sig, bool *by_process, int *relayed)
 {
 	if (sig <= 0 || sig >= SLOTS || !arrived[sig])
 		return false;
@@ -302,7 +307,7 @@ bool disp_take(int sig, bool *by_process, bool *relayed)
 	if (by_process)
 		*by_process = sent_by_process[sig];
 	if (relayed)
-		*relayed = !direct[sig];
+		*relayed = direct[sig] ? 0 : relayed_from[sig];
 	sent_by_process[sig] = 0;
 	direct[sig] = 0;
 	return true;

@@ -5,6 +5,7 @@
 #ifndef RUNLIMIT_SIGNAL_IN_H
 #define RUNLIMIT_SIGNAL_IN_H
 
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 
@@ -20,9 +21,12 @@
 void disp_setup(const struct config *cfg);
 
 /* Did sig arrive since it was last taken?  Takes it; *by_process (if asked): some process
- * sent it (kill, a supervisor), rather than the terminal's keys; *relayed (if asked): every
- * time it came since, it was the guard passing on what the command's group got (guard.h). */
-bool disp_take(int sig, bool *by_process, bool *relayed);
+ * sent it (kill, a supervisor), rather than the terminal's keys; *relayed (if asked): 0 if
+ * it came from elsewhere than the guard, else, every time it came since being the guard
+ * passing on what the command's group got (guard.h), what the guard said of its sender:
+ * its group (> 0), minus its pid (it was gone), or DISP_SENDER_UNKNOWN (macOS). */
+bool disp_take(int sig, bool *by_process, int *relayed);
+#define DISP_SENDER_UNKNOWN INT_MIN
 
 /* The guard's pid (0: none), whose signals are the group's, passed on. */
 void disp_relayer(pid_t guard);

@@ -98,6 +98,8 @@ struct run {
 	bool last_look;            /* done, and the signals that came meanwhile were let in */
 	struct run_end end;        /* how the run ended (run_end.h), recorded as it goes */
 	bool received[DISP_SLOTS]; /* signals that came from outside and were passed on */
+	bool sent_direct[DISP_SLOTS]; /* ... of them, those a process sent runlimit itself */
+	pid_t hook_group;          /* the --on-timeout hook's pid, its group's id, once started */
 };
 
 static bool reaped(const struct run *r)
@@ -254,6 +256,7 @@ static void time_out(struct run *r, enum event ev)
 	report_timed_out_by(reason(r, ev));
 	snapshot_take(r->cfg, &r->target, why);
 	if (r->phase == RUNNING && (r->target.hook = hook_start(r->cfg, &r->target, why)) > 0) {
+		r->hook_group = r->target.hook;
 		r->limit = ev;
 		r->phase = HOOKING;
 		return;
@@ -506,18 +509,31 @@ static bool dispatch(struct run *r, enum event ev)
 /* A signal from outside.  Ctrl-C or Ctrl-\ typed at the terminal is interaction, not a
  * request: it goes where the terminal would have sent it, the command's group, and a
  * program that handles it (a REPL) goes on undisturbed. */
-static void arrived(struct run *r, int sig, bool by_process, bool relayed)
+/* Passed on by the guard (guard.h), with what it said of the sender (disp_take): what
+ * another process sent the command's group, taken as sent to runlimit, but not what the
+ * --on-timeout hook sent (it may signal the group itself: a thread dump by SIGQUIT to
+ * RUNLIMIT_PGID), nor what the command sent its own group (kill 0) and was reaped for
+ * before the guard could look, nor a request runlimit had already had from its sender:
+ * pkill reaches runlimit and the guard alike, and is one request, not two. */
+static bool relayed_not_taken(const struct run *r, int sig, int from)
+{
+	pid_t hook = r->hook_group;
+	if (from == DISP_SENDER_UNKNOWN) /* macOS: the hook's only while it runs */
+		return r->phase == HOOKING || r->sent_direct[sig];
+	if (from > 0)
+		return (hook > 0 && from == hook) || r->sent_direct[sig];
+	return -from == r->target.command || (hook > 0 && -from == hook) || r->sent_direct[sig];
+}
+
+static void arrived(struct run *r, int sig, bool by_process, int relayed)
 {
 	r->child_news = r->child_news || sig == SIGCHLD;
 	if (sig == SIGCHLD || sig == SIGCONT)
 		return; /* reap and suspend see to what they mean */
-	/* Passed on by the guard (guard.h): what another process sent the command's group, taken
-	 * as sent to runlimit, but not while the --on-timeout hook runs, which may signal the
-	 * group itself (a thread dump by SIGQUIT to RUNLIMIT_PGID), and not a signal runlimit
-	 * already had and passed on: the group got it from its sender, and pkill, which reaches
-	 * runlimit and the guard alike, is one request, not two. */
-	if (relayed && (r->phase == HOOKING || r->received[sig]))
+	if (relayed != 0 && relayed_not_taken(r, sig, relayed))
 		return;
+	if (relayed == 0 && by_process)
+		r->sent_direct[sig] = true;
 	r->sig = sig;
 	if (sig == SIGTSTP || sig == disp_resize()) {
 		/* Not signals to end anything: the group only, no grace, no SIGCONT.  A stop of
@@ -554,7 +570,8 @@ static void arrived(struct run *r, int sig, bool by_process, bool relayed)
 static void take_signals(struct run *r)
 {
 	for (int sig = 1; sig < DISP_SLOTS; sig++) {
-		bool by_process, relayed;
+		bool by_process;
+		int relayed;
 		if (disp_take(sig, &by_process, &relayed))
 			arrived(r, sig, by_process, relayed);
 	}

@@ -82,6 +82,10 @@ enum test_hook {
 	 * lock this many ms after its socket is gone, as a slow machine may, so that a --cancel
 	 * comes between the two (named.bats). */
 	TEST_CLOSE_LATE_MS,
+	/* RUNLIMIT_TEST_RELAY_LATE_MS, guard.c and os/linux.c: the guard looks at the sender of
+	 * a signal this many ms late, as on a loaded machine, so that a sender that exits at
+	 * once is gone, and reaped, by then (group.bats). */
+	TEST_RELAY_LATE_MS,
 	TEST_HOOKS_N
 };
 
@@ -108,6 +112,7 @@ static inline const char *test_hook_value(enum test_hook h)
 	    [TEST_CGROUP_BLIND] = "RUNLIMIT_TEST_CGROUP_BLIND",
 	    [TEST_GROUP_WINDOW_MS] = "RUNLIMIT_TEST_GROUP_WINDOW_MS",
 	    [TEST_CLOSE_LATE_MS] = "RUNLIMIT_TEST_CLOSE_LATE_MS",
+	    [TEST_RELAY_LATE_MS] = "RUNLIMIT_TEST_RELAY_LATE_MS",
 	};
 	return getenv(var[h]);
 }

@@ -869,3 +869,32 @@ ctrl_c_ends() {
 	done
 	shell_works
 }
+
+@test "60.2: Ctrl-C, and the caller's trap passes INT on to timeout's group: a request, whose -k KILL ends a command that ignores INT (137), as under GNU" {
+	# runlimit gets the typed key itself, as interaction, and passes it on to the group; the
+	# trap's kill reaches the guard in the command's group, which passes it on: a request
+	# sent by a process, never dropped for the key's INT that came first.  The trap waits
+	# 0.1 s: an INT that reaches the guard while it still holds runlimit's own merges with
+	# it (signals do not queue) and is not passed on (docs/design.md, the guard).
+	ln -s runlimit "$D/bin/timeout"
+	cat >"$D/trapped" <<EOS
+timeout -k 1 20 sh -c 'trap "" INT; exec $SL 100' &
+pid=\$!
+trap 'sleep 0.1; kill -INT -\$pid 2>/dev/null || echo "trap: kill failed"' INT
+wait \$pid
+wait \$pid
+echo "rc=\$?"
+EOS
+	type_line "bash $D/trapped"
+	wait_pid "$SL" >/dev/null
+	wait_until 20 catches "$(pgrep -f -- "$D/trapped" | head -n 1)" 2
+	local t0
+	t0=$(now)
+	key C-c
+	wait_screen 'rc=[0-9]+$' 25
+	wait_screen 'rc=137$' 1
+	lt "$(elapsed "$t0")" 10
+	no_screen 'kill failed'
+	no_survivors "$SL" 5
+	shell_works
+}

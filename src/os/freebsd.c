@@ -284,3 +284,8 @@ unsigned long ncpu_installed(void)
 	unsigned long n = hw_ncpu(), available = ncpu_available();
 	return n > available ? n : available;
 }
+
+int os_relay_signal(pid_t pid, int sig, int value)
+{
+	return sigqueue(pid, sig, (union sigval){.sival_int = value});
+}

@@ -63,7 +63,7 @@ void os_sharpen_waits(void)
  * cannot follow such a child, and without close_range the guard could not give up the
  * standard descriptors without libc: those builds fork it. */
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && defined(SYS_close_range) && \
-    (defined(__x86_64__) || defined(__aarch64__))
+    ((defined(__x86_64__) && !defined(__ILP32__)) || defined(__aarch64__))
 #define GUARD_CLONE 1
 #endif
 #ifdef GUARD_CLONE
@@ -98,6 +98,7 @@ static struct {
 	bool in_parents;
 	sigset_t wake; /* SIGUSR1 (runlimit's death) and the relayed signals */
 	sigset_t relay;
+	int late_ms; /* test builds only (TEST_RELAY_LATE_MS) */
 } guard_args;
 
 static int guard_body(void *arg)
@@ -125,9 +126,25 @@ static int guard_body(void *arg)
 		    !sigismember(&guard_args.relay, (int)got) ||
 		    (info.si_code != SI_USER && info.si_code != SI_QUEUE) || info.si_pid == parent)
 			continue;
+		if (guard_args.late_ms > 0) {
+			struct timespec late = {guard_args.late_ms / 1000,
+			                        guard_args.late_ms % 1000 * 1000000L};
+			sys(SYS_nanosleep, (long)&late, 0, 0, 0);
+		}
 		long theirs = sys(SYS_getpgid, parent, 0, 0, 0), mine = sys(SYS_getpgid, 0, 0, 0, 0);
 		long senders = info.si_pid > 0 ? sys(SYS_getpgid, info.si_pid, 0, 0, 0) : -1;
-		if (theirs > 0 && theirs != mine && senders != mine)
+		if (theirs <= 0 || theirs == mine || senders == mine)
+			continue;
+		/* As sigqueue() would: the sender's group, or minus its pid where it is gone, for
+		 * runlimit to tell the hook's and the command's own from the others' (guard.c). */
+		siginfo_t out;
+		memset(&out, 0, sizeof out);
+		out.si_signo = (int)got;
+		out.si_code = SI_QUEUE;
+		out.si_pid = (pid_t)sys(SYS_getpid, 0, 0, 0, 0);
+		out.si_uid = (uid_t)sys(SYS_getuid, 0, 0, 0, 0);
+		out.si_value.sival_int = senders > 0 ? (int)senders : -info.si_pid;
+		if (sys(SYS_rt_sigqueueinfo, parent, got, (long)&out, 0) != 0)
 			sys(SYS_kill, parent, got, 0, 0);
 	}
 	/* The group to end, as guard.c's guard_end_group chooses it: the one runlimit made with
@@ -145,9 +162,11 @@ static int guard_body(void *arg)
 }
 #endif
 
-pid_t os_guard_start(int sig, pid_t parent, bool in_parents, const sigset_t *relay)
+pid_t os_guard_start(int sig, pid_t parent, bool in_parents, const sigset_t *relay,
+                     int late_ms)
 {
 #ifdef GUARD_CLONE
+	guard_args.late_ms = late_ms;
 	guard_args.sig = sig;
 	guard_args.parent = parent;
 	guard_args.in_parents = in_parents;
@@ -167,6 +186,7 @@ pid_t os_guard_start(int sig, pid_t parent, bool in_parents, const sigset_t *rel
 	(void)parent;
 	(void)in_parents;
 	(void)relay;
+	(void)late_ms;
 	return 0;
 #endif
 }
@@ -385,4 +405,9 @@ unsigned long ncpu_quota(void)
 	if (policy == -1 || policy == SCHED_FIFO || policy == SCHED_RR || policy == SCHED_DEADLINE)
 		return ULONG_MAX;
 	return cgroup_cpu_quota("/proc/self/cgroup", "/proc/self/mountinfo", "/sys/fs/cgroup");
+}
+
+int os_relay_signal(pid_t pid, int sig, int value)
+{
+	return sigqueue(pid, sig, (union sigval){.sival_int = value});
 }

@@ -45,8 +45,15 @@ int os_child_prepare(int sig, pid_t parent_pid);
  * must be blocked.  in_parents: the group the guard is to end when runlimit dies is the one
  * whose id is runlimit's pid (guard.c, guard_end_group), else the one it leads; relay (with
  * in_parents): the signals the guard passes on to runlimit when a process other than
- * runlimit sent them to a group runlimit is not in (guard.c, guard_relays). */
-pid_t os_guard_start(int sig, pid_t parent, bool in_parents, const sigset_t *relay);
+ * runlimit sent them to a group runlimit is not in (guard.c, guard_relays); late_ms: 0,
+ * but in test builds (TEST_RELAY_LATE_MS). */
+pid_t os_guard_start(int sig, pid_t parent, bool in_parents, const sigset_t *relay,
+                     int late_ms);
+
+/* The forked guard passes a signal on to runlimit (guard.c): sig to pid, with value in the
+ * si_value of a SI_QUEUE where the system has sigqueue(), else a plain kill (macOS: value
+ * lost).  Async-signal-safe. */
+int os_relay_signal(pid_t pid, int sig, int value);
 
 /* Ask the kernel to end runlimit's waits at their deadline itself, not within its usual
  * slack (Linux's timer slack: 50 us).  Called after the command is forked, which must not

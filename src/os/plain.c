@@ -20,8 +20,10 @@
 #define O_SEARCH O_RDONLY
 #endif
 
-pid_t os_guard_start(int sig, pid_t parent, bool in_parents, const sigset_t *relay)
+pid_t os_guard_start(int sig, pid_t parent, bool in_parents, const sigset_t *relay,
+                     int late_ms)
 {
+	(void)late_ms;
 	(void)relay;
 	(void)in_parents;
 	(void)sig;
