@@ -307,7 +307,7 @@ bool disp_take(int sig, bool *by_process, int *relayed)
 	if (by_process)
 		*by_process = sent_by_process[sig];
 	if (relayed)
-		*relayed = direct[sig] ? 0 : relayed_from[sig];
+		*relayed = direct[sig] ? 0 : (int)relayed_from[sig];
 	sent_by_process[sig] = 0;
 	direct[sig] = 0;
 	return true;
