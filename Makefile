@@ -75,8 +75,8 @@ endif
 # any system, which is how the paths of systems without a reaper or a process table are
 # tested here (make check-portable).
 PLAT_Linux    = src/os/linux.c src/os/linux_cgroup.c src/os/linux_tree.c src/os/linux_snap.c src/os/linux_stat.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/cpufiles.c src/os/ppoll.c src/os/clock.c
-PLAT_FreeBSD  = src/os/freebsd.c src/os/plain.c src/os/snapargs.c src/os/ppoll.c src/os/clock.c
-PLAT_Darwin   = src/os/darwin.c src/os/plain.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/selfpipe.c src/os/clock.c
+PLAT_FreeBSD  = src/os/freebsd.c src/os/kqexit.c src/os/plain.c src/os/snapargs.c src/os/ppoll.c src/os/clock.c
+PLAT_Darwin   = src/os/darwin.c src/os/kqexit.c src/os/plain.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/selfpipe.c src/os/clock.c
 PLAT_portable = src/os/posix.c src/os/plain.c src/os/selfpipe.c src/os/clock.c
 PLAT = $(if $(filter portable,$(PLATFORM)),portable,$(if $(PLAT_$(OS)),$(OS),portable))
 PLATFORM_SRCS = $(PLAT_$(PLAT))
@@ -101,7 +101,7 @@ CORE = src/budget.c src/budget_cgroup.c src/budget_table.c src/cli.c src/nested_
 	src/guard.c src/hook.c src/nested.c src/jobctl.c src/json.c src/start.c src/longopt.c src/msg.c src/nowait.c src/nproc.c \
 	src/quote.c src/relay.c src/relay_lines.c src/relay_stream.c src/relay_tail.c \
 	src/relay_watch.c src/named_dir.c src/named_client.c src/named_control.c src/report.c \
-	src/signal_names.c src/size.c src/snapshot.c src/start_exec.c src/run_end.c src/stdfds.c src/supervise.c src/tty.c
+	src/signal_names.c src/size.c src/snapshot.c src/start_exec.c src/run_end.c src/stdfds.c src/supervise.c src/tty.c src/parent.c
 SRCS = src/main.c $(CORE) $(PLATFORM_SRCS)
 DARWIN_SRCS = src/main.c $(CORE) $(PLAT_Darwin)
 HDRS = $(wildcard src/*.h src/os/*.h)

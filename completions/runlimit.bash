@@ -132,7 +132,7 @@ _runlimit()
 
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W '-k --kill-after= -s --signal= -v --verbose -f --foreground
-			-p --preserve-status --kill-leftovers --report= --output-grace=
+			-p --preserve-status --kill-leftovers --die-with-parent --report= --output-grace=
 			--no-output-timeout= --report-tail= --name= --cancel= --marker-ttl= --list
 			--on-timeout= --on-timeout-limit= --memory= --max-procs= --cpu-time=
 			--budget-interval= --cgroup=

@@ -85,6 +85,7 @@ complete -c runlimit -n __runlimit_options -s v -l verbose -d 'Report every sign
 complete -c runlimit -n __runlimit_options -s f -l foreground -d 'Signal only the command, not its children'
 complete -c runlimit -n __runlimit_options -s p -l preserve-status -d "Exit with the command's own status"
 complete -c runlimit -n __runlimit_options -l kill-leftovers -d 'When the command exits, end what it left running'
+complete -c runlimit -n __runlimit_options -l die-with-parent -d 'When the process that started runlimit ends, end the run'
 complete -c runlimit -n __runlimit_options -l report -r -F -d 'Write what happened to FILE as one line of JSON'
 complete -c runlimit -n __runlimit_options -l output-grace -x -d "Relay the output; return this long after the command's exit"
 complete -c runlimit -n __runlimit_options -l no-output-timeout -x -d 'Time out when no output comes for this long'

@@ -32,7 +32,7 @@
 #define MIN_BUDGET_INTERVAL ((int64_t)1000000)
 
 enum opt_id { OPT_SIGNAL, OPT_KILL, OPT_PRESERVE, OPT_FOREGROUND, OPT_VERBOSE,
-	OPT_KILL_LEFTOVERS, OPT_REPORT, OPT_OUTPUT_GRACE, OPT_NO_OUTPUT, OPT_REPORT_TAIL,
+	OPT_KILL_LEFTOVERS, OPT_DIE_WITH_PARENT, OPT_REPORT, OPT_OUTPUT_GRACE, OPT_NO_OUTPUT, OPT_REPORT_TAIL,
 	OPT_NAME, OPT_CANCEL, OPT_MARKER_TTL, OPT_LIST, OPT_JSON, OPT_NPROC, OPT_HELP, OPT_VERSION,
 	OPT_RESERVE, OPT_NO_INHERIT, OPT_REMAINING, OPT_ON_TIMEOUT, OPT_ON_TIMEOUT_LIMIT,
 	OPT_BUDGET, OPT_BUDGET_INTERVAL, OPT_CGROUP };
@@ -53,6 +53,7 @@ static const struct option_def fixed_options[] = {
 	{{"foreground", false, false}, 'f', OPT_FOREGROUND},
 	{{"preserve-status", false, false}, 'p', OPT_PRESERVE},
 	{{"kill-leftovers", false, true}, 0, OPT_KILL_LEFTOVERS},
+	{{"die-with-parent", false, true}, 0, OPT_DIE_WITH_PARENT},
 	{{"report", true, true}, 0, OPT_REPORT},
 	{{"output-grace", true, true}, 0, OPT_OUTPUT_GRACE},
 	{{"no-output-timeout", true, true}, 0, OPT_NO_OUTPUT},
@@ -134,6 +135,8 @@ static const char usage_options[] =
 	"  -v, --verbose              report on stderr every signal sent\n";
 static const char usage_extensions[] =
 	"      --kill-leftovers       when COMMAND exits, also end what it left running\n"
+	"      --die-with-parent      when the process that started this one ends, end\n"
+	"                               COMMAND as --cancel would\n"
 	"      --report=FILE          when done, write what happened to FILE as one\n"
 	"                               line of JSON (see the manual)\n"
 	"      --output-grace=DURATION  relay COMMAND's stdout and stderr pipes; once it\n"
@@ -488,6 +491,7 @@ static enum cli_result apply(struct config *cfg, const struct option_def *o, con
 	case OPT_FOREGROUND: cfg->foreground = true; break;
 	case OPT_VERBOSE: cfg->verbose = true; break;
 	case OPT_KILL_LEFTOVERS: cfg->kill_leftovers = true; break;
+	case OPT_DIE_WITH_PARENT: cfg->die_with_parent = true; break;
 	case OPT_OUTPUT_GRACE:
 	case OPT_NO_OUTPUT:
 	case OPT_REPORT_TAIL:

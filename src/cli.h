@@ -28,6 +28,7 @@ struct config {
 	bool foreground;
 	bool verbose;
 	bool kill_leftovers;
+	bool die_with_parent; /* --die-with-parent: the caller's end ends the run (parent.h) */
 	const char *report; /* --report=FILE: where the run report goes (NULL: none) */
 	bool relay;         /* own the command's output (relay.h): --output-grace, ... */
 	int64_t output_grace; /* ns the relay goes on after the command's exit */

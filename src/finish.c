@@ -114,6 +114,17 @@ int finish_refused(const char *why)
 	return e.status;
 }
 
+void finish_parent_gone_early(const struct config *cfg, struct run_end *e)
+{
+	if (cfg->verbose)
+		msg("the process that started this one has ended: not running %s",
+		    quote(cfg->command[0]));
+	report_parent_gone();
+	/* As a cancel that came first: runlimit ends as by the -s signal (TERM with -s 0). */
+	e->interrupted = true;
+	e->late_signal = cfg->signal > 0 ? cfg->signal : SIGTERM;
+}
+
 void finish_cancelled_early(const struct config *cfg, struct run_end *e)
 {
 	if (cfg->verbose)

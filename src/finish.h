@@ -28,6 +28,10 @@ int finish_refused(const char *why);
 
 /* A cancel came before the command started (named_control.h): the command never runs, and
  * the run ends as a cancelled run does, runlimit dying of the cancel's signal. */
+/* --die-with-parent: the process that started runlimit had ended before the command
+ * started, which then never runs (said with -v). */
+void finish_parent_gone_early(const struct config *cfg, struct run_end *e);
+
 void finish_cancelled_early(const struct config *cfg, struct run_end *e);
 
 #endif

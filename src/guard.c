@@ -90,7 +90,7 @@ static sigset_t relay_in(bool relaying)
 	return in;
 }
 
-static void guard_main(int sig, pid_t parent, int tie_read, bool in_parents)
+static void guard_main(int sig, pid_t parent, int tie_read, bool in_parents, int kill_fd)
 {
 	spawn_helper_detach(tie_read);
 	/* Test builds only: a guard that runs late, as on a loaded machine. */
@@ -126,6 +126,9 @@ static void guard_main(int sig, pid_t parent, int tie_read, bool in_parents)
 	pid_t target = in_parents ? parent : getpid();
 	if (in_parents && getpgrp() != target && setpgid(0, target) != 0)
 		_exit(0);
+	/* Where the run has a cgroup, its whole tree: what left the group too. */
+	ssize_t wrote = kill_fd >= 0 ? write(kill_fd, "1", 1) : 0;
+	(void)wrote; /* refused: the group below is what can be reached */
 	if (sig > 0)
 		kill(-target, sig);
 	kill(-target, SIGCONT);
@@ -160,8 +163,9 @@ static void end_guard(void)
  * guard_group_close moves it into the one runlimit made. */
 static pid_t start(int sig, pid_t parent, bool in_parents)
 {
+	int kill_fd = cgroup_kill_fd();
 	pid_t cloned = os_guard_start(sig, parent, in_parents, in_parents ? &relayed : NULL,
-	                              relay_late_ms);
+	                              relay_late_ms, kill_fd);
 	if (cloned > 0) {
 		guard = cloned;
 		return cloned;
@@ -175,7 +179,7 @@ static pid_t start(int sig, pid_t parent, bool in_parents)
 	if (pid == 0) {
 		if (link[1] >= 0)
 			close(link[1]);
-		guard_main(sig, parent, link[0], in_parents);
+		guard_main(sig, parent, link[0], in_parents, kill_fd);
 	}
 	int saved = errno;
 	if (link[0] >= 0)

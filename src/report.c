@@ -53,6 +53,7 @@ static const char *const reason_words[REASONS] = {
 	[REASON_GRACE] = "grace",         [REASON_NO_OUTPUT] = "no-output",
 	[REASON_CANCEL] = "cancel",       [REASON_FORWARDED] = "forwarded",
 	[REASON_LEFTOVERS] = "leftovers", [REASON_RESUME] = "resume",
+	[REASON_PARENT] = "parent",
 };
 
 enum reason report_budget_reason(enum budget_kind kind)
@@ -85,6 +86,7 @@ static struct {
 	long kill_left;         /* -1, or what a final KILL short of memory left alive */
 	const char *timed_out_by; /* the limit that ran out (NULL: none) */
 	bool cancelled;         /* ended by a --cancel */
+	bool parent_gone;       /* ended by the end of runlimit's caller (--die-with-parent) */
 } rep;
 
 void report_start(const struct config *cfg)
@@ -182,6 +184,11 @@ void report_timed_out_by(enum reason why)
 	rep.timed_out_by = report_reason(why);
 }
 
+void report_parent_gone(void)
+{
+	rep.parent_gone = true;
+}
+
 void report_cancelled(void)
 {
 	rep.cancelled = true;
@@ -273,6 +280,7 @@ static void end_members(struct json *j, const struct run_end *e)
 	json_string_member(j, "timed_out_by", e->timed_out ? rep.timed_out_by : NULL);
 	json_bool_member(j, "kill_needed", e->kill_needed);
 	json_bool_member(j, "cancelled", rep.cancelled);
+	json_bool_member(j, "parent_gone", rep.parent_gone);
 	json_string_member(j, "name", rep.cfg->name);
 	static const char *const none[] = {NULL}; /* bad usage: no command */
 	const char *const *argv = rep.cfg->command ? (const char *const *)rep.cfg->command : none;

@@ -32,6 +32,7 @@ enum reason {
 	REASON_FORWARDED, /* a signal from outside, passed on ("forwarded") */
 	REASON_LEFTOVERS, /* --kill-leftovers, once the command exited ("leftovers") */
 	REASON_RESUME,    /* the group continued after a stop ("resume") */
+	REASON_PARENT,    /* --die-with-parent: the process that started runlimit ended ("parent") */
 	REASON_BUDGET,    /* a budget ran out: one reason per budget, from here on, in the order
 	                     of budget_table.h's table, worded by its row ("memory", "procs", ...) */
 	REASONS = (int)REASON_BUDGET + (int)BUDGET_KINDS - 1
@@ -57,6 +58,10 @@ void report_timed_out_by(enum reason why);
 
 /* The run was ended by a --cancel (or a cancel came before it started). */
 void report_cancelled(void);
+
+/* The run was ended by the end of the process that started runlimit (--die-with-parent),
+ * or that process had ended before it started. */
+void report_parent_gone(void);
 
 /* A final KILL that ran out of memory looked until nothing was alive, or gave up with left
  * processes alive: the count the report gives if it cannot list the tree itself. */

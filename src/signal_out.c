@@ -91,6 +91,9 @@ static void say_sending(const struct config *cfg, int sig, enum reason why)
 	} else if (why == REASON_CANCEL) {
 		msg("cancelled by --cancel=%s: sending signal %s to command %s", cfg->name, name,
 		    command);
+	} else if (why == REASON_PARENT) {
+		msg("the process that started this one ended: sending signal %s to command %s", name,
+		    command);
 	} else {
 		msg("sending signal %s to command %s", name, command);
 	}

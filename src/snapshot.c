@@ -95,6 +95,7 @@ static void tell(void)
 	static const char *const at[][2] = {
 		{"deadline", "the deadline"}, {"no-output", "the no-output limit"},
 		{"alarm", "SIGALRM"}, {"cancel", "the cancel"}, {"forwarded", "the request to end"},
+		{"parent", "its caller's end"},
 	};
 	const char *when = snap.why;
 	for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)

@@ -30,6 +30,7 @@
 #include "msg.h"
 #include "named_control.h"
 #include "nested.h"
+#include "parent.h"
 #include "os/os.h"
 #include "relay.h"
 #include "report.h"
@@ -96,6 +97,7 @@ struct run {
 	bool child_news;           /* SIGCHLD came since the last reap (or none was tried yet) */
 	bool look_again;           /* an action took time (a stop): look again before waiting */
 	bool last_look;            /* done, and the signals that came meanwhile were let in */
+	bool parent_ended;         /* --die-with-parent: the caller's end came, to be taken */
 	struct run_end end;        /* how the run ended (run_end.h), recorded as it goes */
 	bool received[DISP_SLOTS]; /* signals that came from outside and were passed on */
 	bool sent_direct[DISP_SLOTS]; /* ... of them, those a process sent runlimit itself */
@@ -605,6 +607,22 @@ static void cancelled(struct run *r, const struct control_request *q)
 		left = clock_after(left > 0 ? left : 0, r->cfg->output_grace);
 	control_taken(left);
 }
+/* --die-with-parent (parent.h): the caller ended.  A cancel's REQUEST, of the -s signal, with
+ * the run's grace (a cancel's where it has none: the tree is always ended), and a reason of
+ * its own in the report. */
+static void parent_died(struct run *r)
+{
+	report_parent_gone();
+	int64_t have = escalation_grace(&r->esc);
+	escalation_set_grace(&r->esc, have > 0 ? have : CANCEL_GRACE);
+	int sig = r->cfg->signal;
+	if (sig > 0 && sig < DISP_SLOTS)
+		r->received[sig] = true;
+	r->sig = sig;
+	r->sig_why = REASON_PARENT;
+	dispatch(r, REQUEST);
+}
+
 
 /* Test builds only: the children are collected late (TEST_COLLECT_LATE_MS) while
  * the hook runs, so that it exits between the look that starts a collection and the
@@ -849,6 +867,8 @@ static int64_t next_wake_but_budgets(const struct run *r)
 	}
 	if (r->cfg->name && control_next_wake() < wake)
 		wake = control_next_wake();
+	if (r->cfg->die_with_parent && parent_next_wake() < wake)
+		wake = parent_next_wake();
 	if (r->phase == HOOKING && hook_deadline() < wake)
 		wake = hook_deadline();
 	return wake;
@@ -876,13 +896,16 @@ static bool wait_next(struct run *r, struct control_request *q)
 		clock_wait(0, disp_waitmask(), NULL, 0);
 		return false;
 	}
-	struct pollfd fds[RELAY_MAX_FDS + CONTROL_MAX_FDS + CGROUP_MAX_FDS];
+	struct pollfd fds[RELAY_MAX_FDS + CONTROL_MAX_FDS + CGROUP_MAX_FDS + PARENT_MAX_FDS];
 	size_t n = relay_fds(fds);
 	size_t m = control_fds(fds + n);
 	size_t g = budget_cgroup_fds(fds + n + m);
-	clock_wait(next_wake(r), disp_waitmask(), fds, n + m + g);
+	size_t p = parent_fds(fds + n + m + g);
+	clock_wait(next_wake(r), disp_waitmask(), fds, n + m + g + p);
 	relay_pump(fds, n);
 	budget_cgroup_pump(fds + n + m, g);
+	if (r->cfg->die_with_parent && parent_gone(fds + n + m + g, p, clock_now()))
+		r->parent_ended = true;
 	return control_pump(fds + n, m, q);
 }
 
@@ -893,6 +916,10 @@ static void loop(struct run *r)
 	for (;;) {
 		if (cancel_came)
 			cancelled(r, &cancel);
+		if (r->parent_ended) {
+			r->parent_ended = false;
+			parent_died(r);
+		}
 		take_signals(r);
 		struct news n;
 		gather(r, &n);
@@ -953,6 +980,7 @@ static void linger_for_caller(const struct run *r)
 static const char *set_up(struct run *r, pid_t self)
 {
 	const struct config *cfg = r->cfg;
+	bool parent_lives = parent_watch(cfg); /* first: the caller may be ending as we start */
 	const char *refused = budget_cgroup_prepare(cfg);
 	if (!refused)
 		refused = budget_prepare(cfg);
@@ -965,6 +993,10 @@ static const char *set_up(struct run *r, pid_t self)
 	r->deadline = cfg->duration == 0 || cfg->duration > CLOCK_NEVER - r->began
 	                  ? CLOCK_NEVER : r->began + cfg->duration;
 	r->deadline = nested_deadline(cfg, r->deadline);
+	if (!parent_lives) {
+		finish_parent_gone_early(cfg, &r->end);
+		return NULL;
+	}
 	enum control_state named = cfg->name ? control_open(cfg) : CONTROL_READY;
 	if (named == CONTROL_FAILED)
 		return "the run could not be registered under its name";

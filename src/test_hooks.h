@@ -86,6 +86,10 @@ enum test_hook {
 	 * a signal this many ms late, as on a loaded machine, so that a sender that exits at
 	 * once is gone, and reaped, by then (group.bats). */
 	TEST_RELAY_LATE_MS,
+	/* RUNLIMIT_TEST_PARENT_READ, parent.c: --die-with-parent, once it has read its parent's
+	 * pid, makes the file this names and waits (at most 10 s) until it is gone before it
+	 * watches the parent, so that the parent can end in between (parent.bats). */
+	TEST_PARENT_READ,
 	TEST_HOOKS_N
 };
 
@@ -113,6 +117,7 @@ static inline const char *test_hook_value(enum test_hook h)
 	    [TEST_GROUP_WINDOW_MS] = "RUNLIMIT_TEST_GROUP_WINDOW_MS",
 	    [TEST_CLOSE_LATE_MS] = "RUNLIMIT_TEST_CLOSE_LATE_MS",
 	    [TEST_RELAY_LATE_MS] = "RUNLIMIT_TEST_RELAY_LATE_MS",
+	    [TEST_PARENT_READ] = "RUNLIMIT_TEST_PARENT_READ",
 	};
 	return getenv(var[h]);
 }

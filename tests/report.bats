@@ -33,7 +33,7 @@ teardown() {
 
 # The fields every report has, whatever the outcome.
 COMMON=('set(d) >= {"schema", "version", "started_at", "ended_at", "outcome", "exit_status", "exit_signal", "timed_out", "timed_out_by",
-	"kill_needed", "cancelled", "name",
+	"kill_needed", "cancelled", "parent_gone", "name",
 	"command", "command_base64", "pid", "command_exit", "command_signal", "core_dumped", "error", "duration_seconds",
 	"kill_after_seconds", "no_output_timeout_seconds", "timeout_signal", "wall_seconds", "signals", "signals_omitted",
 	"alive_at_command_exit", "ended", "left_running", "alive_after_kill", "output", "rusage"}'
@@ -47,7 +47,7 @@ counts_known() { expected counts || [ "$RL_COUNTS" = yes ]; }
 
 # The top-level fields, in the order the manual lists them (and the schema file).
 FIELDS='["schema", "version", "outcome", "exit_status", "exit_signal", "timed_out",
-	"timed_out_by", "kill_needed", "cancelled", "name", "command", "command_base64", "pid",
+	"timed_out_by", "kill_needed", "cancelled", "parent_gone", "name", "command", "command_base64", "pid",
 	"command_exit", "command_signal", "core_dumped", "error", "duration_seconds",
 	"kill_after_seconds", "no_output_timeout_seconds", "timeout_signal", "wall_seconds",
 	"started_at", "ended_at", "deadline_inherited", "signals", "signals_omitted",

@@ -49,6 +49,20 @@ int os_child_prepare(int sig, pid_t parent_pid)
 	return sig > 0;
 }
 
+int os_watch_exit(pid_t pid)
+{
+	/* A pidfd is the process's, not its thread's (PR_SET_PDEATHSIG's trap: it fires when the
+	 * thread that forked runlimit ends, a Python worker's), readable once it has exited, and
+	 * close-on-exec from the start. */
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
 void os_sharpen_waits(void)
 {
 	prctl(PR_SET_TIMERSLACK, 1UL);
@@ -99,6 +113,7 @@ static struct {
 	sigset_t wake; /* SIGUSR1 (runlimit's death) and the relayed signals */
 	sigset_t relay;
 	int late_ms; /* test builds only (TEST_RELAY_LATE_MS) */
+	int cgroup_kill; /* the run's cgroup.kill (-1: none) */
 } guard_args;
 
 static int guard_body(void *arg)
@@ -154,6 +169,9 @@ static int guard_body(void *arg)
 	if (guard_args.in_parents && sys(SYS_getpgid, 0, 0, 0, 0) != group &&
 	    sys(SYS_setpgid, 0, group, 0, 0) != 0)
 		sys(SYS_exit, 0, 0, 0, 0);
+	/* Where the run has a cgroup, its whole tree: what left the group too. */
+	if (guard_args.cgroup_kill >= 0)
+		sys(SYS_write, guard_args.cgroup_kill, (long)"1", 1, 0);
 	if (sig > 0)
 		sys(SYS_kill, -group, sig, 0, 0);
 	sys(SYS_kill, -group, SIGCONT, 0, 0);
@@ -163,10 +181,11 @@ static int guard_body(void *arg)
 #endif
 
 pid_t os_guard_start(int sig, pid_t parent, bool in_parents, const sigset_t *relay,
-                     int late_ms)
+                     int late_ms, int kill_fd)
 {
 #ifdef GUARD_CLONE
 	guard_args.late_ms = late_ms;
+	guard_args.cgroup_kill = kill_fd;
 	guard_args.sig = sig;
 	guard_args.parent = parent;
 	guard_args.in_parents = in_parents;
@@ -187,6 +206,7 @@ pid_t os_guard_start(int sig, pid_t parent, bool in_parents, const sigset_t *rel
 	(void)in_parents;
 	(void)relay;
 	(void)late_ms;
+	(void)kill_fd;
 	return 0;
 #endif
 }

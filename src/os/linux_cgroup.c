@@ -343,6 +343,14 @@ int cgroup_procs_fd(void)
 	return cg.procs;
 }
 
+int cgroup_kill_fd(void)
+{
+	static int fd = -2;
+	if (fd == -2)
+		fd = cg.run < 0 ? -1 : openat(cg.run, "cgroup.kill", O_WRONLY | O_CLOEXEC);
+	return fd;
+}
+
 void cgroup_started(void)
 {
 	if (cg.procs >= 0)

@@ -46,14 +46,23 @@ int os_child_prepare(int sig, pid_t parent_pid);
  * whose id is runlimit's pid (guard.c, guard_end_group), else the one it leads; relay (with
  * in_parents): the signals the guard passes on to runlimit when a process other than
  * runlimit sent them to a group runlimit is not in (guard.c, guard_relays); late_ms: 0,
- * but in test builds (TEST_RELAY_LATE_MS). */
+ * but in test builds (TEST_RELAY_LATE_MS); kill_fd (>= 0): the run's cgroup.kill
+ * (cgroup_kill_fd), written before the group is signalled. */
 pid_t os_guard_start(int sig, pid_t parent, bool in_parents, const sigset_t *relay,
-                     int late_ms);
+                     int late_ms, int kill_fd);
 
 /* The forked guard passes a signal on to runlimit (guard.c): sig to pid, with value in the
  * si_value of a SI_QUEUE where the system has sigqueue(), else a plain kill (macOS: value
  * lost).  Async-signal-safe. */
 int os_relay_signal(pid_t pid, int sig, int value);
+
+/* --die-with-parent: a descriptor that becomes readable when process pid has ended (Linux:
+ * a pidfd; macOS and FreeBSD: a kqueue with EVFILT_PROC NOTE_EXIT on it), close-on-exec and
+ * never inherited by the command; -1 with errno ESRCH where pid has ended already, or with
+ * another errno where the system cannot watch it (the caller then asks getppid() on a
+ * period).  Which process it is can change between the pid read and this: the caller checks
+ * that its parent is still pid after. */
+int os_watch_exit(pid_t pid);
 
 /* Ask the kernel to end runlimit's waits at their deadline itself, not within its usual
  * slack (Linux's timer slack: 50 us).  Called after the command is forked, which must not
@@ -244,6 +253,10 @@ int cgroup_procs_fd(void);
 
 /* In runlimit, after the fork of the command: cgroup.procs is closed. */
 void cgroup_started(void);
+
+/* The run's cgroup.kill, open for writing (close-on-exec), for the guard to end the whole
+ * tree should runlimit be KILLed; -1 without a run's cgroup or a cgroup.kill. */
+int cgroup_kill_fd(void);
 
 /* The descriptors for runlimit's wait (POLLPRI when the event files change), into fds (at
  * most CGROUP_MAX_FDS); how many. */

@@ -21,9 +21,10 @@
 #endif
 
 pid_t os_guard_start(int sig, pid_t parent, bool in_parents, const sigset_t *relay,
-                     int late_ms)
+                     int late_ms, int kill_fd)
 {
 	(void)late_ms;
+	(void)kill_fd;
 	(void)relay;
 	(void)in_parents;
 	(void)sig;
@@ -110,6 +111,11 @@ int cgroup_make(const struct cgroup_ask *ask, char *why, size_t size)
 }
 
 int cgroup_procs_fd(void)
+{
+	return -1;
+}
+
+int cgroup_kill_fd(void)
 {
 	return -1;
 }

@@ -158,3 +158,10 @@ int os_relay_signal(pid_t pid, int sig, int value)
 {
 	return sigqueue(pid, sig, (union sigval){.sival_int = value});
 }
+
+int os_watch_exit(pid_t pid)
+{
+	(void)pid;
+	errno = ENOSYS; /* POSIX has no such event: the caller asks getppid() on a period */
+	return -1;
+}

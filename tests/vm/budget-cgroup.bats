@@ -248,3 +248,19 @@ in_cgroup() {
 	no_survivors "$N-s" 10
 	no_cgroup_left
 }
+
+@test "runlimit KILLed: the guard ends the run's whole cgroup, what left the group and the session too (issue 61)" {
+	local s rl
+	s=$(private_sleep "$N-s")
+	# shellcheck disable=SC2016
+	"$RUNLIMIT" --cgroup=required --max-procs=100 60 sh -c '
+		setsid "$1" 300 & "$1" 301 & : >"$D/up"; wait' _ "$s" 3>&- &
+	rl=$!
+	wait_until 10 test -e "$D/up"
+	wait_until 10 count_is "$N-s" 2
+	kill -KILL "$rl"
+	no_survivors "$N-s" 10
+	# the run's cgroup, empty, is left (runlimit, which removes it, is gone): removed here
+	local d
+	for d in "$CG"/runlimit-*; do [ "$d" = "$CG/runlimit-*" ] || rmdir "$d" 2>/dev/null || true; done
+}
