@@ -80,6 +80,9 @@ class Launch:
             options.append(("--kill-leftovers", None))
         if name is not None:
             options.append(("--name", name))
+        # Always: the run ends with this interpreter, however it ends (a kill, the OOM
+        # killer, a crash), and never with a thread of it (docs/python.md).
+        options.append(("--die-with-parent", None))
         limit = duration(timeout if timeout is not None else 0, "timeout")
         self.binary = _locate.find_runlimit()
         _locate.require(self.binary, ["--report"] + [o for o, _ in options])

@@ -23,6 +23,7 @@ MIN_VERSION = {
     "--max-procs": (0, 2, 0),
     "--cpu-time": (0, 2, 0),
     "--kill-leftovers": (0, 2, 0),
+    "--die-with-parent": (0, 2, 0),
     "--name": (0, 2, 0),
     "--cancel": (0, 2, 0),
     "--list": (0, 2, 0),

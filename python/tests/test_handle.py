@@ -1,6 +1,7 @@
 """start()'s handle, cancel(name) from another process and list_runs()."""
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -66,6 +67,41 @@ class HandleTest(ProcessTest):
         subprocess.run([sys.executable, "-c", code], env=self.env(PYTHONPATH=PYTHON_DIR),
                        timeout=60, check=True)
         self.wait_started(pidfile, 0)
+        self.assertNothingLeft(0.5)
+
+    def test_an_interpreter_killed_leaves_nothing_running(self):
+        # Neither a KILL nor Python's default TERM runs the package's exit handlers: the run
+        # ends because every run asks runlimit to end with its caller (--die-with-parent).
+        for sig in (signal.SIGKILL, signal.SIGTERM):
+            with self.subTest(signal=sig):
+                args, pidfile = self.tree()
+                code = ("import time, runlimit\n"
+                        "h = runlimit.start(%r, 600, kill_after=0.5)\n"
+                        "time.sleep(600)\n" % (args,))
+                p = subprocess.Popen([sys.executable, "-c", code],
+                                     env=self.env(PYTHONPATH=PYTHON_DIR))
+                self.addCleanup(p.kill)
+                self.wait_started(pidfile)
+                os.kill(p.pid, sig)
+                self.assertEqual(p.wait(30), -sig)
+                self.assertNothingLeft(10)
+                os.unlink(pidfile)
+
+    def test_a_run_started_by_a_thread_that_ended_goes_on(self):
+        # Linux's parent-death signal fires when the thread that forked ends: the package's
+        # runs must not end with a worker thread, only with the interpreter.
+        args, pidfile = self.tree()
+        handles = []
+        t = threading.Thread(target=lambda: handles.append(
+            runlimit.start(args, 600, kill_after=0.5)))
+        t.start()
+        t.join()
+        self.wait_started(pidfile)
+        h = handles[0]
+        with self.assertRaises(subprocess.TimeoutExpired):
+            h.wait(1)  # the thread has ended, and the run goes on
+        self.assertTrue(h.cancel())
+        self.assertFalse(h.wait(30).report["parent_gone"])
         self.assertNothingLeft(0.5)
 
     def test_cancel_by_name_from_another_process_leaves_nothing_running(self):
