@@ -214,22 +214,26 @@ group_signal_ends() {
 	[ "$(grep -c 'sending signal USR1' "$D/err")" -eq 1 ]
 }
 
-@test "60.2: a signal sent to runlimit's caller's group while runlimit is out of it, at the command's fork, reaches runlimit all the same (the guard, still there, passes it on)" {
-	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
-	command -v setsid >/dev/null || skip "no setsid"
-	# The caller leads its group and ignores TERM; runlimit, a member, stays out of that
-	# group 3 s after the fork (the hooks build), and the TERM sent to the group then comes.
+# out_of_home TRAP: a caller that leads its own group (its first words: TRAP) runs the hooks
+# build of runlimit as a member, which stays out of that group 3 s after the command's fork;
+# once it is out, in the group it made (its own pid), RL and HOME_GROUP are their pids.
+out_of_home() {
 	# shellcheck disable=SC2016
-	setsid sh -c 'trap "" TERM; echo $$ >"$D/home"
+	setsid sh -c "$1"' echo $$ >"$D/home"
 		RUNLIMIT_TEST_GROUP_WINDOW_MS=3000 "$0" 30 "$S" 60 & echo $! >"$D/rl"; wait' \
 		"$RUNLIMIT_HOOKS" 3>&- &
 	wait_for_file "$D/rl"
 	wait_for_file "$D/home"
-	local rl home
-	rl=$(cat "$D/rl") home=$(cat "$D/home")
-	RL=$rl
-	# out of home: in the group it made, its own pid
-	wait_until 10 eval '[ "$(pgid_of "$rl")" = "$rl" ]'
+	RL=$(cat "$D/rl") HOME_GROUP=$(cat "$D/home")
+	wait_until 10 eval '[ "$(pgid_of "$RL")" = "$RL" ]'
+}
+
+@test "60.2: a signal sent to runlimit's caller's group while runlimit is out of it, at the command's fork, reaches runlimit all the same (the guard, still there, passes it on)" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	command -v setsid >/dev/null || skip "no setsid"
+	# The caller ignores TERM; the TERM sent to its group comes while runlimit is out of it.
+	out_of_home 'trap "" TERM;'
+	local rl=$RL home=$HOME_GROUP
 	kill -TERM -- "-$home"
 	# (and the TERM came while it was: else this test shows nothing)
 	[ "$(pgid_of "$rl")" = "$rl" ]
@@ -319,16 +323,8 @@ group_signal_ends() {
 @test "60.1: a KILL sent to the caller's group while runlimit is out of it, at the command's fork, ends runlimit and the command as it would have in the group" {
 	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
 	command -v setsid >/dev/null || skip "no setsid"
-	# shellcheck disable=SC2016
-	setsid sh -c 'echo $$ >"$D/home"
-		RUNLIMIT_TEST_GROUP_WINDOW_MS=3000 "$0" 30 "$S" 60 & echo $! >"$D/rl"; wait' \
-		"$RUNLIMIT_HOOKS" 3>&- &
-	wait_for_file "$D/rl"
-	wait_for_file "$D/home"
-	local rl home
-	rl=$(cat "$D/rl") home=$(cat "$D/home")
-	RL=$rl
-	wait_until 10 eval '[ "$(pgid_of "$rl")" = "$rl" ]'
+	out_of_home ''
+	local rl=$RL home=$HOME_GROUP
 	kill -KILL -- "-$home"
 	[ "$(pgid_of "$rl")" = "$rl" ] # (it came while runlimit was out)
 	wait_for_gone "$rl" 10
