@@ -260,7 +260,7 @@ list_json() {
 }
 
 @test "--list --json and a peer that refuses 'describe' (runlimit 0.1.0 did, and was never released): not reached, not understood" {
-	"$PY" "$TOOLS/fakerun.py" "$RUNLIMIT_DIR" old --as-0.1.0 &
+	"$PY" "$TOOLS/fakerun.py" "$RUNLIMIT_DIR" old --as-0.1.0 3>&- &
 	local fake=$!
 	wait_until 10 registered old
 	list_json
@@ -279,18 +279,18 @@ list_json() {
 	# each was left out of both forms (status 0).
 	local long name
 	long=$(printf 'x%.0s' $(seq 5000))
-	"$PY" "$TOOLS/fakerun.py" "$RUNLIMIT_DIR" garbage 'garbage' &
+	"$PY" "$TOOLS/fakerun.py" "$RUNLIMIT_DIR" garbage 'garbage' 3>&- &
 	FAKES="$FAKES $!"
-	"$PY" "$TOOLS/fakerun.py" "$RUNLIMIT_DIR" long "1 0 0 - 1 $long" &
+	"$PY" "$TOOLS/fakerun.py" "$RUNLIMIT_DIR" long "1 0 0 - 1 $long" 3>&- &
 	FAKES="$FAKES $!"
-	"$PY" "$TOOLS/fakerun.py" "$RUNLIMIT_DIR" nul '1 0 0 - 1 a\x00b' &
+	"$PY" "$TOOLS/fakerun.py" "$RUNLIMIT_DIR" nul '1 0 0 - 1 a\x00b' 3>&- &
 	FAKES="$FAKES $!"
-	"$PY" "$TOOLS/fakerun.py" "$RUNLIMIT_DIR" greeting '1 0 0 - 1 a' 'hello' &
+	"$PY" "$TOOLS/fakerun.py" "$RUNLIMIT_DIR" greeting '1 0 0 - 1 a' 'hello' 3>&- &
 	FAKES="$FAKES $!"
 	# and one that can be read, though no runlimit says it so: tabs where the numbers'
 	# spaces go, a control byte in the argument (root meets such sockets of other users';
 	# before, --json alone left it out)
-	"$PY" "$TOOLS/fakerun.py" "$RUNLIMIT_DIR" tabs '1\t0\t0\t-\t1\ta\x01b' &
+	"$PY" "$TOOLS/fakerun.py" "$RUNLIMIT_DIR" tabs '1\t0\t0\t-\t1\ta\x01b' 3>&- &
 	FAKES="$FAKES $!"
 	for name in garbage long nul greeting tabs; do wait_until 10 registered "$name"; done
 	start_named real 60 "$S" 101

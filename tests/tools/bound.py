@@ -10,7 +10,8 @@ is left running (a command that exited on its own may leave what it started, unl
 
 Each case is drawn from the seed and its index alone, so one case can be replayed without
 the others: the options (none or every relay option, --report, --report-tail, --name with
-sometimes a concurrent --cancel, -k, -s, -p, -v, --kill-leftovers, --foreground,
+sometimes a concurrent --cancel, -k, -s, -p, -v, --kill-leftovers, --die-with-parent,
+--foreground,
 --on-timeout with a hook that ends, fails, hangs or leaves a process, a budget of
 processes, CPU time or memory), a command
 (a POSIX sh script: it exits, ignores TERM, forks, setsid's, writes fast or slowly or
@@ -200,6 +201,9 @@ def draw(seed, index):
         c["k"] = round(rng.uniform(0.1, 0.5), 2)
     if c["k"] == 0 and c["request_at"] is not None:
         c["request_sig"] = "TERM"  # background children of a shell ignore INT
+    # --die-with-parent, its caller (this harness) living: it must change nothing of the
+    # bound (drawn last, so that a seed's other draws stay what they were).
+    c["die_with_parent"] = rng.random() < 0.3
     return c
 
 
@@ -321,7 +325,8 @@ def options(c, name, budgets=True):
     if c["k"] is not None:
         o += ["-k", fmt(c["k"])]
     for flag, opt in (("preserve", "-p"), ("verbose", "-v"), ("foreground", "-f"),
-                      ("kill_leftovers", "--kill-leftovers")):
+                      ("kill_leftovers", "--kill-leftovers"),
+                      ("die_with_parent", "--die-with-parent")):
         if c[flag]:
             o.append(opt)
     if c["output_grace"] is not None:
@@ -356,6 +361,8 @@ def describe(c):
         bits.append("unkillable=%s" % c["unkillable"])
     if c["hook"]:
         bits.append("hook=%s" % c["hook"])
+    if c.get("die_with_parent"):
+        bits.append("die-with-parent")
     if c["budget"]:
         bits.append("budget=%s" % c["budget"])
     bits.append("stdout=%s" % c["stdout"])
