@@ -77,31 +77,83 @@ def package_files(package):
     return files
 
 
+# The Python versions the package supports and is tested on (Requires-Python's floor first).
+PYTHONS = ("3.9", "3.10", "3.11", "3.12", "3.13", "3.14")
+
+CLASSIFIERS = [
+    "Development Status :: 4 - Beta",
+    "Environment :: Console",
+    "Intended Audience :: Developers",
+    "Intended Audience :: System Administrators",
+    "License :: OSI Approved :: BSD License",
+    "Operating System :: MacOS",
+    "Operating System :: POSIX :: Linux",
+    "Programming Language :: C",
+    "Programming Language :: Python :: 3",
+    "Programming Language :: Python :: 3 :: Only",
+] + ["Programming Language :: Python :: %s" % v for v in PYTHONS] + [
+    "Topic :: Software Development :: Testing",
+    "Topic :: System :: Systems Administration",
+    "Typing :: Typed",
+]
+
+# The long description PyPI shows: what it is, and an example of each face.
+DESCRIPTION = """\
+runlimit runs a command with a time limit, and when the time is up it ends the command
+*and everything the command started*: TERM to the whole tree (children that left the
+process group included), a grace, then KILL.  It takes GNU `timeout`'s options and gives
+its exit statuses (124 at a time-out), works the same on Linux and macOS, and returns
+within its bound even when a leftover still holds its output.
+
+This wheel puts the static `runlimit` binary itself on PATH:
+
+```sh
+runlimit 10m make test                 # 124 if make was still running after 10 minutes
+runlimit --report=run.json -k 5 1h ./job
+```
+
+and, beside it, a `runlimit` Python package (standard library only, typed) that runs a
+command the safe way, in `subprocess`'s language:
+
+```python
+import subprocess
+import runlimit
+
+# The background sleep holds stdout: back after the 1 s output grace, not 60 s.
+r = runlimit.run(["sh", "-c", "echo hello; sleep 60 &"], timeout=10)
+assert r.stdout == b"hello\\n" and r.returncode == 0
+
+try:
+    runlimit.run(["sh", "-c", "sleep 60 & sleep 60 & wait"], timeout=1, check=True)
+except subprocess.TimeoutExpired as e:  # a runlimit.TimedOut: the whole tree is gone
+    print(e.result.timed_out_by, e.result.left_running)  # deadline 0
+```
+
+`arun()` for asyncio, `start()` for a handle to cancel from another thread, `cancel(name)`
+for a run of another process.  Documentation: the manual (`man runlimit`) and
+docs/python.md in the source.
+"""
+
+
 def metadata(version, home):
     return "".join([
         "Metadata-Version: 2.1\n",
         "Name: %s\n" % NAME,
         "Version: %s\n" % version,
         "Summary: %s\n" % SUMMARY,
+        "Author: the runlimit authors\n",
         "License: BSD-2-Clause\n",
+        "Keywords: timeout,time limit,process tree,subprocess,kill,ci\n",
         "Requires-Python: >=3.9\n",
         "Project-URL: Homepage, %s\n" % home,
         "Project-URL: Source, %s\n" % home,
+        "Project-URL: Documentation, %s/blob/v%s/docs/python.md\n" % (home, version),
+        "Project-URL: Issues, %s/issues\n" % home,
         "Project-URL: Changelog, %s/blob/v%s/NEWS.md\n" % (home, version),
-        "Classifier: License :: OSI Approved :: BSD License\n",
-        "Classifier: Operating System :: MacOS\n",
-        "Classifier: Operating System :: POSIX :: Linux\n",
-        "Classifier: Programming Language :: C\n",
-        "Classifier: Programming Language :: Python :: 3\n",
-        "Classifier: Topic :: System :: Systems Administration\n",
+    ] + ["Classifier: %s\n" % c for c in CLASSIFIERS] + [
         "Description-Content-Type: text/markdown\n",
         "\n",
-        "runlimit runs a command with a time limit, and when the time is up it ends the\n",
-        "command and everything the command started.  It takes GNU timeout's options and\n",
-        "gives its exit statuses.  This wheel puts the static `runlimit` binary itself on\n",
-        "PATH, with the `runlimit` Python package beside it.\n",
-        "\n",
-        "Documentation: %s\n" % home,
+        DESCRIPTION,
     ])
 
 

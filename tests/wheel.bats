@@ -102,3 +102,23 @@ build() {
 	run -0 env PYTHONPATH="$D/target" python3 -m runlimit d
 	[ "$output" = "stand-in runlimit: d" ]
 }
+
+@test "wheel.py: the metadata says who, where, which Pythons, typed, with an example" {
+	touch "$D/pkg/runlimit/py.typed"
+	build "$D/one"
+	run -0 python3 - "$D/one/$W" <<-'EOF'
+		import sys, zipfile
+		z = zipfile.ZipFile(sys.argv[1])
+		print(z.read("runlimit-0.2.0.dist-info/METADATA").decode())
+		print("entry:", *[n for n in z.namelist() if n.endswith("py.typed")])
+	EOF
+	[[ "$output" == *$'\nAuthor: the runlimit authors\n'* ]]
+	for v in 3.9 3.10 3.11 3.12 3.13 3.14; do
+		[[ "$output" == *$'\nClassifier: Programming Language :: Python :: '"$v"$'\n'* ]]
+	done
+	[[ "$output" == *$'\nClassifier: Typing :: Typed\n'* ]]
+	[[ "$output" == *$'\nProject-URL: Documentation, '* ]]
+	[[ "$output" == *$'\nProject-URL: Issues, '* ]]
+	[[ "$output" == *$'\n```python\nimport subprocess\nimport runlimit\n'* ]]
+	[[ "$output" == *$'\nentry: runlimit/py.typed'* ]]
+}
