@@ -229,6 +229,11 @@ lint:
 	ruby -c scripts/homebrew/runlimit.rb
 	scripts/check-includes.py src
 
+# The Python package's types as a user's mypy --strict and pyright see them (dev tools in
+# .cache/typecheck: scripts/typecheck.sh --install, which .ci/run does).
+typecheck:
+	scripts/typecheck.sh
+
 # Fuzz the duration and signal parsers with libFuzzer (clang; Debian libclang-rt-14-dev).
 FUZZ_SECONDS ?= 60
 fuzz:
@@ -303,4 +308,4 @@ clean:
 	rm -f $(BIN) runlimit-* tests/unit/run-unit tests/unit/run-unit-* tests/unit/fuzz-* .build-flags-*
 
 FORCE:
-.PHONY: all check check-vm test-deps check-portable cross musl lint fuzz dist distcheck release install installcheck install-links uninstall clean FORCE
+.PHONY: all check check-vm test-deps check-portable cross musl lint typecheck fuzz dist distcheck release install installcheck install-links uninstall clean FORCE

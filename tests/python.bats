@@ -49,7 +49,7 @@ suite() {
 	local bin
 	bin=$(cd "$(dirname "$RUNLIMIT")" && pwd)/$(basename "$RUNLIMIT")
 	cd "$BATS_TEST_DIRNAME/../python" || return 1
-	run env RUNLIMIT="$bin" PYTHONDONTWRITEBYTECODE=1 \
+	run env RUNLIMIT_BINARY="$bin" PYTHONDONTWRITEBYTECODE=1 \
 		"$1" -m unittest discover -s tests -t tests
 	echo "$output"
 	[ "$status" -eq 0 ]

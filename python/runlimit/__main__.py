@@ -8,7 +8,7 @@ from ._errors import RunlimitNotFound
 from ._locate import find_runlimit
 
 
-def main():
+def main() -> None:
     try:
         path = find_runlimit()
     except RunlimitNotFound as e:

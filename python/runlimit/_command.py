@@ -1,28 +1,68 @@
-"""The command line the API gives runlimit, and the result read back from its report."""
+"""The command line the API gives runlimit, and the report it reads back."""
 
-import base64
+from __future__ import annotations
+
+import datetime
 import json
 import math
 import os
-import shutil
 import tempfile
+from typing import IO, Any, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 from . import _locate
-from ._errors import RunFailed, RunlimitError, TimedOut
+
+# A duration wherever one is taken: seconds (int or float), a datetime.timedelta, or a
+# string in runlimit's own syntax ("10m", "1.5h"; there, as on the command line, "0" is
+# no limit).  A size: bytes as an int, or a string ("64K", "1.5G").  A signal: a number
+# (signal.SIGINT) or a name ("INT", "SIGINT").
+Duration = Union[int, float, str, datetime.timedelta]
+Size = Union[int, str]
+Signal = Union[int, str]
+StrPath = Union[str, "os.PathLike[str]"]
+Command = Sequence[Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]]
+
+# The limit given for a timeout at or below 0, which has expired already (subprocess's
+# meaning): runlimit starts the command and ends it at once, 124.  Its "0" is no limit.
+EXPIRED = "1e-09"
 
 
-def duration(value, what):
-    """A duration in runlimit's syntax: seconds as a number, or a string such as "10m"."""
+def _seconds(value: Duration, what: str) -> float:
+    if isinstance(value, datetime.timedelta):
+        return value.total_seconds()
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError("%s must be a number of seconds, a timedelta or a string, not %r"
+                        % (what, value))
+    return float(value)
+
+
+def duration(value: Duration, what: str) -> str:
+    """A duration option's argument (kill_after, output_grace, ...): never negative."""
     if isinstance(value, str):
         return value
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError("%s must be a number of seconds or a string, not %r" % (what, value))
-    if not math.isfinite(value) or value < 0:
+    seconds = _seconds(value, what)
+    if not math.isfinite(seconds) or seconds < 0:
         raise ValueError("%s must be finite and not negative, not %r" % (what, value))
-    return repr(float(value))
+    return repr(seconds)
 
 
-def size(value, what):
+def limit(timeout: Optional[Duration]) -> str:
+    """The time limit's argument: None (or infinity) is no limit; at or below 0 it has
+    expired already, as in subprocess; a string is runlimit's syntax as it stands."""
+    if timeout is None:
+        return "0"
+    if isinstance(timeout, str):
+        return timeout
+    seconds = _seconds(timeout, "timeout")
+    if math.isnan(seconds):
+        raise ValueError("timeout must be a number of seconds, not %r" % (timeout,))
+    if seconds == math.inf:
+        return "0"
+    if seconds <= 0:
+        return EXPIRED
+    return repr(max(seconds, 1e-9))
+
+
+def size(value: Size, what: str) -> str:
     """A size (bytes as an int, or a string such as "1.5G")."""
     if isinstance(value, str):
         return value
@@ -31,31 +71,45 @@ def size(value, what):
     return str(value)
 
 
-def signal_name(value):
+def signal_name(value: Signal) -> str:
     """-s's argument: a signal number (signal.SIGINT too) or a name ("INT", "SIGINT")."""
     if isinstance(value, str):
         return value
     return str(int(value))
 
 
-def command_args(args):
+def command_args(args: Command) -> List[str]:
     if isinstance(args, (str, bytes)):
         raise TypeError("args must be a sequence of arguments; for a shell line, pass "
                         "['sh', '-c', line]")
-    args = [os.fspath(a) for a in args]
-    if not args:
+    out = [os.fsdecode(a) for a in args]
+    if not out:
         raise ValueError("args must not be empty")
-    return args
+    return out
 
 
 class Launch:
-    """One run's command line and private report file; cleanup() removes the file."""
+    """One run's command line, and the anonymous file runlimit writes its report into.
 
-    def __init__(self, args, timeout, *, kill_after=None, signal=None, output_grace=1.0,
-                 no_output_timeout=None, memory=None, max_procs=None, cpu_time=None,
-                 stderr_tail=None, kill_leftovers=False, capture_output=True, name=None):
+    The report goes to a file that has no name (tempfile.TemporaryFile: O_TMPFILE on
+    Linux), given to runlimit as an inherited descriptor, --report=/dev/fd/N, which runlimit
+    writes through at its end: no directory to make or remove, and nobody else can open it.
+    It is read once runlimit has exited (a pipe read only then would cut it at 64 KiB)."""
+
+    args: List[str]
+    argv: List[str]
+    binary: str
+    pass_fds: Tuple[int, ...]
+
+    def __init__(self, args: Command, timeout: Optional[Duration], *,
+                 kill_after: Optional[Duration] = None, signal: Optional[Signal] = None,
+                 output_grace: Duration = 1.0, no_output_timeout: Optional[Duration] = None,
+                 memory: Optional[Size] = None, max_procs: Optional[int] = None,
+                 cpu_time: Optional[Duration] = None, stderr_tail: Optional[Size] = None,
+                 kill_leftovers: bool = False, capture_output: bool = True,
+                 name: Optional[str] = None) -> None:
         self.args = command_args(args)
-        options = []
+        options: List[Tuple[str, Optional[str]]] = []
         if kill_after is not None:  # -k only when chosen: the default grace's KILL gives 124
             options.append(("-k", duration(kill_after, "kill_after")))
         if signal is not None:
@@ -83,14 +137,14 @@ class Launch:
         # Always: the run ends with this interpreter, however it ends (a kill, the OOM
         # killer, a crash), and never with a thread of it (docs/python.md).
         options.append(("--die-with-parent", None))
-        limit = duration(timeout if timeout is not None else 0, "timeout")
-        self.binary = _locate.find_runlimit()
-        _locate.require(self.binary, ["--report"] + [o for o, _ in options])
-        # The report goes to a file in a directory only this user can enter (mkdtemp: 0700),
-        # read once runlimit has exited: a pipe read after the exit would cut it at 64 KiB.
-        self.tmpdir = tempfile.mkdtemp(prefix="runlimit-report-")
-        self.report_path = os.path.join(self.tmpdir, "report.json")
-        argv = [self.binary, "--report=" + self.report_path]
+        time_limit = limit(timeout)
+        self.binary = _locate.checked([o for o, _ in options])
+        self._report: Optional[IO[bytes]] = tempfile.TemporaryFile()
+        fd = self._report.fileno()
+        self.pass_fds = (fd,)
+        # argv[0] "runlimit" (the binary is given as the executable): runlimit's messages
+        # then begin "runlimit: ", which is how an error's message is found on stderr.
+        argv = ["runlimit", "--report=/dev/fd/%d" % fd]
         for option, value in options:
             if value is None:
                 argv.append(option)
@@ -98,81 +152,35 @@ class Launch:
                 argv.append(option + "=" + value)
             else:
                 argv += [option, value]
-        self.argv = argv + ["--", limit] + self.args
+        self.argv = argv + ["--", time_limit] + self.args
 
-    def cleanup(self):
-        shutil.rmtree(self.tmpdir, ignore_errors=True)
+    def cleanup(self) -> None:
+        if self._report is not None:
+            self._report.close()
+            self._report = None
 
-    def read_report(self):
-        try:
-            with open(self.report_path, "rb") as f:
-                text = f.read()
-        except FileNotFoundError:  # runlimit was KILLed, or died of a fault of its own
+    def read_report(self) -> Optional[Dict[str, Any]]:
+        """The report runlimit wrote, parsed; None if it wrote none (it was KILLed, or died
+        of a fault of its own) or what is there is not one."""
+        f = self._report
+        if f is None:
+            return None
+        f.seek(0)
+        text = f.read()
+        # The command inherits the descriptor too: should it write there, the report is
+        # still the last line.
+        lines = [line for line in text.split(b"\n") if line.strip()]
+        if not lines:
             return None
         try:
-            return json.loads(text.decode("utf-8"))
+            report = json.loads(lines[-1].decode("utf-8"))
         except ValueError:
             return None
+        return cast(Dict[str, Any], report) if isinstance(report, dict) else None
 
-    def result(self, returncode, stdout, stderr, cancelled=False, check=False):
-        """The Result of the finished run (the report read, then removed)."""
+    def report(self) -> Optional[Dict[str, Any]]:
+        """The report, read once runlimit has exited; the file is closed after."""
         try:
-            report = self.read_report()
+            return self.read_report()
         finally:
             self.cleanup()
-        result = Result(self.args, returncode, stdout, stderr, report, cancelled)
-        if report is not None and report.get("outcome") == "error":
-            raise RunlimitError("runlimit failed (status %s): %s"
-                                % (returncode, report.get("error")))
-        if check:
-            result.check_returncode()
-        return result
-
-
-def _tail(report):
-    output = report.get("output") if report else None
-    tail = output.get("stderr_tail") if output else None
-    if tail is None:
-        return None
-    if tail.get("base64") is not None:  # the exact bytes, where the text is not them
-        return base64.b64decode(tail["base64"])
-    return tail["text"].encode("utf-8")
-
-
-class Result:
-    """What happened to a run.
-
-    returncode: runlimit's status (the command's, 124 after a time-out, 125-127 for
-    runlimit's own errors), negative when runlimit died of a signal it passed on.
-    timed_out, timed_out_by: from the report ("deadline", "no-output", "memory", "procs",
-    "cpu-time", "alarm"), never guessed from the status.  stdout, stderr: bytes, or None
-    when not captured.  stderr_tail: bytes with stderr_tail=, else None.  left_running:
-    how many processes of the tree were still alive at the end (None where unknown).
-    cancelled: a cancel() of the handle or a cancel(name) ended it.  report: the parsed
-    run report (None only if runlimit was KILLed).
-    """
-
-    def __init__(self, args, returncode, stdout, stderr, report, cancelled=False):
-        self.args = args
-        self.returncode = returncode
-        self.stdout = stdout
-        self.stderr = stderr
-        self.report = report
-        self.timed_out = bool(report and report.get("timed_out"))
-        self.timed_out_by = report.get("timed_out_by") if report else None
-        self.left_running = report.get("left_running") if report else None
-        self.stderr_tail = _tail(report)
-        self.cancelled = bool(cancelled or (report and report.get("cancelled")))
-
-    def __repr__(self):
-        return ("Result(args=%r, returncode=%r, timed_out=%r, timed_out_by=%r, "
-                "cancelled=%r, left_running=%r)"
-                % (self.args, self.returncode, self.timed_out, self.timed_out_by,
-                   self.cancelled, self.left_running))
-
-    def check_returncode(self):
-        """Raise TimedOut after a time-out, RunFailed after any other non-zero status."""
-        if self.timed_out:
-            raise TimedOut("%r timed out (%s)" % (self.args, self.timed_out_by), self)
-        if self.returncode != 0:
-            raise RunFailed("%r ended with status %s" % (self.args, self.returncode), self)

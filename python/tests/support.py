@@ -16,9 +16,10 @@ REPO = os.path.dirname(PYTHON_DIR)
 if PYTHON_DIR not in sys.path:
     sys.path.insert(0, PYTHON_DIR)
 
-# The binary under test: RUNLIMIT (make check passes it), else the one built in the tree.
-os.environ.setdefault("RUNLIMIT", os.path.join(REPO, "runlimit"))
-RUNLIMIT = os.environ["RUNLIMIT"]
+# The binary under test: RUNLIMIT_BINARY (tests/python.bats passes make check's), else the
+# one built in the tree.
+os.environ.setdefault("RUNLIMIT_BINARY", os.path.join(REPO, "runlimit"))
+RUNLIMIT = os.environ["RUNLIMIT_BINARY"]
 TREE = os.path.join(TESTS, "tree.py")
 # Does the build under test reach a descendant that called setsid?  tests/python.bats says
 # (its probe, as the other bats files'): the portable build reaches the group only.
@@ -56,7 +57,7 @@ class ProcessTest(unittest.TestCase):
 
     def setUp(self):
         if not os.access(RUNLIMIT, os.X_OK):
-            self.fail("no runlimit binary at %s (build it, or set RUNLIMIT)" % RUNLIMIT)
+            self.fail("no runlimit binary at %s (build it, or set RUNLIMIT_BINARY)" % RUNLIMIT)
         self.tmp = tempfile.mkdtemp(prefix="runlimit-py-test-")
         self.addCleanup(shutil.rmtree, self.tmp, True)
         self.marker = "rlsleep-" + uuid.uuid4().hex[:12]

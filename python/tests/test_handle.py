@@ -33,15 +33,16 @@ class HandleTest(ProcessTest):
         r = h.wait(30)
         self.assertTrue(r.cancelled)
         self.assertFalse(r.timed_out)
-        self.assertEqual(r.returncode, -15)  # runlimit dies of the TERM it passed on
+        self.assertEqual(r.returncode, 143)  # runlimit dies of the TERM it passed on: $? 143
+        self.assertEqual(r.signal, signal.SIGTERM)
         self.assertEqual(r.report["outcome"], "interrupted")
         self.assertNothingLeft(0.5)
 
     def test_cancel_where_waitid_is_not_used(self):
         # macOS's path: the handle polls for the exit under the lock that cancel() takes.
-        saved = runlimit._WAITID_NOWAIT
-        runlimit._WAITID_NOWAIT = False
-        self.addCleanup(setattr, runlimit, "_WAITID_NOWAIT", saved)
+        saved = runlimit._handle._WAITID_NOWAIT
+        runlimit._handle._WAITID_NOWAIT = False
+        self.addCleanup(setattr, runlimit._handle, "_WAITID_NOWAIT", saved)
         args, pidfile = self.tree()
         h = runlimit.start(args, 60, kill_after=0.5)
         self.wait_started(pidfile)
@@ -117,7 +118,7 @@ class HandleTest(ProcessTest):
         p = subprocess.run([sys.executable, "-c",
                             "import runlimit; print(runlimit.cancel(%r))" % name],
                            env=canceller, stdout=subprocess.PIPE, timeout=60, check=True)
-        self.assertEqual(p.stdout, b"True\n")
+        self.assertEqual(p.stdout, b"CancelOutcome.ENDED\n")
         r = h.wait(30)
         self.assertTrue(r.cancelled)
         self.assertTrue(r.report["cancelled"])

@@ -31,7 +31,7 @@ class LocateTest(ProcessTest):
         os.mkdir(self.empty)
 
     def locate(self, pythonpath, **extra):
-        env = {k: v for k, v in os.environ.items() if k not in ("RUNLIMIT", "PYTHONHOME")}
+        env = {k: v for k, v in os.environ.items() if k not in ("RUNLIMIT_BINARY", "PYTHONHOME")}
         env.update(PYTHONPATH=pythonpath, PATH=self.empty,
                    PYTHONUSERBASE=os.path.join(self.tmp, "userbase"), HOME=self.empty)
         env.update(extra)
@@ -89,13 +89,35 @@ class LocateTest(ProcessTest):
         self.assertIn("the --target layout", err)
         self.assertIn("PATH=" + self.empty, err)
 
-    def test_runlimit_variable_wins_and_must_be_runnable(self):
+    def test_runlimit_binary_variable_wins_and_must_be_runnable(self):
         self.place(os.path.join(self.venv, "bin"))
-        self.assertEqual(self.locate(PYTHON_DIR, RUNLIMIT=RUNLIMIT)[:2],
+        self.assertEqual(self.locate(PYTHON_DIR, RUNLIMIT_BINARY=RUNLIMIT)[:2],
                          (0, os.path.abspath(RUNLIMIT)))
-        status, _, err = self.locate(PYTHON_DIR, RUNLIMIT=os.path.join(self.tmp, "nothing"))
+        status, _, err = self.locate(PYTHON_DIR,
+                                     RUNLIMIT_BINARY=os.path.join(self.tmp, "nothing"))
         self.assertNotEqual(status, 0)
-        self.assertIn("is not an executable file", err)
+        self.assertIn("RUNLIMIT_BINARY=%s is not an executable file"
+                      % os.path.join(self.tmp, "nothing"), err)
+
+    def test_a_stray_runlimit_variable_is_not_the_binary(self):
+        # RUNLIMIT is a name anyone may use (a limit of 5 seconds, say): not the locator's.
+        path = self.place(os.path.join(self.venv, "bin"))
+        self.assertEqual(self.locate(PYTHON_DIR, RUNLIMIT="5"), (0, path, ""))
+
+    def test_a_binary_gone_since_it_was_found_is_looked_for_again(self):
+        moved = os.path.join(self.tmp, "moved", "runlimit")
+        os.makedirs(os.path.dirname(moved))
+        shutil.copy2(RUNLIMIT, moved)
+        saved = os.environ["RUNLIMIT_BINARY"]
+        self.addCleanup(os.environ.__setitem__, "RUNLIMIT_BINARY", saved)
+        os.environ["RUNLIMIT_BINARY"] = moved
+        self.assertEqual(runlimit.run(["true"], 5).returncode, 0)
+        self.assertEqual(runlimit.find_runlimit(), moved)
+        os.unlink(moved)
+        with self.assertRaises(runlimit.RunlimitNotFound):
+            runlimit.find_runlimit()
+        os.environ["RUNLIMIT_BINARY"] = saved
+        self.assertEqual(runlimit.run(["true"], 5).returncode, 0)
 
 
 class VersionTest(ProcessTest):
@@ -104,9 +126,9 @@ class VersionTest(ProcessTest):
         with open(old, "w") as f:
             f.write("#!/bin/sh\necho 'runlimit (runlimit) 0.1.0'\n")
         os.chmod(old, 0o755)
-        saved = os.environ["RUNLIMIT"]
-        os.environ["RUNLIMIT"] = old
-        self.addCleanup(os.environ.__setitem__, "RUNLIMIT", saved)
+        saved = os.environ["RUNLIMIT_BINARY"]
+        os.environ["RUNLIMIT_BINARY"] = old
+        self.addCleanup(os.environ.__setitem__, "RUNLIMIT_BINARY", saved)
         with self.assertRaises(runlimit.RunlimitTooOld) as cm:
             runlimit.run(["true"], 5)
         self.assertIn("0.1.0", str(cm.exception))
@@ -117,6 +139,7 @@ class VersionTest(ProcessTest):
             ["true"], 5, kill_after=1, signal="INT", no_output_timeout=1, memory="1G",
             max_procs=10, cpu_time=1, stderr_tail=10, kill_leftovers=True, name="x")
         launch.cleanup()
+        self.assertEqual(launch.argv[0], "runlimit")  # the binary is Popen's executable
         for arg in launch.argv[1:launch.argv.index("--")]:
             if arg.startswith("-"):
                 self.assertIn(arg.split("=", 1)[0], _locate.MIN_VERSION)

@@ -60,7 +60,7 @@ class DocExamplesTest(unittest.TestCase):
             bindir = os.path.join(tmp, "bin")
             os.mkdir(bindir)
             os.symlink(sys.executable, os.path.join(bindir, "python3"))  # this interpreter
-            env = dict(os.environ, PYTHONPATH=PYTHON_DIR, RUNLIMIT=RUNLIMIT,
+            env = dict(os.environ, PYTHONPATH=PYTHON_DIR, RUNLIMIT_BINARY=RUNLIMIT,
                        RUNLIMIT_DIR=os.path.join(tmp, "named"),
                        PATH=bindir + os.pathsep + os.environ.get("PATH", ""))
             argv = [sys.executable, "-c", code] if language == "python" else ["sh", "-ec", code]
@@ -81,5 +81,19 @@ class DocExamplesTest(unittest.TestCase):
 
     def test_readme_example(self):
         blocks = [c for lang, c in doc_blocks(os.path.join(REPO, "README.md")) if lang == "python"]
+        self.assertEqual(len(blocks), 1)
+        self.run_block("python", blocks[0])
+
+    def test_the_wheel_description_example(self):
+        # PyPI's page for the package (scripts/wheel.py's long description).
+        with tempfile.NamedTemporaryFile("w", suffix=".md") as f:
+            sys.path.insert(0, os.path.join(REPO, "scripts"))
+            try:
+                import wheel
+            finally:
+                sys.path.pop(0)
+            f.write(wheel.DESCRIPTION)
+            f.flush()
+            blocks = [c for lang, c in doc_blocks(f.name) if lang == "python"]
         self.assertEqual(len(blocks), 1)
         self.run_block("python", blocks[0])

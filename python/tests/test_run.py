@@ -69,8 +69,10 @@ class RunTest(ProcessTest):
         saved = tempfile.tempdir
         tempfile.tempdir = private
         self.addCleanup(setattr, tempfile, "tempdir", saved)
+        # The report's file has no name (nobody else can open it), and is the user's alone.
         launch = runlimit._command.Launch(["true"], 5)
-        self.assertEqual(stat.S_IMODE(os.stat(launch.tmpdir).st_mode), 0o700)
+        st = os.fstat(launch.pass_fds[0])
+        self.assertEqual((st.st_nlink, stat.S_IMODE(st.st_mode) & 0o077), (0, 0))
         launch.cleanup()
         r = runlimit.run(["true"], 5)
         self.assertEqual(r.report["outcome"], "exited")
@@ -89,14 +91,19 @@ class RunTest(ProcessTest):
         self.assertEqual(cm.exception.result.timed_out_by, "deadline")
         with self.assertRaises(runlimit.RunFailed) as cm:
             runlimit.run(["sh", "-c", "exit 3"], 30, check=True)
-        self.assertNotIsInstance(cm.exception, runlimit.TimedOut)
         self.assertEqual(cm.exception.result.returncode, 3)
         self.assertEqual(runlimit.run(["true"], 30, check=True).returncode, 0)
 
-    def test_runlimit_own_error_is_an_exception(self):
+    def test_runlimit_own_error_is_an_exception_with_its_message(self):
+        # Whatever check says, and with runlimit's own words, not only "bad usage".
+        for check in (False, True):
+            with self.assertRaises(runlimit.RunlimitError) as cm:
+                runlimit.run(["true"], 30, name="not/valid", check=check)
+            self.assertIn("status 125", str(cm.exception))
+            self.assertIn("invalid run name", str(cm.exception))
         with self.assertRaises(runlimit.RunlimitError) as cm:
-            runlimit.run(["true"], 30, name="not/valid")
-        self.assertIn("125", str(cm.exception))
+            runlimit.run(["true"], 30, name="not/valid", capture_output=False)
+        self.assertIn("went to stderr", str(cm.exception))
 
     def test_an_interrupted_run_ends_the_tree_before_propagating(self):
         def interrupt(*_):
