@@ -2,8 +2,6 @@
 #include "parent.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "os/os.h"
@@ -18,23 +16,12 @@ static int watch = -1;      /* readable once it has ended (os_watch_exit) */
 static int64_t next_look = CLOCK_NEVER;
 static bool ended;
 
-/* Test builds only: make the file path names, and wait (at most 10 s) until it is gone. */
-static void test_hold(const char *path)
-{
-	int fd = path ? open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600) : -1;
-	if (fd < 0)
-		return;
-	close(fd);
-	for (int k = 0; k < 1000 && access(path, F_OK) == 0; k++)
-		nanosleep(&(struct timespec){0, 10000000}, NULL);
-}
-
 bool parent_watch(const struct config *cfg)
 {
 	if (!cfg->die_with_parent)
 		return true;
 	parent = getppid();
-	test_hold(test_hook_value(TEST_PARENT_READ));
+	test_hook_hold(TEST_PARENT_READ);
 	watch = os_watch_exit(parent);
 	bool gone = watch < 0 && errno == ESRCH;
 	/* Read, then watched: a parent that ended in between left runlimit to a reaper, whose

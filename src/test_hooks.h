@@ -16,6 +16,11 @@
 
 #include <stdbool.h>
 #include <stdlib.h>
+#ifdef RUNLIMIT_TEST_HOOKS
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
+#endif
 
 /* Each hook: where it acts, what it does, and the tests that set it (tests/). */
 enum test_hook {
@@ -141,5 +146,25 @@ static inline int test_hook_number(enum test_hook h)
 	const char *v = test_hook_value(h);
 	return v ? atoi(v) : 0;
 }
+
+/* A hook whose value is a file: make that file, then wait (at most 10 s) until it is gone, so
+ * that the test acts at this moment, and says when it is done. */
+#ifdef RUNLIMIT_TEST_HOOKS
+static inline void test_hook_hold(enum test_hook h)
+{
+	const char *path = test_hook_value(h);
+	int fd = path ? open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600) : -1;
+	if (fd < 0)
+		return;
+	close(fd);
+	for (int k = 0; k < 1000 && access(path, F_OK) == 0; k++)
+		nanosleep(&(struct timespec){0, 10000000}, NULL);
+}
+#else
+static inline void test_hook_hold(enum test_hook h)
+{
+	(void)h;
+}
+#endif
 
 #endif
