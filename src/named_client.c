@@ -362,7 +362,7 @@ static int cancel_qualified(const struct config *cfg, uid_t uid, const char *nam
 	n = names_places(uid, dirs, n, PLACES);
 	int status = -1;
 	for (size_t k = 0; k < n && status < 0; k++) {
-		names_sweep(&dirs[k], NULL);
+		names_sweep(&dirs[k], NULL, SWEEP_TOMBSTONES_HOURLY);
 		status = cancel_in(&dirs[k], cfg, name, false);
 	}
 	close_places(dirs, n);
@@ -412,7 +412,7 @@ int cancel_main(const struct config *cfg)
 	struct names_dir d;
 	if (!names_open(ttl > 0 ? NAMES_CREATE | NAMES_ANY_OWNER : NAMES_ANY_OWNER, &d))
 		return EXIT_RUNLIMIT_FAILED;
-	names_sweep(&d, NULL);
+	names_sweep(&d, NULL, SWEEP_TOMBSTONES_HOURLY);
 	/* The marker first: a run that starts from here on finds it; one that started before
 	 * listens already, and is reached below.  Root leaves none in another user's
 	 * directory. */
@@ -685,7 +685,7 @@ int list_main(bool json)
 	int64_t until = clock_now() + PATIENCE;
 	int status = 0, write_err = 0;
 	for (size_t k = 0; k < n; k++) {
-		names_sweep(&dirs[k], NULL);
+		names_sweep(&dirs[k], NULL, SWEEP_TOMBSTONES_ALL);
 		if (!list_dir(&dirs[k], k >= owned, json, until, &write_err))
 			status = EXIT_RUNLIMIT_FAILED;
 	}

@@ -192,7 +192,7 @@ enum control_state control_open(const struct config *cfg)
 	if (!names_open(NAMES_CREATE, &dir))
 		return CONTROL_FAILED;
 	/* What dead runs and expired cancels left goes first (this name's own: below). */
-	names_sweep(&dir, cfg->name);
+	names_sweep(&dir, cfg->name, SWEEP_TOMBSTONES_HOURLY);
 	lock_fd = names_lock(&dir, cfg->name);
 	if (lock_fd < 0) {
 		if (errno == EAGAIN)
@@ -205,6 +205,10 @@ enum control_state control_open(const struct config *cfg)
 		control_close();
 		return CONTROL_FAILED;
 	}
+	/* The run has started: the tombstone of the name's last run goes.  Only now, with the
+	 * lock held (a run refused as a second one leaves it), and before the socket is there (a
+	 * run a cancel can reach has none). */
+	names_remove(&dir, cfg->name, "ended");
 	if (!listen_on()) {
 		msg("cannot listen on %s: %s", shown("sock"), strerror(errno));
 		control_close();
@@ -453,6 +457,10 @@ void control_close(void)
 {
 	if (!run_cfg)
 		return; /* never opened: conns[] is all zeros, and descriptor 0 is not ours */
+	/* The tombstone first, while the lock and the socket are held: a cancel that then finds
+	 * the lock free finds the tombstone. */
+	if (lock_fd >= 0 && !names_leave_tombstone(&dir, run_cfg->name))
+		msg("cannot leave %s: %s", shown("ended"), strerror(errno));
 	if (listen_fd >= 0) {
 		names_remove(&dir, run_cfg->name, "sock");
 		close(listen_fd);

@@ -1,10 +1,12 @@
 /* A named run's registration and control socket (--name; named_dir.h for the directory).
  * Before the command starts, the run sweeps the directory (expired markers, dead runs'
  * files), takes NAME.lock (a second live run of NAME is refused; a lock file or socket left
- * by a run that was SIGKILLed is recognised by its lock being free), listens on NAME.sock,
- * and only then looks for NAME.cancel: a cancel (named_client.h) leaves that marker before
- * it tries to connect, so whichever comes first, a cancel is never lost (a marker past its
- * time is removed and ignored).  The socket is one more source of the run's event wait; a
+ * by a run that was SIGKILLed is recognised by its lock being free), removes the tombstone
+ * NAME.ended of the name's last run, listens on NAME.sock, and only then looks for
+ * NAME.cancel: a cancel (named_client.h) leaves that marker before it tries to connect, so
+ * whichever comes first, a cancel is never lost (a marker past its time is removed and
+ * ignored).  However it ends (short of a SIGKILL), the run leaves NAME.ended before it lets
+ * go of its socket and lock.  The socket is one more source of the run's event wait; a
  * peer that is neither the run's user nor root is refused, and one that makes no request
  * within a second is dropped.
  *
@@ -59,8 +61,9 @@ bool control_pump(const struct pollfd *fds, size_t n, struct control_request *re
  * bound ns (their wait for "ended" is bounded by it). */
 void control_taken(int64_t bound);
 
-/* The run is over: tell every cancel waiting that it has ended, and remove NAME's files.
- * Safe to call when nothing was registered, and more than once. */
+/* The run is over: leave the tombstone (if the run held the lock), tell every cancel waiting
+ * that it has ended, and remove NAME's socket and lock.  Safe to call when nothing was
+ * registered, and more than once. */
 void control_close(void);
 
 /* A word of a "describe" answer made an argument again, in place: the run encodes each byte

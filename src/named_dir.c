@@ -26,6 +26,11 @@
 /* How long a starting run waits for a sweep to let go of its name's lock (1 ms rounds). */
 #define SWEEP_WAIT_ROUNDS 2000
 
+/* How often the sweeps of a run's or a cancel's start look at every tombstone (a stat each),
+ * and the stamp that says when one last did: a dot-name, never a run's file. */
+#define TOMBSTONE_SWEEP_EVERY ((int64_t)3600 * NS)
+#define SWEPT ".swept"
+
 bool names_valid(const char *name)
 {
 	size_t len = strlen(name);
@@ -520,6 +525,75 @@ bool names_mark(const struct names_dir *d, const char *name, int sig, int64_t tt
 	return false;
 }
 
+bool names_leave_tombstone(const struct names_dir *d, const char *name)
+{
+	char file[NAME_MAX_LEN + 16];
+	file_of(file, sizeof file, name, "ended");
+	/* Made anew, O_EXCL (which follows no symbolic link): whatever is at the name is removed
+	 * first, a link itself and not what it points at.  Only its user can put anything there. */
+	for (int round = 0; round < 3; round++) {
+		int fd = openat(d->fd, file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			bool done = fchmod(fd, 0600) == 0; /* whatever the umask took */
+			int err = errno;
+			if (close(fd) != 0 && done) {
+				done = false;
+				err = errno;
+			}
+			errno = err;
+			return done;
+		}
+		if (errno != EEXIST || (unlinkat(d->fd, file, 0) != 0 && errno != ENOENT))
+			return false;
+	}
+	errno = EEXIST;
+	return false;
+}
+
+/* file, NAME.ended, a tombstone: a regular file of the directory's user that has not expired
+ * (now: the wall clock), true with its time (its mtime, wall-clock ns) in *at; an expired one
+ * is removed, and false. */
+static bool tombstone_at(const struct names_dir *d, const char *file, int64_t now, int64_t *at)
+{
+	struct stat st;
+	if (d->fd < 0 || fstatat(d->fd, file, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    !S_ISREG(st.st_mode) || st.st_uid != d->owner)
+		return false;
+	int64_t when = (int64_t)st.st_mtime * NS;
+	if (now - when >= TOMBSTONE_TTL) {
+		unlinkat(d->fd, file, 0);
+		return false;
+	}
+	*at = when;
+	return true;
+}
+
+/* Is it time for a sweep of d to look at every tombstone (SWEEP_TOMBSTONES_HOURLY): the stamp
+ * .swept is missing, or older than TOMBSTONE_SWEEP_EVERY (or as far ahead: a clock set back)?
+ * Only the directory's user's sweeps keep that bound: root writes nothing in another user's. */
+static bool tombstones_due(const struct names_dir *d, int64_t now)
+{
+	struct stat st;
+	if (d->owner != geteuid())
+		return false;
+	if (fstatat(d->fd, SWEPT, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT;
+	int64_t age = now - (int64_t)st.st_mtime * NS;
+	return age >= TOMBSTONE_SWEEP_EVERY || age <= -TOMBSTONE_SWEEP_EVERY;
+}
+
+/* A sweep that was due has looked at the tombstones it met: the stamp made anew (O_EXCL:
+ * its mtime now), so that the sweeps of the next hour leave them alone.  Where none was met,
+ * none is made: each sweep then looks again, at no cost. */
+static void tombstones_swept(const struct names_dir *d)
+{
+	if (unlinkat(d->fd, SWEPT, 0) != 0 && errno != ENOENT)
+		return;
+	int fd = openat(d->fd, SWEPT, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
+}
+
 /* file as NAME.EXT, a run's file: EXT, with NAME in name; NULL if it is not one. */
 static const char *run_file(const char *file, char *name)
 {
@@ -544,12 +618,14 @@ DIR *names_list(const struct names_dir *d)
 	return dir;
 }
 
-void names_sweep(const struct names_dir *d, const char *keep)
+void names_sweep(const struct names_dir *d, const char *keep, enum sweep_tombstones tombstones)
 {
 	DIR *dir = names_list(d);
 	if (!dir)
 		return;
-	int64_t now = clock_wall();
+	int64_t now = clock_wall(), at;
+	bool due = tombstones_due(d, now), met = false;
+	bool ended_too = tombstones == SWEEP_TOMBSTONES_ALL || due;
 	struct dirent *e;
 	while ((e = readdir(dir))) {
 		char name[NAME_MAX_LEN + 1];
@@ -563,6 +639,10 @@ void names_sweep(const struct names_dir *d, const char *keep)
 				names_remove(d, name, "cancel");
 		} else if (ext && strcmp(ext, "lock") == 0) {
 			sweep_dead(d, name);
+		} else if (ext && strcmp(ext, "ended") == 0) {
+			met = true;
+			if (ended_too)
+				tombstone_at(d, e->d_name, now, &at); /* removed if expired */
 		} else if (strncmp(e->d_name, ".cancel.", 8) == 0 &&
 		           fstatat(d->fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		           S_ISREG(st.st_mode) && now - (int64_t)st.st_mtime * NS > TEMP_AGE) {
@@ -570,6 +650,8 @@ void names_sweep(const struct names_dir *d, const char *keep)
 		}
 	}
 	closedir(dir);
+	if (due && met)
+		tombstones_swept(d);
 }
 
 /* The name is relative, made from inside the

@@ -4,9 +4,11 @@
  * /run/user/UID/runlimit, where /run/user/UID is the user's alone), else, as the last resort,
  * ${TMPDIR:-/tmp}/runlimit-UID.  It must be a directory of its user's that nobody else can
  * write to (a socket or a marker there is reached by no one else, and no one else can put
- * one there), in a parent that nobody else can replace it in.  Each run NAME has three files
- * there: NAME.lock (locked while the run lives), NAME.sock (its control socket) and
- * NAME.cancel (a cancel that came before the run, until it expires).
+ * one there), in a parent that nobody else can replace it in.  Each run NAME has four files
+ * there: NAME.lock (locked while the run lives), NAME.sock (its control socket), NAME.cancel
+ * (a cancel that came before the run, until it expires) and NAME.ended (the tombstone a run
+ * leaves when it ends, its mtime the end, until it expires or a run of NAME starts); and the
+ * directory has .swept (its mtime: when a sweep last looked at every tombstone).
  *
  * The directory is held open, and everything in it is reached through that descriptor: its
  * path may be of any length (a socket's is bound and connected from inside it), and it is the
@@ -16,7 +18,10 @@
  * removes a dead run's files) holds a write lock on byte 1, which keeps other sweeps off the
  * name, and a read lock on byte 0, which keeps a run from starting under it; a starting run
  * that finds byte 0 read-locked knows it is a sweep, not a run, and waits for it.  So a lock
- * on byte 0 that is not held means a dead run: never a pid read from a file. */
+ * on byte 0 that is not held means a dead run: never a pid read from a file.
+ *
+ * The tombstone is written and removed only by a run that holds the lock (or removed expired):
+ * so a tombstone with the lock free means that no run of NAME has started since it was left. */
 #ifndef RUNLIMIT_NAMED_DIR_H
 #define RUNLIMIT_NAMED_DIR_H
 
@@ -34,6 +39,10 @@
 /* How long a cancel's marker stands by default: a run of its name that starts later than
  * that runs its command (the manual, NAMED RUNS). */
 #define MARKER_TTL_DEFAULT ((int64_t)60 * 1000000000)
+
+/* How long a tombstone NAME.ended stands after its run's end (the manual, NAMED RUNS: names
+ * are to be used once). */
+#define TOMBSTONE_TTL ((int64_t)24 * 3600 * 1000000000)
 
 struct names_dir {
 	int fd;                /* the directory, open close-on-exec; -1: there is none (yet) */
@@ -66,9 +75,14 @@ size_t names_places(uid_t uid, struct names_dir *dirs, size_t n, size_t max);
 
 void names_close(struct names_dir *d);
 
-/* Remove what nobody needs any more: expired markers and the files of dead runs (their lock
- * free), but not those of the name keep (NULL: none). */
-void names_sweep(const struct names_dir *d, const char *keep);
+/* Which tombstones a sweep looks at: each costs a stat, and thousands of names a day leave
+ * thousands of them, so a sweep at a run's start (or a cancel's) looks at them only once an
+ * hour (the directory's .swept says when one last did); --list looks at them all. */
+enum sweep_tombstones { SWEEP_TOMBSTONES_HOURLY, SWEEP_TOMBSTONES_ALL };
+
+/* Remove what nobody needs any more: expired markers, the files of dead runs (their lock
+ * free) and expired tombstones (as told), but not those of the name keep (NULL: none). */
+void names_sweep(const struct names_dir *d, const char *keep, enum sweep_tombstones tombstones);
 
 /* The run's lock on NAME.lock, taken: its descriptor (close-on-exec), or -1 with errno
  * EAGAIN (a live run of NAME holds it), EBUSY (a sweep holds it and does not let go) or
@@ -98,5 +112,9 @@ bool names_take_mark(const struct names_dir *d, const char *name, int *sig);
 
 /* Is there a marker NAME.cancel (expired or not)? */
 bool names_marked(const struct names_dir *d, const char *name);
+
+/* Leave the tombstone NAME.ended: a regular file of 0600, made anew (never through a symbolic
+ * link or another file at its name, which it replaces), its mtime now; false with errno. */
+bool names_leave_tombstone(const struct names_dir *d, const char *name);
 
 #endif

@@ -41,6 +41,10 @@ teardown() {
 # registered NAME: the run NAME is listening (its socket is there).
 registered() { [ -S "$RUNLIMIT_DIR/$1.sock" ]; }
 
+# only_tombstones [DIR]: DIR (default: RUNLIMIT_DIR) holds nothing but the tombstones of runs
+# that have ended (NAME.ended) and dot-files (.swept, the stamp of the last sweep of them).
+only_tombstones() { [ -z "$(ls "${1:-$RUNLIMIT_DIR}" | grep -v '\.ended$' || true)" ]; }
+
 # start_named NAME ARG...: runlimit --name=NAME ARG... in the background, its pid in RUN;
 # returns once the run is registered.
 start_named() {
@@ -177,7 +181,7 @@ root_run_dir() {
 	wait_bg "$RUN"
 	[ "$BG_STATUS" -eq 143 ]
 	no_live "$N-s"
-	wait_until 10 sh -c '[ -z "$(ls -A "$RUNLIMIT_DIR")" ]'
+	wait_until 10 only_tombstones
 	run -0 "$RUNLIMIT" --name=job 10 true
 }
 
@@ -293,7 +297,7 @@ time.sleep(30)
 		-v now="$(date +%s)" "BEGIN { exit !(t / 1e9 < now) }"'
 	run -0 "$RUNLIMIT" --name=late 10 sh -c 'touch "$D/ran3"'
 	[ -e "$D/ran3" ]
-	[ -z "$(ls -A "$RUNLIMIT_DIR")" ]
+	only_tombstones
 }
 
 @test "a SIGKILLed run's files are swept by the next runlimit that comes, judged by the lock alone" {
@@ -310,12 +314,13 @@ time.sleep(30)
 	[[ "$output" == "live	$RUN	"* ]]
 	run -0 "$RUNLIMIT" --cancel=live
 	wait_bg "$RUN"
-	# a dead run's files, then a cancel of its name: no run, a marker left, the rest gone
+	# a dead run's files, then a cancel of its name: no run, a marker left (a KILLed run
+	# leaves no tombstone), the rest gone
 	start_named dead 60 "$S" 100
 	kill -KILL "$RUN"
 	wait "$RUN" || true
 	run -1 "$RUNLIMIT" --cancel=dead
-	[ "$(ls -A "$RUNLIMIT_DIR")" = dead.cancel ]
+	[ "$(ls "$RUNLIMIT_DIR" | tr '\n' ' ')" = "dead.cancel live.ended " ]
 }
 
 @test "a RUNLIMIT_DIR without a slash gets the parent check that ./runs gets" {
@@ -386,7 +391,9 @@ assert mine[0]["argv"] == [sys.argv[2], "100"], mine' "$output" "$PUB/$N-s"
 	RUNLIMIT_DIR=$theirs run -0 "$RUNLIMIT" --cancel=again
 	wait_bg "$RUN"
 	[ "$BG_STATUS" -eq 143 ]
-	[ -z "$(ls -A "$theirs")" ]
+	# nothing of root's there: the user's runs' tombstones alone
+	only_tombstones "$theirs"
+	[ -z "$(find "$theirs" -mindepth 1 ! -user 65534)" ]
 	# a run of that user's that is not running: none is found, and none is left
 	run -2 --separate-stderr "$RUNLIMIT" --cancel=65534:nosuch
 	[ ! -e "$theirs/nosuch.cancel" ]

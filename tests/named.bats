@@ -42,6 +42,10 @@ cancels_taken() { [ "$(grep -c 'cancelled by' "$D/err")" -ge "$1" ]; }
 # registered NAME: the run NAME is listening (its socket is there).
 registered() { [ -S "$RUNLIMIT_DIR/$1.sock" ]; }
 
+# only_tombstones: the directory holds nothing but the tombstones of runs that have ended
+# (NAME.ended) and dot-files (.swept, the stamp of the last sweep of them).
+only_tombstones() { [ -z "$(ls "$RUNLIMIT_DIR" | grep -v '\.ended$' || true)" ]; }
+
 # start_named NAME ARG...: runlimit --name=NAME ARG... in the background, its pid in RUN;
 # returns once the run is registered.
 start_named() {
@@ -69,8 +73,8 @@ start_named() {
 	no_live "$N-s"
 	wait_bg "$RUN"
 	[ "$BG_STATUS" -eq 143 ] # the command died of the TERM: runlimit dies of it too
-	# and its files are gone
-	[ -z "$(ls -A "$RUNLIMIT_DIR")" ]
+	# and its files are gone, but for its tombstone
+	[ "$(ls -A "$RUNLIMIT_DIR")" = job.ended ]
 }
 
 @test "a cancel that comes first: the command never runs, and the name is free again after" {
@@ -97,7 +101,7 @@ start_named() {
 	run -1 "$RUNLIMIT" --cancel=early -s STOP
 	run -143 "$RUNLIMIT" --name=early 10 sh -c 'touch "$D/ran"'
 	[ ! -e "$D/ran" ]
-	[ -z "$(ls -A "$RUNLIMIT_DIR")" ]
+	only_tombstones
 }
 
 @test "200 starts and cancels racing: no command ever finishes its work" {
@@ -112,8 +116,9 @@ start_named() {
 	# every run has ended (a cancel or its marker ended it), and no work was done
 	no_survivors "$N-s" 20
 	[ -z "$(ls "$D" | grep '^done\.' || true)" ]
-	# no files left but the markers of cancels that came before their run had even looked
-	[ -z "$(ls "$RUNLIMIT_DIR" | grep -v '\.cancel$' || true)" ]
+	# no files left but the runs' tombstones and the markers of cancels that came before their
+	# run had even looked
+	[ -z "$(ls "$RUNLIMIT_DIR" | grep -v -e '\.cancel$' -e '\.ended$' || true)" ]
 }
 
 @test "a command with a space in its name, and one that execs: cancelled all the same" {
@@ -350,14 +355,15 @@ list_json() {
 	kill -KILL "$RUN"
 	wait "$RUN" || true
 	registered dead # the socket is left ...
-	run -1 "$RUNLIMIT" --cancel=dead # ... but no run answers on it
+	# ... but no run answers on it, and a KILLed run leaves no tombstone: a marker is left
+	run -1 "$RUNLIMIT" --cancel=dead
 	rm -f "$RUNLIMIT_DIR/dead.cancel"
 	run -0 "$RUNLIMIT" --name=dead 10 echo again
 	[ "$output" = again ]
-	[ -z "$(ls -A "$RUNLIMIT_DIR")" ]
+	[ "$(ls -A "$RUNLIMIT_DIR")" = dead.ended ]
 }
 
-@test "the name's files are removed however the run ends" {
+@test "the name's files are removed however the run ends, and its tombstone is left" {
 	run -0 "$RUNLIMIT" --name=a 10 true
 	run -124 "$RUNLIMIT" --name=b 0.1 sleep 5
 	run -127 "$RUNLIMIT" --name=c 10 ./no-such-command
@@ -367,7 +373,16 @@ list_json() {
 	kill -TERM "$RUN"
 	wait_bg "$RUN"
 	[ "$BG_STATUS" -eq 143 ]
-	[ -z "$(ls -A "$RUNLIMIT_DIR")" ]
+	# one that found a cancel's marker at its start, and did not run its command
+	run -1 "$RUNLIMIT" --cancel=e
+	run -143 "$RUNLIMIT" --name=e 10 true
+	# a second run of a live name, refused, leaves none (nor takes the first's lock)
+	start_named f 60 "$S" 101
+	run -125 "$RUNLIMIT" --name=f 10 true
+	[ ! -e "$RUNLIMIT_DIR/f.ended" ]
+	run -0 "$RUNLIMIT" --cancel=f
+	wait_bg "$RUN"
+	[ "$(ls "$RUNLIMIT_DIR" | tr '\n' ' ')" = "a.ended b.ended c.ended d.ended e.ended f.ended " ]
 }
 
 @test "the command never inherits the control socket or the lock" {
@@ -455,7 +470,8 @@ list_json() {
 	long=$(printf 'x%.0s' $(seq 64))
 	run -1 "$RUNLIMIT" --cancel="$long"
 	run -143 "$RUNLIMIT" --name="$long" 10 true
-	[ -z "$(ls -A "$RUNLIMIT_DIR")" ]
+	only_tombstones
+	[ -e "$RUNLIMIT_DIR/$long.ended" ]
 }
 
 @test "the directory: made 0700; refused when others may write to it, or it is a symlink" {
@@ -761,4 +777,85 @@ s.close()
 	echo "$stderr"
 	wait_bg "$RUN" 10
 	[ "$BG_STATUS" -eq 0 ]
+}
+
+# ---- the tombstone a run leaves (issue 62) -----------------------------------------------
+
+# stamp_ago SECONDS: a time SECONDS ago as touch -t takes it, [[CC]YY]MMDDhhmm.SS, in local time
+# (BSD touch has no -d; date -r SECONDS is BSD's, date -d @SECONDS GNU's: python tells both).
+stamp_ago() {
+	"$PY" -c 'import sys, time; print(time.strftime("%Y%m%d%H%M.%S", time.localtime(time.time() - int(sys.argv[1]))))' "$1"
+}
+
+@test "a run of the name that starts removes its tombstone: a cancel then ends it (0)" {
+	run -0 "$RUNLIMIT" --name=again 10 true
+	[ -e "$RUNLIMIT_DIR/again.ended" ]
+	start_named again 60 "$S" 100
+	[ ! -e "$RUNLIMIT_DIR/again.ended" ]
+	run -0 --separate-stderr "$RUNLIMIT" --cancel=again
+	[ -z "$stderr" ]
+	wait_bg "$RUN"
+	[ "$BG_STATUS" -eq 143 ]
+	no_live "$N-s"
+	# and it left one of its own
+	[ "$(ls -A "$RUNLIMIT_DIR")" = again.ended ]
+}
+
+@test "expired tombstones are swept: by --list at once, by a run's start once an hour (.swept says when)" {
+	local k
+	for k in 1 2 3; do run -0 "$RUNLIMIT" --name="t$k" 10 true; done
+	touch -t "$(stamp_ago $((25 * 3600)))" "$RUNLIMIT_DIR/t1.ended" "$RUNLIMIT_DIR/t2.ended"
+	# a sweep looked at them within the hour (the runs' own starts met t1's, t2's): a run's
+	# start leaves them
+	[ -f "$RUNLIMIT_DIR/.swept" ]
+	run -0 "$RUNLIMIT" --name=t4 10 true
+	[ -e "$RUNLIMIT_DIR/t1.ended" ] && [ -e "$RUNLIMIT_DIR/t2.ended" ]
+	# the last look over an hour ago: the next run's start removes the expired ones, and the
+	# fresh ones stay
+	touch -t "$(stamp_ago 3700)" "$RUNLIMIT_DIR/.swept"
+	run -0 "$RUNLIMIT" --name=t5 10 true
+	[ "$(ls "$RUNLIMIT_DIR" | tr '\n' ' ')" = "t3.ended t4.ended t5.ended " ]
+	# ... and says so in the stamp: the next hour's starts leave them again
+	touch -t "$(stamp_ago $((25 * 3600)))" "$RUNLIMIT_DIR/t3.ended"
+	run -0 "$RUNLIMIT" --name=t6 10 true
+	[ -e "$RUNLIMIT_DIR/t3.ended" ]
+	# --list looks at every one, whenever it runs
+	run -0 "$RUNLIMIT" --list
+	[ -z "$output" ]
+	[ "$(ls "$RUNLIMIT_DIR" | tr '\n' ' ')" = "t4.ended t5.ended t6.ended " ]
+}
+
+@test "the tombstone: a regular file of 0600 whatever the umask, its mtime the run's end; a symbolic link at its name is replaced, not followed" {
+	(umask 0 && "$RUNLIMIT" --name=open 10 true)
+	(umask 0277 && "$RUNLIMIT" --name=shut 10 true)
+	[ "$(ls -l "$RUNLIMIT_DIR/open.ended" | cut -c1-10)" = -rw------- ]
+	[ "$(ls -l "$RUNLIMIT_DIR/shut.ended" | cut -c1-10)" = -rw------- ]
+	# its mtime is the end (the command's sleep before it), not the start
+	local t0
+	t0=$("$PY" -c 'import time; print(int(time.time()))')
+	"$RUNLIMIT" --name=late 10 sleep 1.2
+	"$PY" -c 'import os, sys; sys.exit(not os.stat(sys.argv[1]).st_mtime >= int(sys.argv[2]) + 1)' \
+		"$RUNLIMIT_DIR/late.ended" "$t0"
+	# Only the directory's user can put anything there (the directory's rules); should a link
+	# be there all the same, the run's end neither writes through it nor follows it: here to a
+	# file of another user's, where root runs the tests and can act as one.
+	local victim=$D/victim owner=""
+	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+		owner=65534
+	fi
+	echo precious >"$victim"
+	[ -z "$owner" ] || chown "$owner" "$victim"
+	chmod 0644 "$victim"
+	ln -s "$victim" "$RUNLIMIT_DIR/linked.ended"
+	run -0 "$RUNLIMIT" --name=linked 10 true
+	[ "$(cat "$victim")" = precious ]
+	[ "$(ls -l "$victim" | cut -c1-10)" = -rw-r--r-- ]
+	[ -z "$owner" ] || [ "$(ls -ln "$victim" | awk '{ print $3 }')" = "$owner" ]
+	[ -f "$RUNLIMIT_DIR/linked.ended" ] && [ ! -L "$RUNLIMIT_DIR/linked.ended" ]
+	[ "$(ls -l "$RUNLIMIT_DIR/linked.ended" | cut -c1-10)" = -rw------- ]
+	# a dangling one too, which a write would create
+	ln -s "$D/made-by-link" "$RUNLIMIT_DIR/dangling.ended"
+	run -0 "$RUNLIMIT" --name=dangling 10 true
+	[ ! -e "$D/made-by-link" ]
+	[ -f "$RUNLIMIT_DIR/dangling.ended" ] && [ ! -L "$RUNLIMIT_DIR/dangling.ended" ]
 }
