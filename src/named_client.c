@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "json.h"
@@ -19,6 +20,7 @@
 #include "os/os.h"
 #include "quote.h"
 #include "stdfds.h"
+#include "test_hooks.h"
 
 #define NS ((int64_t)1000000000)
 /* How long a run has to answer: to greet a connection, and to answer a request.  A run
@@ -56,6 +58,8 @@ struct probe {
 	enum reached end;
 	int fd;              /* -1: none */
 	bool live, busy;     /* seen so far: a lock held; a "busy" */
+	pid_t looked;        /* a cancel's: the pid of the run it looked at (names_holder), which
+	                      * alone it may end; 0: any run (none was live), -1: not named */
 	pid_t peer;          /* the listener's pid, as the system tells it (0: it cannot) */
 	const char *why;     /* R_FAILED: why, as --list and --cancel say it */
 	int64_t answered_at; /* --list: the wall clock when the answer came */
@@ -74,6 +78,21 @@ static enum reached hang_up(struct probe *p, enum reached end)
 	return end;
 }
 
+/* Is holder, which holds p's lock now, another run than the one p's cancel looked at?  Then
+ * that one has ended, and this one started since: not the cancel's to end (the manual, NAMED
+ * RUNS). */
+static bool another_run(const struct probe *p, pid_t holder)
+{
+	return p->looked > 0 && holder > 0 && holder != p->looked;
+}
+
+/* Does the run p is after hold its lock? */
+static bool holds_lock(const struct probe *p)
+{
+	pid_t holder = names_holder(p->d, p->name);
+	return holder != 0 && !another_run(p, holder);
+}
+
 /* No run listens on p's socket: one that is starting or ending holds its lock, and is
  * tried again (where a full queue refuses a connection, so does that run); else none. */
 static enum reached no_listener(struct probe *p)
@@ -81,7 +100,7 @@ static enum reached no_listener(struct probe *p)
 	/* The lock says, now: a run seen live before (its lock held as it closed its socket, its
 	 * queue full while it was stopped) may have ended since, and is then gone, not a run
 	 * that cannot be reached. */
-	p->live = names_held(p->d, p->name);
+	p->live = holds_lock(p);
 	return hang_up(p, p->live ? R_RETRY : R_GONE);
 }
 
@@ -91,7 +110,7 @@ static enum reached no_listener(struct probe *p)
 static enum reached unreadable(struct probe *p, const char *why, bool greeted)
 {
 	p->why = why;
-	return hang_up(p, greeted || names_held(p->d, p->name) ? R_FAILED : R_GONE);
+	return hang_up(p, greeted || holds_lock(p) ? R_FAILED : R_GONE);
 }
 
 enum line { LINE_OK, LINE_LATE, LINE_END, LINE_LONG, LINE_NUL };
@@ -196,8 +215,8 @@ static enum reached attempt(struct probe *p, const char *ask, int64_t until)
 		return hang_up(p, R_REFUSED);
 	if (strcmp(p->line, "runlimit") != 0)
 		return unreadable(p, NOT_UNDERSTOOD, false);
-	if (!ask)
-		return R_GREETED;
+	if (!ask) /* a cancel: of the run it looked at alone */
+		return another_run(p, names_holder(p->d, p->name)) ? hang_up(p, R_GONE) : R_GREETED;
 	if (msg_write(p->fd, ask, strlen(ask)) != (ssize_t)strlen(ask))
 		return no_listener(p);
 	if ((end = hear(p, until, true)) != R_CONNECTED)
@@ -214,7 +233,7 @@ static void reach(struct probe *p, const char *ask, int64_t until)
 	p->fd = -1;
 	p->end = R_UNREACHED;
 	if (clock_now() >= until)
-		p->end = names_held(p->d, p->name) ? R_UNREACHED : R_GONE;
+		p->end = holds_lock(p) ? R_UNREACHED : R_GONE;
 	while (clock_now() < until) {
 		if ((p->end = attempt(p, ask, until)) != R_RETRY)
 			return;
@@ -236,6 +255,7 @@ enum {
 	CANCEL_MARKED = 1,  /* no run: a marker was left */
 	CANCEL_NONE = 2,    /* no run: none was left */
 	CANCEL_PENDING = 3, /* the run does not answer, or has not ended in time */
+	CANCEL_ENDED = 4,   /* the run had ended, or ended before it was reached: no marker left */
 };
 
 /* The request, written into the run's socket (a few bytes into an empty buffer: whole). */
@@ -305,12 +325,12 @@ static int ask(int fd, const struct names_dir *d, const struct config *cfg, cons
 	return EXIT_RUNLIMIT_FAILED;
 }
 
-/* The cancel of NAME in d, a marker left there or not: its exit status, or -1 if no run of
- * NAME is there. */
+/* The cancel of NAME in d, a marker left there or not, of the run looked (0: any): its exit
+ * status, or -1 if no run of NAME is there (or the one looked at has gone). */
 static int cancel_in(const struct names_dir *d, const struct config *cfg, const char *name,
-                     bool marked)
+                     bool marked, pid_t looked)
 {
-	struct probe p = {.d = d, .name = name};
+	struct probe p = {.d = d, .name = name, .looked = looked};
 	reach(&p, NULL, clock_now() + PATIENCE);
 	/* Once the run has greeted, it listens: it looked for a marker before and never will
 	 * again.  Left, the marker would cancel the next run of this name. */
@@ -343,6 +363,58 @@ static int cancel_in(const struct names_dir *d, const struct config *cfg, const 
 /* Directories of runs, each once (names_places). */
 #define PLACES 32
 
+/* What a cancel's look found of NAME in a directory, at one moment. */
+struct look {
+	pid_t live;       /* the pid of the run holding NAME's lock (-1: not named); 0: none */
+	bool ended;       /* no run live, and the tombstone of the last one there */
+	int64_t ended_at; /* ... its time, wall-clock ns */
+	int hold;         /* in the user's own directory, the look (names_hold), kept until the
+	                   * marker is left; -1: none */
+};
+
+/* NAME in d: in the user's own directory, under the sweep's locks, so that no run starts or
+ * ends between the look at the lock and the look at the tombstone, nor before the marker is
+ * left (look_done lets go); elsewhere (root in another user's directory, or a look that cannot
+ * be held: another holds the name's sweep lock, stopped), the lock, then the tombstone. */
+static struct look look_at(const struct names_dir *d, const char *name)
+{
+	struct look l = {.hold = -1};
+	if (d->fd < 0)
+		return l;
+	if (d->owner == geteuid()) {
+		l.hold = names_hold(d, name, &l.live);
+		if (l.hold < 0 && errno != EAGAIN)
+			l.live = names_holder(d, name);
+	} else {
+		l.live = names_holder(d, name);
+	}
+	l.ended = l.live == 0 && names_tombstone(d, name, &l.ended_at);
+	return l;
+}
+
+static void look_done(const struct names_dir *d, const char *name, struct look *l)
+{
+	if (l->hold >= 0)
+		names_let_go(d, name, l->hold);
+	l->hold = -1;
+}
+
+/* The run of NAME (whose: of user UID, or "") had ended when the cancel looked, or ended
+ * before the cancel reached it: said, with when it ended (at: its tombstone's time, -1 if there
+ * is none: it was killed, or a run started since, which the cancel leaves alone), and
+ * CANCEL_ENDED. */
+static int already_ended(const char *name, const char *whose, int64_t at, bool since)
+{
+	char when[48] = "";
+	time_t secs = (time_t)(at / NS);
+	struct tm tm;
+	if (at >= 0 && gmtime_r(&secs, &tm))
+		strftime(when, sizeof when, " (at %Y-%m-%dT%H:%M:%SZ)", &tm);
+	msg("the run named %s%s already ended%s: no marker was left%s", quote(name), whose, when,
+	    since ? ", and the run of that name started since goes on" : "");
+	return CANCEL_ENDED;
+}
+
 static void close_places(struct names_dir *dirs, size_t n)
 {
 	for (size_t k = 0; k < n; k++)
@@ -361,13 +433,28 @@ static int cancel_qualified(const struct config *cfg, uid_t uid, const char *nam
 	size_t n = uid == geteuid() && names_open(NAMES_ANY_OWNER, &dirs[0]) && dirs[0].fd >= 0;
 	n = names_places(uid, dirs, n, PLACES);
 	int status = -1;
+	bool ended = false;
+	int64_t ended_at = -1;
+	/* A live run in any of the places, else a tombstone in any: a run of NAME ended. */
 	for (size_t k = 0; k < n && status < 0; k++) {
 		names_sweep(&dirs[k], NULL, SWEEP_TOMBSTONES_HOURLY);
-		status = cancel_in(&dirs[k], cfg, name, false);
+		struct look l = look_at(&dirs[k], name);
+		look_done(&dirs[k], name, &l);
+		if (!l.ended)
+			status = cancel_in(&dirs[k], cfg, name, false, l.live);
+		int64_t at; /* the tombstone seen, or the one left by the run seen live */
+		if (status < 0 && !ended && (l.ended || l.live != 0)) {
+			ended = true;
+			ended_at = l.ended ? l.ended_at : names_tombstone(&dirs[k], name, &at) ? at : -1;
+		}
 	}
 	close_places(dirs, n);
 	if (status >= 0)
 		return status;
+	char whose[40];
+	snprintf(whose, sizeof whose, " of user %lu", (unsigned long)uid);
+	if (ended)
+		return already_ended(name, whose, ended_at, false);
 	msg("no run named %s of user %lu is running: no marker was left (none is, for UID:NAME)",
 	    quote(name), (unsigned long)uid);
 	return CANCEL_NONE;
@@ -383,11 +470,18 @@ static const char *ttl_text(int64_t ttl, char *buf, size_t size)
 	return buf;
 }
 
-/* The status of a cancel of no run reached, said: a marker left, taken, or none. */
+/* The status of a cancel of no run reached, said: the run it looked at ended meanwhile, or
+ * else a marker left, taken, or none. */
 static int no_run(const struct names_dir *d, const char *name, int64_t ttl, bool marked,
-                  int64_t marked_at)
+                  int64_t marked_at, pid_t looked)
 {
 	char text[64];
+	int64_t at = -1;
+	if (looked != 0) { /* its tombstone says when (it leaves it before it lets go of its lock) */
+		pid_t holder = names_holder(d, name);
+		return already_ended(name, "", names_tombstone(d, name, &at) ? at : -1,
+		                     holder != 0 && holder != looked);
+	}
 	if (marked && names_marked(d, name)) {
 		msg("no run named %s is running: a cancel marker was left, and a run of that name "
 		    "that starts within %s will not run its command", quote(name),
@@ -413,20 +507,32 @@ int cancel_main(const struct config *cfg)
 	if (!names_open(ttl > 0 ? NAMES_CREATE | NAMES_ANY_OWNER : NAMES_ANY_OWNER, &d))
 		return EXIT_RUNLIMIT_FAILED;
 	names_sweep(&d, NULL, SWEEP_TOMBSTONES_HOURLY);
-	/* The marker first: a run that starts from here on finds it; one that started before
-	 * listens already, and is reached below.  Root leaves none in another user's
-	 * directory. */
-	bool marked = ttl > 0 && d.fd >= 0 && d.owner == geteuid();
+	/* A look first, at one moment (look_at): a run live then is the one to end, and alone
+	 * (one that starts after it has ended is not this cancel's); a tombstone and no run: the
+	 * run ended, nothing is to be done, and no marker is left (it would end the name's next
+	 * run); neither: no run has started yet, and a marker is left, while the look holds, for
+	 * the run that starts from here on.  One that started before listens already, and is
+	 * reached below.  Root leaves none in another user's directory. */
+	struct look look = look_at(&d, name);
+	if (look.ended) {
+		look_done(&d, name, &look);
+		names_close(&d);
+		return already_ended(name, "", look.ended_at, false);
+	}
+	bool marked = look.live == 0 && ttl > 0 && d.fd >= 0 && d.owner == geteuid();
 	int64_t marked_at = clock_now();
 	if (marked && !names_mark(&d, name, cfg->signal_given ? cfg->signal : SIGTERM, ttl)) {
 		msg("cannot leave a cancel marker for %s in %s: %s", quote(name), quote(d.path),
 		    strerror(errno));
+		look_done(&d, name, &look);
 		names_close(&d);
 		return EXIT_RUNLIMIT_FAILED;
 	}
-	int status = cancel_in(&d, cfg, name, marked);
+	look_done(&d, name, &look);
+	test_hook_hold(TEST_CANCEL_LOOKED);
+	int status = cancel_in(&d, cfg, name, marked, look.live);
 	if (status < 0)
-		status = no_run(&d, name, ttl, marked, marked_at);
+		status = no_run(&d, name, ttl, marked, marked_at, look.live);
 	names_close(&d);
 	return status;
 }

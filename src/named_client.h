@@ -12,10 +12,12 @@
 #include "cli.h"
 
 /* --cancel=NAME or UID:NAME (with cfg's -s, -k and --marker-ttl, if given): 0 once the run
- * has ended; 1 if no run of that NAME is running and a marker was left (a run of NAME that
- * starts within its time does not run its command); 2 if none is and no marker was left;
- * 3 if the run does not answer (the request is left in its socket) or has not ended within
- * the bound it gave; 125 on error. */
+ * has ended; 1 if no run of that NAME is running, nor has one ended within TOMBSTONE_TTL, and
+ * a marker was left (a run of NAME that starts within its time does not run its command); 2
+ * if none is and no marker was left; 3 if the run does not answer (the request is left in its
+ * socket) or has not ended within the bound it gave; 4 if the run had ended (its tombstone,
+ * and no live run) or ended before it was reached, and no marker was left (a run of NAME
+ * started since is not this cancel's); 125 on error. */
 int cancel_main(const struct config *cfg);
 
 /* --list: one line per live named run, "NAME PID ELAPSED COMMAND" ("NAME - - not

@@ -207,7 +207,9 @@ enum control_state control_open(const struct config *cfg)
 	}
 	/* The run has started: the tombstone of the name's last run goes.  Only now, with the
 	 * lock held (a run refused as a second one leaves it), and before the socket is there (a
-	 * run a cancel can reach has none). */
+	 * run a cancel can reach has none).  A cancel's look (names_hold) kept this run from
+	 * locking while it looked: one that found the tombstone left no marker, and this run
+	 * runs its command. */
 	names_remove(&dir, cfg->name, "ended");
 	if (!listen_on()) {
 		msg("cannot listen on %s: %s", shown("sock"), strerror(errno));
@@ -458,7 +460,8 @@ void control_close(void)
 	if (!run_cfg)
 		return; /* never opened: conns[] is all zeros, and descriptor 0 is not ours */
 	/* The tombstone first, while the lock and the socket are held: a cancel that then finds
-	 * the lock free finds the tombstone. */
+	 * the lock free (or this run gone from it) finds the tombstone, and is told the run has
+	 * ended, leaving no marker for the name's next run. */
 	if (lock_fd >= 0 && !names_leave_tombstone(&dir, run_cfg->name))
 		msg("cannot leave %s: %s", shown("ended"), strerror(errno));
 	if (listen_fd >= 0) {

@@ -3,7 +3,8 @@
  * files), takes NAME.lock (a second live run of NAME is refused; a lock file or socket left
  * by a run that was SIGKILLed is recognised by its lock being free), removes the tombstone
  * NAME.ended of the name's last run, listens on NAME.sock, and only then looks for
- * NAME.cancel: a cancel (named_client.h) leaves that marker before it tries to connect, so
+ * NAME.cancel: a cancel (named_client.h) that finds no run leaves that marker before it
+ * tries to connect, so
  * whichever comes first, a cancel is never lost (a marker past its time is removed and
  * ignored).  However it ends (short of a SIGKILL), the run leaves NAME.ended before it lets
  * go of its socket and lock.  The socket is one more source of the run's event wait; a

@@ -23,7 +23,8 @@
  * cancel that died: a sweep removes it. */
 #define TEMP_AGE ((int64_t)60 * NS)
 
-/* How long a starting run waits for a sweep to let go of its name's lock (1 ms rounds). */
+/* How long a starting run waits for a sweep to let go of its name's lock (1 ms rounds), and a
+ * cancel's look for another look or a sweep. */
 #define SWEEP_WAIT_ROUNDS 2000
 
 /* How often the sweeps of a run's or a cancel's start look at every tombstone (a stat each),
@@ -395,17 +396,80 @@ int names_lock(const struct names_dir *d, const char *name)
 	return -1;
 }
 
-bool names_held(const struct names_dir *d, const char *name)
+pid_t names_holder(const struct names_dir *d, const char *name)
 {
 	char file[NAME_MAX_LEN + 16];
 	file_of(file, sizeof file, name, "lock");
 	int fd = d->fd < 0 ? -1 : openat(d->fd, file, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
-		return false;
+		return 0;
 	struct flock fl;
-	bool held = lock_byte(fd, F_GETLK, F_WRLCK, 0, &fl) == 0 && fl.l_type == F_WRLCK;
+	pid_t holder = 0;
+	if (lock_byte(fd, F_GETLK, F_WRLCK, 0, &fl) == 0 && fl.l_type == F_WRLCK)
+		holder = fl.l_pid > 0 ? fl.l_pid : -1;
 	close(fd);
-	return held;
+	return holder;
+}
+
+/* Is fd a run's own kind of lock file: a regular file of the directory's owner, with no other
+ * name (root sweeps other users' directories too)? */
+static bool lock_file(const struct names_dir *d, int fd)
+{
+	struct stat st;
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == d->owner &&
+	       st.st_nlink == 1;
+}
+
+int names_hold(const struct names_dir *d, const char *name, pid_t *live)
+{
+	char file[NAME_MAX_LEN + 16];
+	file_of(file, sizeof file, name, "lock");
+	*live = 0;
+	for (int round = 0; round < SWEEP_WAIT_ROUNDS; round++) {
+		int fd = openat(d->fd, file, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return -1;
+		struct flock fl;
+		int err = 0;
+		if (!lock_file(d, fd)) {
+			err = EINVAL;
+		} else if (lock_byte(fd, F_SETLK, F_WRLCK, 1, &fl) != 0) {
+			err = errno; /* EAGAIN, EACCES: another look or a sweep, for a moment */
+		} else if (lock_byte(fd, F_SETLK, F_RDLCK, 0, &fl) != 0) {
+			err = errno;
+			if ((err == EAGAIN || err == EACCES) && lock_byte(fd, F_GETLK, F_RDLCK, 0, &fl) == 0) {
+				if (fl.l_type == F_WRLCK) { /* a live run's */
+					close(fd);
+					*live = fl.l_pid > 0 ? fl.l_pid : -1;
+					errno = EAGAIN;
+					return -1;
+				}
+				err = EAGAIN; /* let go meanwhile: again */
+			}
+		} else if (still_there(d, file, fd)) {
+			return fd;
+		} else {
+			err = EAGAIN; /* removed (a sweep, a run's end) after it was opened: again */
+		}
+		close(fd);
+		if (err != EAGAIN && err != EACCES) {
+			errno = err;
+			return -1;
+		}
+		nanosleep(&(struct timespec){0, 1000000}, NULL);
+	}
+	errno = EBUSY;
+	return -1;
+}
+
+void names_let_go(const struct names_dir *d, const char *name, int fd)
+{
+	char file[NAME_MAX_LEN + 16];
+	file_of(file, sizeof file, name, "lock");
+	/* No run holds it (the look's read lock kept them off): it goes, as a dead run's would. */
+	if (still_there(d, file, fd))
+		unlinkat(d->fd, file, 0);
+	close(fd); /* and its locks with it */
 }
 
 /* NAME.lock not held by a live run: remove its socket and then it, under a sweep's locks. */
@@ -417,12 +481,9 @@ static void sweep_dead(const struct names_dir *d, const char *name)
 	int fd = openat(d->fd, file, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	struct stat st, s;
+	struct stat s;
 	struct flock fl;
-	/* Only a run's own kind of file: a regular file of the directory's owner, with no other
-	 * name (root sweeps other users' directories too). */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == d->owner &&
-	    st.st_nlink == 1 && lock_byte(fd, F_SETLK, F_WRLCK, 1, &fl) == 0 &&
+	if (lock_file(d, fd) && lock_byte(fd, F_SETLK, F_WRLCK, 1, &fl) == 0 &&
 	    lock_byte(fd, F_SETLK, F_RDLCK, 0, &fl) == 0 && still_there(d, file, fd)) {
 		if (fstatat(d->fd, sock, &s, AT_SYMLINK_NOFOLLOW) == 0 && S_ISSOCK(s.st_mode))
 			unlinkat(d->fd, sock, 0);
@@ -566,6 +627,13 @@ static bool tombstone_at(const struct names_dir *d, const char *file, int64_t no
 	}
 	*at = when;
 	return true;
+}
+
+bool names_tombstone(const struct names_dir *d, const char *name, int64_t *at)
+{
+	char file[NAME_MAX_LEN + 16];
+	file_of(file, sizeof file, name, "ended");
+	return tombstone_at(d, file, clock_wall(), at);
 }
 
 /* Is it time for a sweep of d to look at every tombstone (SWEEP_TOMBSTONES_HOURLY): the stamp

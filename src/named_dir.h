@@ -18,7 +18,9 @@
  * removes a dead run's files) holds a write lock on byte 1, which keeps other sweeps off the
  * name, and a read lock on byte 0, which keeps a run from starting under it; a starting run
  * that finds byte 0 read-locked knows it is a sweep, not a run, and waits for it.  So a lock
- * on byte 0 that is not held means a dead run: never a pid read from a file.
+ * on byte 0 that is not held means a dead run: never a pid read from a file.  A cancel's look
+ * (names_hold) takes the sweep's two locks, so that no run of the name starts or lets go
+ * while it looks at the tombstone and leaves its marker.
  *
  * The tombstone is written and removed only by a run that holds the lock (or removed expired):
  * so a tombstone with the lock free means that no run of NAME has started since it was left. */
@@ -40,8 +42,9 @@
  * that runs its command (the manual, NAMED RUNS). */
 #define MARKER_TTL_DEFAULT ((int64_t)60 * 1000000000)
 
-/* How long a tombstone NAME.ended stands after its run's end (the manual, NAMED RUNS: names
- * are to be used once). */
+/* How long a tombstone NAME.ended stands after its run's end: a cancel of NAME within it is
+ * told that the run already ended, and leaves no marker; a later one cannot tell that run from
+ * one not started yet (the manual, NAMED RUNS: names are to be used once). */
 #define TOMBSTONE_TTL ((int64_t)24 * 3600 * 1000000000)
 
 struct names_dir {
@@ -89,8 +92,19 @@ void names_sweep(const struct names_dir *d, const char *keep, enum sweep_tombsto
  * another error. */
 int names_lock(const struct names_dir *d, const char *name);
 
-/* Does a live run hold NAME.lock? */
-bool names_held(const struct names_dir *d, const char *name);
+/* Does a live run hold NAME.lock?  0 if none does; else its pid, as the system tells it (-1 if
+ * it does not name it: the holder is in another pid namespace, say). */
+pid_t names_holder(const struct names_dir *d, const char *name);
+
+/* A cancel's look at NAME (d must be its user's): the sweep's locks on NAME.lock (made if it
+ * is missing), held until names_let_go, so that no run of NAME starts or ends meanwhile; its
+ * descriptor.  -1 with errno EAGAIN and the live run's pid in *live (names_holder's) if a run
+ * holds it; another errno if the look cannot be held (EBUSY: another holds the sweep's lock
+ * and does not let go). */
+int names_hold(const struct names_dir *d, const char *name, pid_t *live);
+
+/* The end of a look: NAME.lock removed (no run holds it), the locks let go. */
+void names_let_go(const struct names_dir *d, const char *name, int fd);
 
 /* bind (bind_it) or connect sock to NAME.sock in d (whatever the length of d's path): as
  * bind(2) and connect(2). */
@@ -116,5 +130,9 @@ bool names_marked(const struct names_dir *d, const char *name);
 /* Leave the tombstone NAME.ended: a regular file of 0600, made anew (never through a symbolic
  * link or another file at its name, which it replaces), its mtime now; false with errno. */
 bool names_leave_tombstone(const struct names_dir *d, const char *name);
+
+/* The tombstone NAME.ended, a regular file of the directory's user, that has not expired: true
+ * with its time (its mtime, wall-clock ns) in *at; an expired one is removed, and false. */
+bool names_tombstone(const struct names_dir *d, const char *name, int64_t *at);
 
 #endif

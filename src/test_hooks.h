@@ -95,6 +95,11 @@ enum test_hook {
 	 * pid, makes the file this names and waits (at most 10 s) until it is gone before it
 	 * watches the parent, so that the parent can end in between (parent.bats). */
 	TEST_PARENT_READ,
+	/* RUNLIMIT_TEST_CANCEL_LOOKED, named_client.c: --cancel, once it has looked at the name
+	 * (and left its marker, if it does), makes the file this names and waits (at most 10 s)
+	 * until it is gone before it tries to reach the run, so that the run it saw can end, and
+	 * another start, in between (named.bats). */
+	TEST_CANCEL_LOOKED,
 	TEST_HOOKS_N
 };
 
@@ -123,6 +128,7 @@ static inline const char *test_hook_value(enum test_hook h)
 	    [TEST_CLOSE_LATE_MS] = "RUNLIMIT_TEST_CLOSE_LATE_MS",
 	    [TEST_RELAY_LATE_MS] = "RUNLIMIT_TEST_RELAY_LATE_MS",
 	    [TEST_PARENT_READ] = "RUNLIMIT_TEST_PARENT_READ",
+	    [TEST_CANCEL_LOOKED] = "RUNLIMIT_TEST_CANCEL_LOOKED",
 	};
 	return getenv(var[h]);
 }

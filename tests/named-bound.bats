@@ -177,7 +177,8 @@ root_run_dir() {
 	kill -0 "$RUN"
 	kill -CONT "$RUN"
 	STOPPED=
-	# the cancel that was left with it ends it, and nothing is left for the next run
+	# the cancel that was left with it ends it, and nothing is left for the next run (no
+	# marker: the run was live when the cancels looked)
 	wait_bg "$RUN"
 	[ "$BG_STATUS" -eq 143 ]
 	no_live "$N-s"
@@ -254,16 +255,21 @@ time.sleep(30)
 	wait "$py" || true
 }
 
-@test "--cancel's statuses: 0 ended, 1 no run and a marker left (said), 2 no run and none left" {
+@test "--cancel's statuses: 0 ended, 1 no run and a marker left (said), 2 no run and none left, 4 already ended" {
 	start_named live 60 "$S" 100
 	run -0 --separate-stderr "$RUNLIMIT" --cancel=live
 	[ -z "$stderr" ]
 	wait_bg "$RUN"
-	# over now: a marker is left, and stderr says so and for how long
-	run -1 --separate-stderr "$RUNLIMIT" --cancel=live
+	# over now: no marker is left, and stderr says so and when it ended
+	run -4 --separate-stderr "$RUNLIMIT" --cancel=live
 	echo "$stderr" >&2
-	[[ "$stderr" == *"no run named 'live' is running"*"marker"*"60s"* ]]
-	[ -e "$RUNLIMIT_DIR/live.cancel" ]
+	[[ "$stderr" == *"the run named 'live' already ended (at "*"Z): no marker was left" ]]
+	[ ! -e "$RUNLIMIT_DIR/live.cancel" ]
+	# a name no run has had: a marker is left, and stderr says so and for how long
+	run -1 --separate-stderr "$RUNLIMIT" --cancel=unborn
+	echo "$stderr" >&2
+	[[ "$stderr" == *"no run named 'unborn' is running"*"marker"*"60s"* ]]
+	[ -e "$RUNLIMIT_DIR/unborn.cancel" ]
 	# --marker-ttl=0: none is left
 	run -2 --separate-stderr "$RUNLIMIT" --cancel=other --marker-ttl=0
 	echo "$stderr" >&2
@@ -283,19 +289,20 @@ time.sleep(30)
 	wait_until 10 sh -c '"$RUNLIMIT" --list; [ ! -e "$RUNLIMIT_DIR/late.cancel" ]'
 	run -0 "$RUNLIMIT" --name=late 10 sh -c 'touch "$D/ran"'
 	[ -e "$D/ran" ]
-	# A marker within its time still cancels a run that comes (the default: 60 s) ...
-	run -1 "$RUNLIMIT" --cancel=late
+	# A marker within its time still cancels a run that comes (the default: 60 s) (of another
+	# name: "late" has ended now, and a cancel of it leaves none) ...
+	run -1 "$RUNLIMIT" --cancel=late2
 	local t
-	t=$(awk '{ print $2 }' "$RUNLIMIT_DIR/late.cancel")
+	t=$(awk '{ print $2 }' "$RUNLIMIT_DIR/late2.cancel")
 	# ... which it holds as its expiry, in ns of the wall clock
 	awk -v t="$t" -v now="$(date +%s)" 'BEGIN { d = t / 1e9 - now; exit !(d > 50 && d < 70) }'
-	run -143 "$RUNLIMIT" --name=late 10 sh -c 'touch "$D/ran2"'
+	run -143 "$RUNLIMIT" --name=late2 10 sh -c 'touch "$D/ran2"'
 	[ ! -e "$D/ran2" ]
 	# and one the run expires itself on its way in
-	run -1 "$RUNLIMIT" --cancel=late --marker-ttl=0.5
-	wait_until 10 sh -c 'awk -v t="$(awk "{ print \$2 }" "$RUNLIMIT_DIR/late.cancel")" \
+	run -1 "$RUNLIMIT" --cancel=late3 --marker-ttl=0.5
+	wait_until 10 sh -c 'awk -v t="$(awk "{ print \$2 }" "$RUNLIMIT_DIR/late3.cancel")" \
 		-v now="$(date +%s)" "BEGIN { exit !(t / 1e9 < now) }"'
-	run -0 "$RUNLIMIT" --name=late 10 sh -c 'touch "$D/ran3"'
+	run -0 "$RUNLIMIT" --name=late3 10 sh -c 'touch "$D/ran3"'
 	[ -e "$D/ran3" ]
 	only_tombstones
 }
@@ -393,6 +400,11 @@ assert mine[0]["argv"] == [sys.argv[2], "100"], mine' "$output" "$PUB/$N-s"
 	[ "$BG_STATUS" -eq 143 ]
 	# nothing of root's there: the user's runs' tombstones alone
 	only_tombstones "$theirs"
+	[ -z "$(find "$theirs" -mindepth 1 ! -user 65534)" ]
+	# and a cancel of one of them, by the name --list gave or in the directory, says it ended
+	run -4 --separate-stderr "$RUNLIMIT" --cancel=65534:theirs
+	[[ "$stderr" == *"the run named 'theirs' of user 65534 already ended (at "*"): no marker was left" ]]
+	RUNLIMIT_DIR=$theirs run -4 "$RUNLIMIT" --cancel=again
 	[ -z "$(find "$theirs" -mindepth 1 ! -user 65534)" ]
 	# a run of that user's that is not running: none is found, and none is left
 	run -2 --separate-stderr "$RUNLIMIT" --cancel=65534:nosuch

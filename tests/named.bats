@@ -90,16 +90,18 @@ start_named() {
 
 @test "a cancel that comes first with -s: the run dies of that signal; one that would not end a process is TERM" {
 	run -1 "$RUNLIMIT" --cancel=early -s INT
-	# the marker alone, whole, with nothing written beside it left over
+	# the marker alone, whole, with nothing written beside it left over (nor the lock file
+	# its look held)
 	[ "$(ls -A "$RUNLIMIT_DIR")" = early.cancel ]
 	# its signal (SIGINT's number) and when it expires
 	[ "$(cut -d' ' -f1 "$RUNLIMIT_DIR/early.cancel")" = 2 ]
 	run -130 "$RUNLIMIT" --name=early 10 sh -c 'touch "$D/ran"'
 	[ ! -e "$D/ran" ]
-	run -1 "$RUNLIMIT" --cancel=early -s KILL
-	run -137 "$RUNLIMIT" --name=early 10 sh -c 'touch "$D/ran"'
-	run -1 "$RUNLIMIT" --cancel=early -s STOP
-	run -143 "$RUNLIMIT" --name=early 10 sh -c 'touch "$D/ran"'
+	# (names used once: a cancel of "early" now meets its tombstone)
+	run -1 "$RUNLIMIT" --cancel=early2 -s KILL
+	run -137 "$RUNLIMIT" --name=early2 10 sh -c 'touch "$D/ran"'
+	run -1 "$RUNLIMIT" --cancel=early3 -s STOP
+	run -143 "$RUNLIMIT" --name=early3 10 sh -c 'touch "$D/ran"'
 	[ ! -e "$D/ran" ]
 	only_tombstones
 }
@@ -764,27 +766,51 @@ s.close()
 	wait_bg "$p"
 }
 
-@test "a --cancel that meets a run between its socket's end and its lock's: the run has ended (1), not 'does not answer' (125)" {
-	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
-	# The hooks build holds the lock 1.5 s after the socket is gone, as a slow machine (the
-	# release suite under qemu) may hold it a moment: a cancel then saw the lock held and no
-	# socket, and kept taking the run for a live one after it had ended.
-	RUNLIMIT_TEST_CLOSE_LATE_MS=1500 "$RUNLIMIT_HOOKS" --name="$N" 30 sh -c ': >"$D/ready"' 3>&- &
-	RUN=$!
-	wait_until 10 test -e "$D/ready"
-	wait_until 10 eval '[ ! -e "$RUNLIMIT_DIR/$N.sock" ] && [ -e "$RUNLIMIT_DIR/$N.lock" ]'
-	run -1 --separate-stderr "$RUNLIMIT" --cancel="$N"
-	echo "$stderr"
-	wait_bg "$RUN" 10
-	[ "$BG_STATUS" -eq 0 ]
-}
-
-# ---- the tombstone a run leaves (issue 62) -----------------------------------------------
+# ---- a cancel after the run: its tombstone (issue 62) -------------------------------------
 
 # stamp_ago SECONDS: a time SECONDS ago as touch -t takes it, [[CC]YY]MMDDhhmm.SS, in local time
 # (BSD touch has no -d; date -r SECONDS is BSD's, date -d @SECONDS GNU's: python tells both).
 stamp_ago() {
 	"$PY" -c 'import sys, time; print(time.strftime("%Y%m%d%H%M.%S", time.localtime(time.time() - int(sys.argv[1]))))' "$1"
+}
+
+# ended_line NAME: the line a cancel of NAME prints when the run has ended, with the time of
+# its tombstone's mtime (UTC), as a glob for [[ ]].
+ended_line() {
+	local at
+	at=$("$PY" -c 'import os, sys, time; print(time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(os.stat(sys.argv[1]).st_mtime)))' "$RUNLIMIT_DIR/$1.ended")
+	printf '%s\n' "*: the run named '$1' already ended (at $at): no marker was left"
+}
+
+@test "a cancel after its run has ended: 4, it says when, no marker is left, and the name's next run runs its command" {
+	run -0 "$RUNLIMIT" --name=done 10 true
+	[ -f "$RUNLIMIT_DIR/done.ended" ]
+	local line
+	line=$(ended_line done)
+	run -4 --separate-stderr "$RUNLIMIT" --cancel=done
+	echo "$stderr"
+	# shellcheck disable=SC2053 # a glob, on purpose
+	[[ $stderr == $line ]]
+	[ -z "$output" ]
+	[ ! -e "$RUNLIMIT_DIR/done.cancel" ]
+	# so for a run cancelled, and with -s, -k or --marker-ttl (0, or longer) too
+	start_named gone 60 "$S" 100
+	run -0 "$RUNLIMIT" --cancel=gone
+	wait_bg "$RUN"
+	run -4 "$RUNLIMIT" --cancel=gone -s INT -k 1 --marker-ttl=5m
+	run -4 "$RUNLIMIT" --cancel=gone --marker-ttl=0
+	[ ! -e "$RUNLIMIT_DIR/gone.cancel" ]
+	# --list lists no tombstone: they are not runs
+	run -0 "$RUNLIMIT" --list
+	[ -z "$output" ]
+	run -0 "$RUNLIMIT" --list --json
+	[ -z "$output" ]
+	# the name's next run runs its command, to its end
+	run -0 "$RUNLIMIT" --name=done 10 sh -c 'echo ran'
+	[ "$output" = ran ]
+	run -0 "$RUNLIMIT" --name=gone 10 sh -c 'echo ran'
+	[ "$output" = ran ]
+	only_tombstones
 }
 
 @test "a run of the name that starts removes its tombstone: a cancel then ends it (0)" {
@@ -799,6 +825,23 @@ stamp_ago() {
 	no_live "$N-s"
 	# and it left one of its own
 	[ "$(ls -A "$RUNLIMIT_DIR")" = again.ended ]
+	run -4 "$RUNLIMIT" --cancel=again
+}
+
+@test "a tombstone expires a day after its run's end: removed by the cancel that meets it, which then leaves a marker (1)" {
+	run -0 "$RUNLIMIT" --name=old 10 true
+	[ -e "$RUNLIMIT_DIR/old.ended" ]
+	# just short of a day: still the run's
+	touch -t "$(stamp_ago $((24 * 3600 - 120)))" "$RUNLIMIT_DIR/old.ended"
+	run -4 "$RUNLIMIT" --cancel=old
+	# over a day: as a name no run has had
+	touch -t "$(stamp_ago $((24 * 3600 + 120)))" "$RUNLIMIT_DIR/old.ended"
+	run -1 --separate-stderr "$RUNLIMIT" --cancel=old
+	[[ "$stderr" == *"no run named 'old' is running: a cancel marker was left"* ]]
+	[ ! -e "$RUNLIMIT_DIR/old.ended" ]
+	[ -e "$RUNLIMIT_DIR/old.cancel" ]
+	run -143 "$RUNLIMIT" --name=old 10 sh -c 'touch "$D/ran"'
+	[ ! -e "$D/ran" ]
 }
 
 @test "expired tombstones are swept: by --list at once, by a run's start once an hour (.swept says when)" {
@@ -858,4 +901,94 @@ stamp_ago() {
 	run -0 "$RUNLIMIT" --name=dangling 10 true
 	[ ! -e "$D/made-by-link" ]
 	[ -f "$RUNLIMIT_DIR/dangling.ended" ] && [ ! -L "$RUNLIMIT_DIR/dangling.ended" ]
+	# and a link planted at the name is no tombstone to a cancel (nor is a file of another user)
+	ln -s "$victim" "$RUNLIMIT_DIR/never.ended"
+	run -1 "$RUNLIMIT" --cancel=never
+}
+
+@test "a cancel that meets a run between its socket's end and its lock's: the run has ended (4), no marker is left" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	# The hooks build holds the lock 1.5 s after the socket is gone, as a slow machine (the
+	# release suite under qemu) may hold it a moment: a cancel then waits for the lock, and
+	# finds the tombstone the run left before it let go of its socket.  Before, it left a
+	# marker there (1), which ended the name's next run at once.
+	RUNLIMIT_TEST_CLOSE_LATE_MS=1500 "$RUNLIMIT_HOOKS" --name="$N" 30 sh -c ': >"$D/ready"' 3>&- &
+	RUN=$!
+	wait_until 10 test -e "$D/ready"
+	wait_until 10 eval '[ ! -e "$RUNLIMIT_DIR/$N.sock" ] && [ -e "$RUNLIMIT_DIR/$N.lock" ]'
+	run -4 --separate-stderr "$RUNLIMIT" --cancel="$N"
+	echo "$stderr"
+	[[ "$stderr" == *"the run named '$N' already ended (at "*"): no marker was left" ]]
+	wait_bg "$RUN" 10
+	[ "$BG_STATUS" -eq 0 ]
+	[ ! -e "$RUNLIMIT_DIR/$N.cancel" ]
+	run -0 "$RUNLIMIT" --name="$N" 10 sh -c 'echo ran'
+	[ "$output" = ran ]
+}
+
+@test "a cancel whose run ends, and another of the name starts, before the cancel reaches it: 4, and the new run goes on" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	# The hooks build's cancel stops after its look at the name (a live run: no marker) until
+	# the test removes $D/held: meanwhile the run it saw ends, and the name's next one starts.
+	start_named job 60 "$S" 100
+	local first=$RUN
+	RUNLIMIT_TEST_CANCEL_LOOKED=$D/held "$RUNLIMIT_HOOKS" --cancel=job 2>"$D/cancel.err" 3>&- &
+	local cancel=$!
+	wait_until 10 test -e "$D/held"
+	[ ! -e "$RUNLIMIT_DIR/job.cancel" ] # a run was live: no marker
+	kill -TERM "$first"
+	wait_bg "$first"
+	[ "$BG_STATUS" -eq 143 ]
+	start_named job 60 "$S" 101
+	rm "$D/held"
+	wait_bg "$cancel"
+	cat "$D/cancel.err"
+	[ "$BG_STATUS" -eq 4 ]
+	grep -q "the run named 'job' already ended: no marker was left, and the run of that name started since goes on" "$D/cancel.err"
+	# the second run is not the cancel's: it goes on, and a cancel of its own ends it
+	kill -0 "$RUN"
+	registered job
+	[ ! -e "$RUNLIMIT_DIR/job.cancel" ]
+	run -0 "$RUNLIMIT" --cancel=job
+	wait_bg "$RUN"
+	[ "$BG_STATUS" -eq 143 ]
+	no_live "$N-s"
+}
+
+@test "a cancel whose run ends before it reaches it, none starting since: 4, with the time, no marker" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	start_named job 60 "$S" 100
+	local first=$RUN
+	RUNLIMIT_TEST_CANCEL_LOOKED=$D/held "$RUNLIMIT_HOOKS" --cancel=job 2>"$D/cancel.err" 3>&- &
+	local cancel=$!
+	wait_until 10 test -e "$D/held"
+	kill -TERM "$first"
+	wait_bg "$first"
+	local line
+	line=$(ended_line job)
+	rm "$D/held"
+	wait_bg "$cancel"
+	cat "$D/cancel.err"
+	[ "$BG_STATUS" -eq 4 ]
+	# shellcheck disable=SC2053 # a glob, on purpose
+	[[ $(cat "$D/cancel.err") == $line ]]
+	[ ! -e "$RUNLIMIT_DIR/job.cancel" ]
+	run -0 "$RUNLIMIT" --name=job 10 sh -c 'echo ran'
+	[ "$output" = ran ]
+}
+
+@test "a cancel of a name with no run, whose run starts before the cancel tries to reach it: the marker ends it (0)" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	# No run live and no tombstone at the look: the marker is left, for the run that comes.
+	RUNLIMIT_TEST_CANCEL_LOOKED=$D/held "$RUNLIMIT_HOOKS" --cancel=job 2>"$D/cancel.err" 3>&- &
+	local cancel=$!
+	wait_until 10 test -e "$D/held"
+	[ -e "$RUNLIMIT_DIR/job.cancel" ]
+	run -143 "$RUNLIMIT" --name=job 10 sh -c 'touch "$D/ran"'
+	[ ! -e "$D/ran" ]
+	rm "$D/held"
+	wait_bg "$cancel"
+	cat "$D/cancel.err"
+	[ "$BG_STATUS" -eq 0 ]
+	[ ! -e "$RUNLIMIT_DIR/job.cancel" ]
 }

@@ -764,9 +764,10 @@ class Case:
                                  (time.monotonic() - t0, limit))
                 q.kill()
                 q.wait()
-        # 0: cancelled and ended; 1: no run of that name (it had ended, or not yet started).
+        # 0: cancelled and ended; 4: it had ended (its tombstone), or ended before the cancel
+        # reached it; 1: no run of that name yet (a cancel before the run had registered).
         # Anything else is a failure, unless the run hung and was KILLed here.
-        if q.returncode not in (0, 1, -signal.SIGKILL) and not self.killed:
+        if q.returncode not in (0, 1, 4, -signal.SIGKILL) and not self.killed:
             self.fail.append("cancel: --cancel exited %s: %s" %
                              (q.returncode, self.text("cancel.err")))
         self.notes.append("cancel sent at %.2f s: rc=%s at %.2f s" % (
