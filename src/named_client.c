@@ -78,19 +78,19 @@ static enum reached hang_up(struct probe *p, enum reached end)
 	return end;
 }
 
-/* Is holder, which holds p's lock now, another run than the one p's cancel looked at?  Then
- * that one has ended, and this one started since: not the cancel's to end (the manual, NAMED
- * RUNS). */
-static bool another_run(const struct probe *p, pid_t holder)
+/* Is holder, which holds a name's lock now, another run than looked, the one a cancel looked
+ * at (0: any)?  Then that one has ended, and this one started since: not the cancel's to end
+ * (the manual, NAMED RUNS).  A pid the system does not name (-1) tells nothing. */
+static bool another_run(pid_t looked, pid_t holder)
 {
-	return p->looked > 0 && holder > 0 && holder != p->looked;
+	return looked > 0 && holder > 0 && holder != looked;
 }
 
 /* Does the run p is after hold its lock? */
 static bool holds_lock(const struct probe *p)
 {
 	pid_t holder = names_holder(p->d, p->name);
-	return holder != 0 && !another_run(p, holder);
+	return holder != 0 && !another_run(p->looked, holder);
 }
 
 /* No run listens on p's socket: one that is starting or ending holds its lock, and is
@@ -216,7 +216,8 @@ static enum reached attempt(struct probe *p, const char *ask, int64_t until)
 	if (strcmp(p->line, "runlimit") != 0)
 		return unreadable(p, NOT_UNDERSTOOD, false);
 	if (!ask) /* a cancel: of the run it looked at alone */
-		return another_run(p, names_holder(p->d, p->name)) ? hang_up(p, R_GONE) : R_GREETED;
+		return another_run(p->looked, names_holder(p->d, p->name)) ? hang_up(p, R_GONE)
+		                                                           : R_GREETED;
 	if (msg_write(p->fd, ask, strlen(ask)) != (ssize_t)strlen(ask))
 		return no_listener(p);
 	if ((end = hear(p, until, true)) != R_CONNECTED)
@@ -415,6 +416,20 @@ static int already_ended(const char *name, const char *whose, int64_t at, bool s
 	return CANCEL_ENDED;
 }
 
+/* The run of NAME in d that a cancel looked at (looked: the pid holding its lock then) and did
+ * not reach: has it ended (let go of its lock, or another run holds it)?  Then it is said so,
+ * with its tombstone's time, and CANCEL_ENDED; else -1: it is there still, and was no run to
+ * talk to (root never talks to a listener that is not the directory's user). */
+static int ended_since(const struct names_dir *d, const char *name, const char *whose,
+                       pid_t looked)
+{
+	pid_t holder = names_holder(d, name);
+	int64_t at;
+	if (holder != 0 && !another_run(looked, holder))
+		return -1;
+	return already_ended(name, whose, names_tombstone(d, name, &at) ? at : -1, holder != 0);
+}
+
 static void close_places(struct names_dir *dirs, size_t n)
 {
 	for (size_t k = 0; k < n; k++)
@@ -433,27 +448,28 @@ static int cancel_qualified(const struct config *cfg, uid_t uid, const char *nam
 	size_t n = uid == geteuid() && names_open(NAMES_ANY_OWNER, &dirs[0]) && dirs[0].fd >= 0;
 	n = names_places(uid, dirs, n, PLACES);
 	int status = -1;
-	bool ended = false;
+	size_t ended = n; /* the place of a tombstone seen, if no run is reached */
 	int64_t ended_at = -1;
+	char whose[40];
+	snprintf(whose, sizeof whose, " of user %lu", (unsigned long)uid);
 	/* A live run in any of the places, else a tombstone in any: a run of NAME ended. */
 	for (size_t k = 0; k < n && status < 0; k++) {
 		names_sweep(&dirs[k], NULL, SWEEP_TOMBSTONES_HOURLY);
 		struct look l = look_at(&dirs[k], name);
 		look_done(&dirs[k], name, &l);
+		if (l.ended && ended == n) {
+			ended = k;
+			ended_at = l.ended_at;
+		}
 		if (!l.ended)
 			status = cancel_in(&dirs[k], cfg, name, false, l.live);
-		int64_t at; /* the tombstone seen, or the one left by the run seen live */
-		if (status < 0 && !ended && (l.ended || l.live != 0)) {
-			ended = true;
-			ended_at = l.ended ? l.ended_at : names_tombstone(&dirs[k], name, &at) ? at : -1;
-		}
+		if (status < 0 && l.live != 0)
+			status = ended_since(&dirs[k], name, whose, l.live);
 	}
 	close_places(dirs, n);
 	if (status >= 0)
 		return status;
-	char whose[40];
-	snprintf(whose, sizeof whose, " of user %lu", (unsigned long)uid);
-	if (ended)
+	if (ended < n)
 		return already_ended(name, whose, ended_at, false);
 	msg("no run named %s of user %lu is running: no marker was left (none is, for UID:NAME)",
 	    quote(name), (unsigned long)uid);
@@ -476,12 +492,9 @@ static int no_run(const struct names_dir *d, const char *name, int64_t ttl, bool
                   int64_t marked_at, pid_t looked)
 {
 	char text[64];
-	int64_t at = -1;
-	if (looked != 0) { /* its tombstone says when (it leaves it before it lets go of its lock) */
-		pid_t holder = names_holder(d, name);
-		return already_ended(name, "", names_tombstone(d, name, &at) ? at : -1,
-		                     holder != 0 && holder != looked);
-	}
+	int status = looked != 0 ? ended_since(d, name, "", looked) : -1;
+	if (status >= 0)
+		return status;
 	if (marked && names_marked(d, name)) {
 		msg("no run named %s is running: a cancel marker was left, and a run of that name "
 		    "that starts within %s will not run its command", quote(name),
@@ -491,8 +504,10 @@ static int no_run(const struct names_dir *d, const char *name, int64_t ttl, bool
 	if (marked && clock_now() - marked_at < ttl)
 		return 0; /* a run took the marker meanwhile: it ends without starting its command */
 	msg("no run named %s is running: no marker was left%s", quote(name),
-	    marked ? " (it expired)" : ttl <= 0 ? " (--marker-ttl=0)"
-	                         : " (none is, in another user's directory)");
+	    marked                  ? " (it expired)"
+	    : ttl <= 0              ? " (--marker-ttl=0)"
+	    : d->owner != geteuid() ? " (none is, in another user's directory)"
+	                            : " (its lock is held, by no run this user can talk to)");
 	return CANCEL_NONE;
 }
 

@@ -21,7 +21,7 @@ setup() {
 	N=b$BATS_TEST_NUMBER-$(($$ % 100000))
 	export S
 	S=$(private_sleep "$N-s")
-	STOPPED="" PUB="" MADE_RUN_USER="" DAEMON=""
+	STOPPED="" PUB="" MADE_RUN_USER="" DAEMON="" HOLDER=""
 }
 
 teardown() {
@@ -33,6 +33,7 @@ teardown() {
 	done
 	kill_named "$N-s"
 	[ -z "$DAEMON" ] || kill "$DAEMON" 2>/dev/null || true
+	[ -z "$HOLDER" ] || kill "$HOLDER" 2>/dev/null || true
 	[ -z "$PUB" ] || rm -rf "$PUB"
 	[ -z "$MADE_RUN_USER" ] || rm -rf "$MADE_RUN_USER"
 	other_users_done
@@ -626,6 +627,26 @@ while True:
 	run -2 --separate-stderr "$RUNLIMIT" --cancel=65534:evil
 	echo "$stderr" >&2
 	RUNLIMIT_DIR=$PUB/runlimit-65534 run -2 --separate-stderr "$RUNLIMIT" --cancel=evil
+	# The same with the name's lock held by the user, as a live run's is: the cancel looked at
+	# a live run, yet reached none it may talk to, and that run still holds its lock: it has not
+	# ended (4), there is no run root can reach (2).
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$PY" -c '
+import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 0)
+open(sys.argv[2], "w").close()
+time.sleep(60)
+' "$PUB/runlimit-65534/evil.lock" "$PUB/holding" </dev/null >/dev/null 2>&1 3>&- &
+	HOLDER=$!
+	wait_until 10 test -e "$PUB/holding"
+	run -2 --separate-stderr "$RUNLIMIT" --cancel=65534:evil
+	echo "$stderr" >&2
+	[[ "$stderr" == *"no run named 'evil' of user 65534 is running"* ]]
+	RUNLIMIT_DIR=$PUB/runlimit-65534 run -2 --separate-stderr "$RUNLIMIT" --cancel=evil
+	echo "$stderr" >&2
+	[[ "$stderr" == *"no run named 'evil' is running: no marker was left (none is, in another user's directory)" ]]
+	kill "$HOLDER"
+	HOLDER=
 	kill "$DAEMON" # still there: it was reached, and went on
 	wait "$DAEMON" || true
 	DAEMON=
