@@ -245,6 +245,12 @@ class NamedTest(ProcessTest):
         self.assertIs(outcome, runlimit.CancelOutcome.ENDED)
         self.assertTrue(outcome)
         self.assertEqual(h.wait(30).returncode, 143)
+        # Too late: the run has ended; nothing is left for the name's next run.
+        outcome = runlimit.cancel(name, env=env)
+        self.assertIs(outcome, runlimit.CancelOutcome.ALREADY_ENDED)
+        self.assertFalse(outcome)
+        r = runlimit.run(["sh", "-c", "echo ran"], 60, name=name, env=env)
+        self.assertEqual((r.returncode, r.stdout, r.cancelled), (0, b"ran\n", False))
 
 
 class TypesTest(ProcessTest):
