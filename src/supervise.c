@@ -65,7 +65,8 @@ enum event {
 	STOPPED,    /* the command stopped (r->stopped_by) */
 	DRAINED,    /* nothing of its tree is left */
 	FLUSHED,    /* the relay has written out, or dropped, all it owed */
-	ALARM,      /* SIGALRM came from outside: as with GNU timeout, time is up now */
+	ALARM,      /* SIGALRM came from outside: as with GNU timeout, time is up now (before
+	               the first signal), or the grace is (after it) */
 	REQUEST,    /* a signal asking the run to end came from outside (r->sig, r->sig_why) */
 	FORWARD,    /* a signal from outside, to pass on as it is (r->sig, r->reach) */
 	HOOK_OVER,  /* the --on-timeout hook exited, or was KILLed at its limit (hook.h) */
@@ -358,6 +359,29 @@ static void final_kill(struct run *r, enum event ev)
 	killed(r);
 }
 
+/* SIGALRM before the first signal: the deadline is now, as GNU timeout takes it.  A limit
+ * runs out once: after one, SIGALRM means nothing here (-s 0's time-out leaves the run
+ * RUNNING, having sent nothing and started no grace). */
+static void alarm_limit(struct run *r, enum event ev)
+{
+	if (!r->end.timed_out)
+		time_out(r, ev);
+}
+
+/* SIGALRM once the first signal went out (a limit's, a request's, --kill-leftovers' TERM):
+ * GNU timeout then takes it as the end of -k's grace, and so does runlimit, of whatever
+ * grace runs (-k's or the default's): the final KILL at once, as at the grace's own end (its
+ * reason, its status), the steps still due before it skipped.  Where no final KILL is due
+ * (-k 0) no grace runs, and SIGALRM is what it is before the first signal. */
+static void alarm_grace(struct run *r, enum event ev)
+{
+	if (r->grace_end == CLOCK_NEVER || escalation_grace(&r->esc) == 0) {
+		alarm_limit(r, ev);
+		return;
+	}
+	final_kill(r, GRACE_OVER);
+}
+
 /* A step's time came: the final KILL, or a step before it, which the next one follows. */
 static void next_step(struct run *r, enum event ev)
 {
@@ -489,7 +513,7 @@ static const action table[EVENTS][PHASES] = {
 	[STOPPED]    = {stopped,    ignore,          stopped,     stopped,     ignore,     ignore,     ignore,  ignore},
 	[DRAINED]    = {ignore,     ignore,          ignore,      ignore,      done,       done,       ignore,  ignore},
 	[FLUSHED]    = {ignore,     ignore,          ignore,      ignore,      ignore,     ignore,     flushed, ignore},
-	[ALARM]      = {time_out,   ignore,          time_out,    time_out,    time_out,   ignore,     ignore,  ignore},
+	[ALARM]      = {alarm_limit, ignore,         alarm_grace, alarm_limit, alarm_grace, ignore,    ignore,  ignore},
 	/* In DONE: ended by a signal taken in this pass, the requests taken with it still go
 	 * out; while FLUSHING, a request ends the relaying too. */
 	[REQUEST]    = {request,    request_hooking, request,     settle_cut,  request,    settle_cut, cut_off, request},
@@ -545,8 +569,7 @@ static void arrived(struct run *r, int sig, bool by_process, int relayed)
 		return;
 	}
 	if (sig == SIGALRM) {
-		if (!r->end.timed_out)
-			dispatch(r, ALARM);
+		dispatch(r, ALARM);
 		return;
 	}
 	if (disp_is_fault(sig))

@@ -127,3 +127,27 @@ NOTING='trap "echo TERM >>\"\$1\"" TERM; trap "echo INT >>\"\$1\"" INT; echo >"$
 		'0.45 < d["signals"][-2]["at"] - d["signals"][0]["at"]' \
 		'2.9 < d["signals"][-1]["at"] - d["signals"][-2]["at"]'
 }
+
+@test "a SIGALRM in the grace skips the steps still due: the final KILL at once, 137 with -k" {
+	local pid t0 took stderr
+	# A middle step 20 s after the TERM, the KILL 30 s after that; the first SIGALRM is the
+	# limit, the second (once the command has noted the TERM) the grace's end.
+	RUNLIMIT_TEST_MIDDLE_STEP_MS=20000 "$RUNLIMIT_HOOKS" -v -k 30 --report="$F" 60 \
+		sh -c "$NOTING" "$READY" "$LOG" 2>"$BATS_TEST_TMPDIR/stderr" 3>&- &
+	pid=$!
+	wait_for_file "$READY"
+	kill -ALRM "$pid"
+	wait_for_file "$LOG"
+	t0=$(now)
+	kill -ALRM "$pid"
+	wait_bg "$pid" 10
+	took=$(elapsed "$t0")
+	stderr=$(cat "$BATS_TEST_TMPDIR/stderr")
+	echo "status $BG_STATUS after ${took}s; stderr: $stderr; log: $(cat "$LOG")"
+	[ "$BG_STATUS" -eq 137 ]
+	lt "$took" 3
+	[ "$(uniq "$LOG")" = TERM ]
+	[ "$(sent "$stderr")" = "TERM KILL" ]
+	report_is "$F" 'd["timed_out_by"] == "alarm"' 'd["kill_needed"]' \
+		'[(s["signal"], s["reason"]) for s in d["signals"] if s["signal"] != "CONT"] == [("TERM", "alarm"), ("KILL", "grace")]'
+}

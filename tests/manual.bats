@@ -2,7 +2,7 @@
 # The manual (man/runlimit.1) against the program it documents: every option that --help
 # or --nproc --help lists has an entry in the manual, and every option the manual has an
 # entry for is one of theirs; and the manual stays a reference of behaviour, within its
-# size (at most 43,800 bytes: why and how go to docs/design.md, figures to
+# size (at most 43,900 bytes: why and how go to docs/design.md, figures to
 # docs/performance.md, the report's fields to docs/report.schema.json).  The manual is
 # read as mdoc source, so no formatter is needed; where the suite runs without the
 # source tree (an initramfs, an installed copy of the tests), the tests skip, saying so.
@@ -12,7 +12,7 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 MANUAL=${RUNLIMIT_MANUAL:-$BATS_TEST_DIRNAME/../man/runlimit.1}
-MANUAL_MAX_BYTES=43800
+MANUAL_MAX_BYTES=43900
 
 need_manual() {
 	[ -f "$MANUAL" ] || skip "no manual at $MANUAL (tests run outside the source tree)"
@@ -68,7 +68,7 @@ only_in() { comm -23 "$1" "$2" | tr '\n' ' '; }
 	[ -z "$missing" ] && [ -z "$extra" ]
 }
 
-@test "the manual is at most 43,800 bytes" {
+@test "the manual is at most 43,900 bytes" {
 	need_manual
 	local size
 	size=$(($(wc -c <"$MANUAL")))

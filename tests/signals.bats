@@ -231,6 +231,172 @@ print(subprocess.run(sys.argv[1:]).returncode)' "$RUNLIMIT_HOOKS" 30 sh -c "echo
 	no_survivors "sg-grand-$BATS_TEST_NUMBER" 3
 }
 
+# ---- SIGALRM during a grace: the final KILL now -------------------------------------------
+
+# GNU timeout, once its first signal went out with -k, takes a SIGALRM as the end of the
+# grace: the KILL at once.  runlimit does so in whatever grace runs (a limit's, a request's,
+# a cancel's, the caller's death's, the leftovers'), as the grace's own end would: the KILL
+# to the tree, its reason "grace", kill_needed, the status that KILL gives.  Every grace
+# here is far longer than the 3 s runlimit is given after the SIGALRM.
+
+report_is() { "$PY" "$TOOLS/report_is.py" "$@"; }
+
+# sent FILE SIGNAL:REASON...: the report FILE lists these signals, SIGCONT aside, with these
+# reasons, in this order.
+sent() {
+	local f=$1 p want=
+	shift
+	for p in "$@"; do want="$want('${p%%:*}', '${p#*:}'), "; done
+	report_is "$f" "[(s['signal'], s['reason']) for s in d['signals'] if s['signal'] != 'CONT'] == [$want]"
+}
+
+# start_rl_term_blocked ARG...: start_rl, with SIGTERM blocked in runlimit's caller, so in the
+# command from its first instruction: a time-out's TERM stays pending in it, however late
+# it starts (no trap to set before a short limit).
+start_rl_term_blocked() {
+	"$TOOLS/block_signals" TERM "$PY" "$TOOLS/dfl.py" "$RUNLIMIT" "$@" \
+		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	RL_PID=$!
+}
+
+# grace_runs [ERR]: wait until runlimit's -v (its stderr: ERR, default $BATS_TEST_TMPDIR/err)
+# has said that its first signal went out: the grace runs from then.  (-v speaks as it
+# sends, and runlimit takes a signal only after the action that sent it.)
+grace_runs() {
+	local err=${1:-$BATS_TEST_TMPDIR/err}
+	wait_until 20 grep -q "sending signal [A-Z]* to command" "$err" ||
+		{ echo "stderr: $(cat "$err")" >&2; return 1; }
+}
+
+# alarm_ends_grace: once the grace runs, SIGALRM to runlimit, which must then end within 3 s;
+# its status in RL_STATUS, the seconds from the SIGALRM to its end in TOOK.
+alarm_ends_grace() {
+	local t0
+	grace_runs || return 1
+	t0=$(now)
+	kill -ALRM "$RL_PID"
+	finish_rl 6 || return 1
+	TOOK=$(elapsed "$t0")
+	echo "runlimit ended ${TOOK}s after the SIGALRM" >&2
+	lt "$TOOK" 3
+}
+
+@test "SIGALRM after a forwarded TERM, in -k's grace: the KILL at once, as GNU timeout's (137); the report a request, then the grace's KILL" {
+	local d=$BATS_TEST_TMPDIR ps
+	ps=$(private_sleep "sg-sleep-$BATS_TEST_NUMBER")
+	start_rl -v -k 30 --report="$d/r.json" 60 sh -c "trap '' TERM; echo \$\$ > '$d/ready'; exec '$ps' 60"
+	ready "$d/ready"
+	kill -TERM "$RL_PID"
+	alarm_ends_grace
+	[ "$RL_STATUS" -eq 137 ]
+	no_survivors "sg-sleep-$BATS_TEST_NUMBER" 5
+	report_is "$d/r.json" 'd["outcome"] == "interrupted"' 'd["kill_needed"]' 'not d["timed_out"]'
+	sent "$d/r.json" TERM:forwarded KILL:grace
+}
+
+@test "SIGALRM in a time-out's grace (-k 30): the KILL at once, 137" {
+	local d=$BATS_TEST_TMPDIR ps
+	ps=$(private_sleep "sg-sleep-$BATS_TEST_NUMBER")
+	start_rl_term_blocked -v -k 30 --report="$d/r.json" 0.2 "$ps" 60
+	alarm_ends_grace
+	[ "$RL_STATUS" -eq 137 ]
+	no_survivors "sg-sleep-$BATS_TEST_NUMBER" 5
+	report_is "$d/r.json" 'd["outcome"] == "killed"' 'd["timed_out_by"] == "deadline"' 'd["kill_needed"]'
+	sent "$d/r.json" TERM:deadline KILL:grace
+}
+
+@test "SIGALRM in a time-out's default grace (no -k): the KILL at once, and 124 as at the grace's end" {
+	local d=$BATS_TEST_TMPDIR ps
+	ps=$(private_sleep "sg-sleep-$BATS_TEST_NUMBER")
+	start_rl_term_blocked -v --report="$d/r.json" 0.2 "$ps" 60
+	alarm_ends_grace
+	[ "$RL_STATUS" -eq 124 ]
+	no_survivors "sg-sleep-$BATS_TEST_NUMBER" 5
+	report_is "$d/r.json" 'd["kill_needed"]' 'd["exit_status"] == 124'
+	sent "$d/r.json" TERM:deadline KILL:grace
+}
+
+@test "SIGINT then SIGALRM sent back to back (the Python package's kill()): the request, then the KILL at once; 20 runs" {
+	local d=$BATS_TEST_TMPDIR i=0 t0 took slowest=0
+	while [ "$i" -lt 20 ]; do
+		i=$((i + 1))
+		rm -f "$d/ready" "$d/r.json"
+		start_rl -k 30 --report="$d/r.json" 60 sh -c "trap 'echo INT >>\"$d/log\"' INT
+			trap 'echo TERM >>\"$d/log\"' TERM; echo \$\$ > '$d/ready'; while :; do sleep 0.05; done"
+		ready "$d/ready"
+		t0=$(now)
+		# No pause: runlimit takes the signals that came in number order, INT (2) first.
+		kill -INT "$RL_PID"
+		kill -ALRM "$RL_PID"
+		finish_rl 6
+		took=$(elapsed "$t0")
+		echo "run $i: ended ${took}s after the INT" >&2
+		lt "$took" 3
+		if lt "$slowest" "$took"; then slowest=$took; fi
+		[ "$RL_STATUS" -eq 137 ]
+		report_is "$d/r.json" 'd["outcome"] == "interrupted"' 'd["kill_needed"]' 'not d["timed_out"]'
+		sent "$d/r.json" INT:forwarded KILL:grace
+	done
+	echo "slowest of 20: ${slowest}s" >&2
+}
+
+@test "SIGALRM while leftovers have their grace (--kill-leftovers -k 30): the KILL at once; the status stays the command's" {
+	local d=$BATS_TEST_TMPDIR ps
+	ps=$(private_sleep "sg-left-$BATS_TEST_NUMBER")
+	start_rl -v -k 30 --kill-leftovers --report="$d/r.json" 60 sh -c "trap '' TERM; '$ps' 300 & exit 3"
+	alarm_ends_grace
+	[ "$RL_STATUS" -eq 3 ]
+	no_survivors "sg-left-$BATS_TEST_NUMBER" 5
+	report_is "$d/r.json" 'd["outcome"] == "exited"' 'd["kill_needed"]' 'not d["timed_out"]'
+	sent "$d/r.json" TERM:leftovers KILL:grace
+}
+
+@test "SIGALRM in a cancel's grace: the KILL at once; the cancel returns" {
+	local d=$BATS_TEST_TMPDIR ps cancel
+	export RUNLIMIT_DIR=$d/names
+	ps=$(private_sleep "sg-sleep-$BATS_TEST_NUMBER")
+	start_rl -v -k 30 --name=alrm --report="$d/r.json" 60 sh -c "trap '' TERM; echo \$\$ > '$d/ready'; exec '$ps' 60"
+	ready "$d/ready"
+	"$RUNLIMIT" --cancel=alrm >"$d/cancel" 2>&1 3>&- &
+	cancel=$!
+	alarm_ends_grace
+	[ "$RL_STATUS" -eq 137 ]
+	wait_bg "$cancel" 10
+	echo "the cancel: $BG_STATUS, $(cat "$d/cancel")" >&2
+	[ "$BG_STATUS" -eq 0 ]
+	no_survivors "sg-sleep-$BATS_TEST_NUMBER" 5
+	report_is "$d/r.json" 'd["cancelled"]' 'd["kill_needed"]' 'not d["timed_out"]'
+	sent "$d/r.json" TERM:cancel KILL:grace
+}
+
+@test "SIGALRM in the grace that the caller's death started (--die-with-parent): the KILL at once" {
+	local d=$BATS_TEST_TMPDIR ps caller t0
+	ps=$(private_sleep "sg-sleep-$BATS_TEST_NUMBER")
+	# The caller: runlimit in the background, its pid in $d/rl, then a wait.
+	cat >"$d/caller.sh" <<'EOS'
+"$1" --die-with-parent -v -k 30 --report="$2/r.json" 60 \
+	sh -c 'trap "" TERM; echo $$ >"$0/ready"; exec "$1" 60' "$2" "$3" 2>"$2/err" &
+echo $! >"$2/rl"
+wait
+EOS
+	sh "$d/caller.sh" "$RUNLIMIT" "$d" "$ps" 3>&- &
+	caller=$!
+	ready "$d/ready"
+	RL_PID=$(cat "$d/rl")
+	kill -KILL "$caller"
+	wait "$caller" 2>/dev/null || true
+	grace_runs
+	t0=$(now)
+	kill -ALRM "$RL_PID"
+	wait_for_gone "$RL_PID" 6
+	echo "runlimit ended $(elapsed "$t0")s after the SIGALRM" >&2
+	lt "$(elapsed "$t0")" 3
+	RL_PID=
+	no_survivors "sg-sleep-$BATS_TEST_NUMBER" 5
+	report_is "$d/r.json" 'd["parent_gone"]' 'd["kill_needed"]' 'd["exit_status"] == 137'
+	sent "$d/r.json" TERM:parent KILL:grace
+}
+
 # ---- inherited dispositions and masks -----------------------------------------------------
 
 # The commands below save their dispositions with sigsnap (helpers.bash) before they go on:
