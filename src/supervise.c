@@ -501,7 +501,8 @@ typedef void (*action)(struct run *, enum event);
 
 /* While HOOKING no limit is left to run out (the deadline and the silence are spent, and no
  * grace runs), a stop of the command waits for the first signal's SIGCONT, and the command's
- * exit is noted for after_hook. */
+ * exit is noted for after_hook.  Once the final KILL went out (KILLED, SETTLING) a SIGALRM
+ * has no grace left to end, and is no limit either: what ended the run stands. */
 static const action table[EVENTS][PHASES] = {
 	/*             RUNNING      HOOKING          ENDING       KILLED       DRAINING    SETTLING    FLUSHING DONE */
 	[AHEAD]      = {read_ahead, ignore,          ignore,      ignore,      ignore,     ignore,     ignore,  ignore},
@@ -513,7 +514,7 @@ static const action table[EVENTS][PHASES] = {
 	[STOPPED]    = {stopped,    ignore,          stopped,     stopped,     ignore,     ignore,     ignore,  ignore},
 	[DRAINED]    = {ignore,     ignore,          ignore,      ignore,      done,       done,       ignore,  ignore},
 	[FLUSHED]    = {ignore,     ignore,          ignore,      ignore,      ignore,     ignore,     flushed, ignore},
-	[ALARM]      = {alarm_limit, ignore,         alarm_grace, alarm_limit, alarm_grace, ignore,    ignore,  ignore},
+	[ALARM]      = {alarm_limit, ignore,         alarm_grace, ignore,      alarm_grace, ignore,    ignore,  ignore},
 	/* In DONE: ended by a signal taken in this pass, the requests taken with it still go
 	 * out; while FLUSHING, a request ends the relaying too. */
 	[REQUEST]    = {request,    request_hooking, request,     settle_cut,  request,    settle_cut, cut_off, request},

@@ -145,6 +145,25 @@ kill_pending() {
 	report_is "$F" "d[\"alive_after_kill\"] == [$pid]"
 }
 
+@test "a SIGALRM after a request's final KILL, while the command cannot die of it, changes nothing: still the request's end, not a time-out" {
+	needs_freezer
+	[ -r /proc/self/status ] || skip "no /proc/PID/status to see the pending SIGKILL"
+	"$RUNLIMIT" --report="$F" -k 0.2 60 sh -c "$FREEZE; exit 7" 2>"$D/err" &
+	RL=$!
+	wait_until 20 frozen
+	pid=$(frozen_pid)
+	kill -TERM "$RL"
+	# the grace's KILL went out (0.2 s after the TERM): runlimit waits for it to take
+	wait_until 10 kill_pending "$pid"
+	T0=$(now)
+	kill -ALRM "$RL"
+	finish_rl 20
+	[ "$RL_STATUS" -eq 137 ]
+	left_behind "$pid" "the command"
+	report_is "$F" 'd["outcome"] == "interrupted"' 'not d["timed_out"]' 'd["kill_needed"]' \
+		'[(s["signal"], s["reason"]) for s in d["signals"] if s["signal"] != "CONT"] == [("TERM", "forwarded"), ("KILL", "grace")]'
+}
+
 @test "a leftover that cannot die: the command's status stands, the leftover is named" {
 	needs_freezer
 	# the command starts a leftover that freezes, and waits (bounded) until it has
