@@ -217,7 +217,7 @@ check-portable:
 	RUNLIMIT=$(CURDIR)/runlimit-portable RUNLIMIT_HOOKS=$(CURDIR)/runlimit-portable-hooks \
 		RUNLIMIT_EXPECT= scripts/run-bats.sh $(JOBS)
 
-SHELL_SCRIPTS = scripts/*.sh bench/*.sh .ci/run tests/helpers.bash tests/vm/*.bash tests/tools/*.sh tests/tools/block_signals \
+SHELL_SCRIPTS = scripts/*.sh bench/*.sh .ci/run tests/helpers.bash tests/python.bash tests/vm/*.bash tests/tools/*.sh tests/tools/block_signals \
 	tests/tools/complete-in-bash completions/runlimit.bash
 lint:
 	mandoc -Tlint -Wwarning man/runlimit.1

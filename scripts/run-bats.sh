@@ -8,7 +8,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 # The slowest files first (measured on a 2-core machine), so that the last one to finish
 # does not start late: the rest follow in name order.
-slow="relay-bound named-bound safety python tree cli silence tty"
+slow="python python39 relay-bound named-bound safety tree cli silence tty"
 files=${BATS_FILES:-$(for s in $slow; do [ -e "tests/$s.bats" ] && echo "tests/$s.bats"; done
 	for f in tests/*.bats; do
 		case " $slow " in *" $(basename "$f" .bats) "*) ;; *) echo "$f" ;; esac
