@@ -1,7 +1,7 @@
 """Run commands under runlimit from Python, the safe way, in subprocess's language.
 
-run() and arun() run a command under a time limit and return what happened; start() gives
-a handle to cancel from another thread; cancel(name) and list_runs() reach named runs from
+run() and arun() run a command under a time limit and return what happened; start() and
+astart() give a handle, Popen-like, whose output streams while the command runs; cancel(name) and list_runs() reach named runs from
 any process.  The options that keep a caller safe are chosen here: the output relay
 whenever output is captured (a leftover holding the pipes cannot hold the caller), the
 report written to a private file and read after the exit, -k only when a grace is asked
@@ -21,9 +21,11 @@ See docs/python.md.
     (124, True, b'hi\\n')
 """
 
+from ._ahandle import ARun, astart
 from ._command import Command, Duration, Signal, Size
 from ._errors import RunFailed, RunlimitError, RunlimitNotFound, RunlimitTooOld, TimedOut
 from ._handle import Run, start
+from ._output import DEVNULL, PIPE, STDOUT, Destination
 from ._locate import find_runlimit
 from ._named import CancelOutcome, cancel, list_runs
 from ._result import Result
@@ -32,7 +34,8 @@ from ._run import arun, run
 __version__ = "0.2.0"
 
 __all__ = [
-    "run", "arun", "start", "Run", "cancel", "CancelOutcome", "list_runs", "find_runlimit",
-    "Result", "RunlimitError", "RunlimitNotFound", "RunlimitTooOld", "RunFailed", "TimedOut",
-    "Command", "Duration", "Signal", "Size",
+    "run", "arun", "start", "Run", "astart", "ARun", "cancel", "CancelOutcome", "list_runs",
+    "find_runlimit", "Result", "RunlimitError", "RunlimitNotFound", "RunlimitTooOld",
+    "RunFailed", "TimedOut", "PIPE", "DEVNULL", "STDOUT",
+    "Command", "Destination", "Duration", "Signal", "Size",
 ]

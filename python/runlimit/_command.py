@@ -106,7 +106,7 @@ class Launch:
                  output_grace: Duration = 1.0, no_output_timeout: Optional[Duration] = None,
                  memory: Optional[Size] = None, max_procs: Optional[int] = None,
                  cpu_time: Optional[Duration] = None, stderr_tail: Optional[Size] = None,
-                 kill_leftovers: bool = False, capture_output: bool = True,
+                 kill_leftovers: bool = False, relayed: bool = True,
                  name: Optional[str] = None) -> None:
         self.args = command_args(args)
         options: List[Tuple[str, Optional[str]]] = []
@@ -114,7 +114,7 @@ class Launch:
             options.append(("-k", duration(kill_after, "kill_after")))
         if signal is not None:
             options.append(("-s", signal_name(signal)))
-        relayed = capture_output or no_output_timeout is not None or stderr_tail is not None
+        relayed = relayed or no_output_timeout is not None or stderr_tail is not None
         if relayed:  # a leftover holding a captured pipe must not hold the caller
             options.append(("--output-grace", duration(output_grace, "output_grace")))
         if no_output_timeout is not None:

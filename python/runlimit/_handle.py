@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import io
 import os
 import signal as _signal
 import subprocess
@@ -11,11 +12,12 @@ import threading
 import time
 import weakref
 from types import TracebackType
-from typing import Dict, List, Mapping, Optional, Type
+from typing import IO, Any, List, Mapping, Optional, Type, Union
 
-from ._command import Command, Duration, Launch, Signal, Size, StrPath
+from ._command import Command, Duration, Signal, Size, StrPath
+from ._output import Capture, Destination, Text
+from ._plan import PARAMETERS, Plan, close, popen
 from ._result import Result, outcome
-from ._run import PARAMETERS, close, popen
 
 # waitid(WNOWAIT) where it is known to work; elsewhere (macOS) the handle polls.
 _WAITID_NOWAIT = hasattr(os, "waitid") and sys.platform.startswith(("linux", "freebsd"))
@@ -47,48 +49,73 @@ def _end_live_runs() -> None:
         h._done.wait()
 
 
+# The signals that ask runlimit to end the run (its tree, the grace, the KILL): a handle
+# that sends one has cancelled the run.
+REQUESTS = (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP, _signal.SIGQUIT)
+
+
+def wrap(pipe: Optional[IO[bytes]], text: Text) -> Optional[IO[Any]]:
+    """A pipe the caller reads, as Popen gives it: bytes, or text (universal newlines)."""
+    if pipe is None or not text.on:
+        return pipe
+    return io.TextIOWrapper(pipe, encoding=text.encoding, errors=text.errors)
+
+
 class Run:
-    """A run started by start(): cancel() it from any thread, wait() for its Result.
+    """A run started by start(), as Popen is a process: cancel(), terminate(), kill() or
+    send_signal() from any thread, wait() for its Result.
 
     pid is runlimit's; args the command's; returncode None until it has ended, then the
-    Result's."""
+    Result's.  stdout and stderr: the streams asked for with stdout=PIPE or stderr=PIPE,
+    read by the caller while the command runs (bytes, or str in text mode), else None;
+    what the package captures instead arrives in the Result."""
 
     args: List[str]
     pid: int
+    stdout: Optional[IO[Any]]
+    stderr: Optional[IO[Any]]
 
-    def __init__(self, launch: Launch, proc: "subprocess.Popen[bytes]", check: bool,
-                 capture_output: bool) -> None:
-        self.args = launch.args
+    def __init__(self, plan: Plan, proc: "subprocess.Popen[bytes]") -> None:
+        self.args = plan.launch.args
         self.pid = proc.pid  # runlimit's
-        self._launch, self._proc, self._check = launch, proc, check
-        self._stderr_seen = capture_output
+        self._plan, self._proc = plan, proc
         self._owner = os.getpid()
-        self._lock = threading.Lock()  # held by cancel() and by the reaping: no kill after it
+        self._lock = threading.Lock()  # held by signals sent and by the reaping: none after
         self._reaped = False
         self._cancelled = False
+        self._killed = False
         self._done = threading.Event()
         self._result: Optional[Result] = None
         self._error: Optional[BaseException] = None
-        self._output: Dict[str, bytes] = {}
+        streams = plan.streams
+        self.stdout = wrap(proc.stdout, plan.text) if streams.stream_stdout else None
+        self.stderr = wrap(proc.stderr, plan.text) if streams.stream_stderr else None
+        self._out, self._err = plan.captures()
         workers: List[threading.Thread] = []
-        for key in ("stdout", "stderr"):
-            if getattr(proc, key) is not None:
-                workers.append(threading.Thread(target=self._read, args=(key,), daemon=True))
+        for pipe, capture in ((proc.stdout, self._out), (proc.stderr, self._err)):
+            if pipe is not None and capture is not None:
+                workers.append(threading.Thread(target=self._read, args=(pipe, capture),
+                                                daemon=True))
         for w in workers:
             w.start()
         _live.add(self)
         threading.Thread(target=self._finish, args=(workers,), daemon=True).start()
 
-    def _read(self, key: str) -> None:
-        stream = getattr(self._proc, key)
-        self._output[key] = stream.read()
-        close(stream)
+    @staticmethod
+    def _read(pipe: IO[bytes], capture: Capture) -> None:
+        fd = pipe.fileno()
+        while True:
+            data = os.read(fd, 1 << 16)
+            if not data:
+                break
+            capture.add(data)
+        close(pipe)
 
     def _reap(self) -> None:
         proc = self._proc
         if _WAITID_NOWAIT:
-            # Wait for the exit without reaping, then reap under the lock: cancel() can
-            # never signal the pid once another process may have it.
+            # Wait for the exit without reaping, then reap under the lock: no signal is
+            # ever sent to the pid once another process may have it.
             try:
                 os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)
             except ChildProcessError:
@@ -105,18 +132,19 @@ class Run:
             time.sleep(0.05)
 
     def _finish(self, workers: List[threading.Thread]) -> None:
+        plan = self._plan
         try:
             self._reap()
             for w in workers:
                 w.join()
-            self._result = outcome(self.args, self._proc.returncode,
-                                   self._output.get("stdout"), self._output.get("stderr"),
-                                   self._launch.report(), cancelled=self._cancelled,
-                                   stderr_seen=self._stderr_seen)
+            self._result = outcome(self.args, self._proc.returncode, self._out, self._err,
+                                   plan.launch.report(), text=plan.text,
+                                   cancelled=self._cancelled, killed=self._killed,
+                                   said=plan.said(self._out, self._err))
         except BaseException as e:  # kept for wait() to raise
             self._error = e
         finally:
-            self._launch.cleanup()
+            plan.launch.cleanup()
             _live.discard(self)
             self._done.set()
 
@@ -125,6 +153,39 @@ class Run:
         """The Result's returncode once the run has ended, else None (as Popen's)."""
         result = self._result
         return result.returncode if result is not None else None
+
+    def _send(self, *signals: int) -> bool:
+        with self._lock:
+            if self._reaped:
+                return False
+            for sig in signals:
+                os.kill(self.pid, sig)
+            return True
+
+    def send_signal(self, sig: int) -> None:
+        """Send sig to the command through runlimit, as Popen.send_signal does to its
+        child; nothing once the run has ended.  TERM, INT, HUP and QUIT ask runlimit to end
+        the whole tree (the signal, the grace, the KILL): a cancel.  KILL is kill(); any
+        other signal runlimit passes on to the command's group (STOP, which runlimit cannot
+        catch, stops runlimit itself)."""
+        if sig == _signal.SIGKILL:
+            self.kill()
+            return
+        if sig in REQUESTS:
+            self._cancelled = True
+        self._send(sig)
+
+    def terminate(self) -> None:
+        """cancel(), as Popen.terminate(): TERM to the whole tree, the grace, the KILL."""
+        self.cancel()
+
+    def kill(self) -> None:
+        """End the whole tree at once: SIGKILL to every process of it, no grace.  runlimit
+        is asked to end (SIGINT), then told its grace is up (SIGALRM, as GNU timeout takes
+        it); it sends the KILL to the tree, writes its report and exits.  The Result says
+        cancelled, returncode 137 (128+KILL)."""
+        self._cancelled = self._killed = True
+        self._send(_signal.SIGINT, _signal.SIGALRM)
 
     def cancel(self) -> bool:
         """End the run: SIGTERM to runlimit's own pid; runlimit then sends TERM to the whole
@@ -150,7 +211,7 @@ class Run:
         seconds pass first; with check=True, TimedOut or RunFailed as run() raises)."""
         if not self._done.wait(timeout):
             raise subprocess.TimeoutExpired(self.args, timeout or 0)
-        return self._outcome(check=self._check)
+        return self._outcome(check=self._plan.check)
 
     def _outcome(self, check: bool) -> Result:
         if self._error is not None:
@@ -169,6 +230,7 @@ class Run:
         the run's own (the cancel was the block's): an exception of the block goes on."""
         self.cancel()
         self._done.wait()
+        close(self.stdout, self.stderr)
 
 
 def start(args: Command, timeout: Optional[Duration] = None, *,
@@ -177,21 +239,21 @@ def start(args: Command, timeout: Optional[Duration] = None, *,
           memory: Optional[Size] = None, max_procs: Optional[int] = None,
           cpu_time: Optional[Duration] = None, stderr_tail: Optional[Size] = None,
           kill_leftovers: bool = False, name: Optional[str] = None,
-          input: Optional[bytes] = None, capture_output: bool = True,
+          input: Union[bytes, str, None] = None, stdout: Destination = None,
+          stderr: Destination = None, capture_output: bool = True,
+          max_output: Optional[Size] = None, text: Optional[bool] = None,
+          encoding: Optional[str] = None, errors: Optional[str] = None,
           cwd: Optional[StrPath] = None, env: Optional[Mapping[str, str]] = None,
           check: bool = False) -> Run:
-    launch = Launch(args, timeout, kill_after=kill_after, signal=signal,
-                    output_grace=output_grace, no_output_timeout=no_output_timeout,
-                    memory=memory, max_procs=max_procs, cpu_time=cpu_time,
-                    stderr_tail=stderr_tail, kill_leftovers=kill_leftovers,
-                    capture_output=capture_output, name=name)
-    proc = popen(launch, input, capture_output, cwd, env)
-    return Run(launch, proc, check, capture_output)
+    plan = Plan(streaming=True, **locals())
+    return Run(plan, popen(plan))
 
 
 start.__doc__ = """Start args under runlimit and return a Run handle at once.
 
-    Output is read by threads of the handle's, so nothing waits on a full pipe.  A handle
-    still running when the interpreter exits is cancelled and waited for; a command that
-    cannot be started raises from wait() (runlimit tells only once it has tried).
+    What the package captures is read by threads of the handle's, so nothing waits on a
+    full pipe; stdout=PIPE or stderr=PIPE gives the handle a stream the caller reads while
+    the command runs, as Popen's.  A handle still running when the interpreter exits is
+    cancelled and waited for; a command that cannot be started raises from wait()
+    (runlimit tells only once it has tried).
 """ + PARAMETERS

@@ -10,6 +10,7 @@ import signal as _signal
 from typing import Any, Dict, List, Optional
 
 from ._errors import RunFailed, RunlimitError, TimedOut
+from ._output import Capture, Text
 
 Report = Dict[str, Any]
 
@@ -51,9 +52,11 @@ def as_signal(number: int) -> int:
 
 def _request_signal(report: Report) -> Optional[int]:
     """The signal of the request to end that runlimit passed on (a cancel, a forwarded
-    TERM): the first signal the report lists for one."""
+    TERM): the first signal the report lists for one, sent to the whole tree (a signal
+    only passed on, USR1, goes to the group)."""
     for sent in report.get("signals") or ():
-        if sent.get("reason") in _REQUESTS and sent.get("signal") != "CONT":
+        if (sent.get("reason") in _REQUESTS and sent.get("target") == "tree"
+                and sent.get("signal") != "CONT"):
             return signal_number(sent.get("signal"))
     return None
 
@@ -98,7 +101,9 @@ class Result:
     it exited.  timed_out, timed_out_by: from the report ("deadline", "no-output", "memory",
     "procs", "cpu-time", "alarm"), never guessed from the status.  cancelled: a cancel of
     the handle, of the name, or a signal asking runlimit to end, ended it.  stdout,
-    stderr: bytes, or None when not captured.  stderr_tail: bytes with stderr_tail=, else
+    stderr: what was captured, bytes (str with text=), or None when not captured; with
+    max_output, its first and last halves, stdout_dropped and stderr_dropped counting the
+    bytes dropped between them (0 when none).  stderr_tail: bytes with stderr_tail=, else
     None.  left_running: how many processes of the tree were still alive at the end (None
     where the system cannot tell).  report: the parsed run report (None only if runlimit
     was KILLed).
@@ -106,8 +111,10 @@ class Result:
 
     args: List[str]
     returncode: int
-    stdout: Optional[bytes]
-    stderr: Optional[bytes]
+    stdout: Any  # bytes, str (text=) or None: subprocess's CompletedProcess has Any too
+    stderr: Any
+    stdout_dropped: int
+    stderr_dropped: int
     report: Optional[Report]
     timed_out: bool
     timed_out_by: Optional[str]
@@ -116,13 +123,15 @@ class Result:
     left_running: Optional[int]
     stderr_tail: Optional[bytes]
 
-    def __init__(self, args: List[str], status: int, stdout: Optional[bytes],
-                 stderr: Optional[bytes], report: Optional[Report],
-                 cancelled: bool = False) -> None:
+    def __init__(self, args: List[str], status: int, stdout: Any, stderr: Any,
+                 report: Optional[Report], cancelled: bool = False, stdout_dropped: int = 0,
+                 stderr_dropped: int = 0) -> None:
         self.args = args
         self.returncode = returncode_of(status, report)
         self.stdout = stdout
         self.stderr = stderr
+        self.stdout_dropped = stdout_dropped
+        self.stderr_dropped = stderr_dropped
         self.report = report
         self.timed_out = bool(report and report.get("timed_out"))
         self.timed_out_by = report.get("timed_out_by") if report else None
@@ -178,23 +187,33 @@ def start_error(report: Report, command: str) -> OSError:
     return OSError(number, text or os.strerror(number), command)
 
 
-def outcome(args: List[str], status: int, stdout: Optional[bytes], stderr: Optional[bytes],
-            report: Optional[Report], *, cancelled: bool = False, check: bool = False,
-            stderr_seen: bool = True) -> Result:
+def outcome(args: List[str], status: int, stdout: Optional[Capture],
+            stderr: Optional[Capture], report: Optional[Report], *, text: Optional[Text] = None,
+            cancelled: bool = False, killed: bool = False, check: bool = False,
+            said: Optional[Capture] = None) -> Result:
     """The Result of a finished run, or the exception it calls for: runlimit's own failure
     (RunlimitError, with its message), a command that could not start (an OSError, as
-    subprocess raises), and with check, a failure or a time-out."""
+    subprocess raises), and with check, a failure or a time-out.  said: the capture of
+    runlimit's own stderr (its stdout's with stderr=STDOUT), None where the package did not
+    see it."""
     if report is not None:
         what = report.get("outcome")
         if what in ("not-found", "not-runnable"):
             raise start_error(report, args[0])
         if what == "error":
-            said = _runlimit_message(stderr) if stderr_seen else None
-            if said is None:
-                said = "%s%s" % (report.get("error"), "" if stderr_seen else
-                                 " (runlimit's message went to stderr)")
-            raise RunlimitError("runlimit failed (status %d): %s" % (status, said))
-    result = Result(args, status, stdout, stderr, report, cancelled)
+            message = _runlimit_message(said.value()) if said is not None else None
+            if message is None:
+                message = "%s%s" % (report.get("error"), "" if said is not None else
+                                    " (runlimit's message went to stderr)")
+            raise RunlimitError("runlimit failed (status %d): %s" % (status, message))
+    text = text or Text(None, None, None)
+    out, err = text.result(stdout), text.result(stderr)
+    result = Result(args, status, out, err, report, cancelled,
+                    stdout.dropped if stdout else 0, stderr.dropped if stderr else 0)
+    if killed and (report is None or report.get("outcome") == "interrupted"):
+        # The handle's kill(): a cancel by KILL (also when runlimit was ended by it before
+        # it could take signals, and so before it started the command).
+        result.returncode = 128 + _signal.SIGKILL
     if check:
         result.check_returncode()
     return result

@@ -72,7 +72,8 @@ class DocExamplesTest(unittest.TestCase):
     def test_examples(self):
         blocks = [(lang, code) for lang, code in doc_blocks() if lang in ("python", "sh")]
         self.assertGreaterEqual(len(blocks), 6)
-        for names in ("runlimit.run(", "runlimit.arun(", "runlimit.start(", "runlimit.cancel(",
+        for names in ("runlimit.run(", "runlimit.arun(", "runlimit.start(", "runlimit.astart(",
+                      "runlimit.cancel(", "max_output=", "stdout=runlimit.PIPE", ".kill()",
                       "runlimit.list_runs(", "runlimit.find_runlimit(", "python3 -m runlimit"):
             self.assertTrue(any(names in code for _, code in blocks), names + " has no example")
         for i, (language, code) in enumerate(blocks):

@@ -18,7 +18,18 @@ def every_option() -> runlimit.Result:
                         output_grace=0.5, no_output_timeout=datetime.timedelta(seconds=3),
                         memory="1G", max_procs=10, cpu_time="1m", stderr_tail=1024,
                         kill_leftovers=True, name="typed", input=b"in", capture_output=True,
+                        max_output="1M", text=False, encoding=None, errors=None,
                         cwd=".", env={"LC_ALL": "C"}, check=False)
+
+
+def destinations() -> None:
+    with open("log", "wb") as f:
+        r = runlimit.run(["echo"], 5, stdout=f, stderr=runlimit.STDOUT)
+    r = runlimit.run(["echo"], 5, stdout=runlimit.DEVNULL, stderr=subprocess.PIPE,
+                     text=True, encoding="utf-8", errors="replace", input="text")
+    dropped: int = r.stdout_dropped + r.stderr_dropped
+    where: runlimit.Destination = 1
+    print(dropped, where, r.stdout)
 
 
 def the_result(r: runlimit.Result) -> None:
@@ -49,6 +60,13 @@ def the_handle() -> None:
     left: Optional[int] = h.wait(1.0).left_running
     with runlimit.start(["sleep", "10"], datetime.timedelta(minutes=1), check=True) as h2:
         print(h2.args)
+    h3 = runlimit.start(["yes"], 5, stdout=runlimit.PIPE, text=True)
+    if h3.stdout is not None:
+        first: str = h3.stdout.readline()
+        print(first)
+    h3.send_signal(signal.SIGUSR1)
+    h3.terminate()
+    h3.kill()
     print(pid, ok, polled, code, left)
 
 
@@ -88,7 +106,20 @@ def named() -> None:
 
 
 async def asynchronous() -> runlimit.Result:
-    r = await runlimit.arun(["echo", "hi"], 10)
+    h: runlimit.ARun = await runlimit.astart(["yes"], 5, stdout=runlimit.PIPE)
+    if h.stdout is not None:
+        async for line in h.stdout:
+            print(line.decode())
+    h.send_signal(signal.SIGUSR1)
+    h.terminate()
+    h.kill()
+    cancelled: bool = h.cancel()
+    code: Optional[int] = h.returncode
+    polled: Optional[runlimit.Result] = h.poll()
+    print(cancelled, code, polled, (await h.wait()).stdout_dropped)
+    async with await runlimit.astart(["sleep", "10"]) as h2:
+        print(h2.pid)
+    r = await runlimit.arun(["echo", "hi"], 10, max_output=10, text=True)
     return await runlimit.arun(["echo", r.returncode and "x" or "y"], timeout=None,
                                check=True)
 

@@ -1,0 +1,150 @@
+"""astart() and its ARun handle: start()'s twin for asyncio."""
+
+from __future__ import annotations
+
+import asyncio
+import signal as _signal
+from types import TracebackType
+from typing import List, Mapping, Optional, Type, Union
+
+from ._command import Command, Duration, Signal, Size, StrPath
+from ._output import Destination
+from ._plan import PARAMETERS, Plan
+from ._result import Result, outcome
+from ._run import _drain, acollect, aspawn, uncancellable
+
+REQUESTS = (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP, _signal.SIGQUIT)
+
+
+class ARun:
+    """A run started by astart(): Run's twin for asyncio.
+
+    stdout and stderr: asyncio.StreamReader for the streams asked for with PIPE (bytes:
+    `async for line in h.stdout`), else None.  `await h.wait()` returns the Result; a
+    cancel of the task awaiting it leaves the run going (the handle's to end).  Leaving
+    `async with` ends the run and awaits its end."""
+
+    args: List[str]
+    pid: int
+    stdout: Optional[asyncio.StreamReader]
+    stderr: Optional[asyncio.StreamReader]
+
+    def __init__(self, plan: Plan, proc: asyncio.subprocess.Process) -> None:
+        self.args = plan.launch.args
+        self.pid = proc.pid
+        self._plan, self._proc = plan, proc
+        self._cancelled = self._killed = False
+        streams = plan.streams
+        self.stdout = proc.stdout if streams.stream_stdout else None
+        self.stderr = proc.stderr if streams.stream_stderr else None
+        self._result: Optional[Result] = None
+        self._ending: "asyncio.Future[Result]" = asyncio.ensure_future(self._finish())
+
+    async def _finish(self) -> Result:
+        plan, proc = self._plan, self._proc
+        out, err = plan.captures()
+        try:
+            await asyncio.gather(acollect(proc.stdout if out else None, out),
+                                 acollect(proc.stderr if err else None, err))
+            status = await proc.wait()
+            self._result = outcome(self.args, status, out, err, plan.launch.report(),
+                                   text=plan.text, cancelled=self._cancelled,
+                                   killed=self._killed, said=plan.said(out, err))
+            return self._result
+        finally:
+            plan.launch.cleanup()
+
+    @property
+    def returncode(self) -> Optional[int]:
+        """The Result's returncode once the run has ended, else None."""
+        return self._result.returncode if self._result is not None else None
+
+    def _send(self, *signals: int) -> bool:
+        # asyncio's Process signals only a child it has not reaped: never another's pid.
+        if self._proc.returncode is not None:
+            return False
+        try:
+            for sig in signals:
+                self._proc.send_signal(sig)
+        except ProcessLookupError:
+            return False
+        return True
+
+    def send_signal(self, sig: int) -> None:
+        """As Run.send_signal: through runlimit; KILL is kill()."""
+        if sig == _signal.SIGKILL:
+            self.kill()
+            return
+        if sig in REQUESTS:
+            self._cancelled = True
+        self._send(sig)
+
+    def terminate(self) -> None:
+        """cancel()."""
+        self.cancel()
+
+    def kill(self) -> None:
+        """As Run.kill: the whole tree KILLed at once, returncode 137."""
+        self._cancelled = self._killed = True
+        self._send(_signal.SIGINT, _signal.SIGALRM)
+
+    def cancel(self) -> bool:
+        """As Run.cancel: TERM to runlimit; False if the run had ended."""
+        if self._proc.returncode is not None:
+            return False
+        self._cancelled = True
+        return self._send(_signal.SIGTERM)
+
+    def poll(self) -> Optional[Result]:
+        """The Result if the run has ended, else None (never check's exceptions)."""
+        if not self._ending.done():
+            return None
+        return self._ending.result()
+
+    async def wait(self) -> Result:
+        """Await the end and return the Result (check=True: TimedOut or RunFailed)."""
+        result = await asyncio.shield(self._ending)
+        if self._plan.check:
+            result.check_returncode()
+        return result
+
+    async def __aenter__(self) -> "ARun":
+        return self
+
+    async def __aexit__(self, kind: Optional[Type[BaseException]],
+                        value: Optional[BaseException],
+                        tb: Optional[TracebackType]) -> None:
+        """Leaving the block cancels the run and awaits its end (a cancel meanwhile held
+        back), raising nothing of the run's own."""
+        self.cancel()
+        # The caller's streams are read to their end meanwhile (runlimit is never held by
+        # a full pipe); the captured ones are the handle's own to read.
+        streamed = [_drain(s) for s in (self.stdout, self.stderr) if s is not None]
+        ending, cancelled = await uncancellable(asyncio.gather(*streamed, self._ending))
+        if not ending.cancelled():
+            ending.exception()  # the run's own end is no news of the block's
+        if cancelled:
+            raise asyncio.CancelledError
+
+
+async def astart(args: Command, timeout: Optional[Duration] = None, *,
+                 kill_after: Optional[Duration] = None, signal: Optional[Signal] = None,
+                 output_grace: Duration = 1.0, no_output_timeout: Optional[Duration] = None,
+                 memory: Optional[Size] = None, max_procs: Optional[int] = None,
+                 cpu_time: Optional[Duration] = None, stderr_tail: Optional[Size] = None,
+                 kill_leftovers: bool = False, name: Optional[str] = None,
+                 input: Union[bytes, str, None] = None, stdout: Destination = None,
+                 stderr: Destination = None, capture_output: bool = True,
+                 max_output: Optional[Size] = None, text: Optional[bool] = None,
+                 encoding: Optional[str] = None, errors: Optional[str] = None,
+                 cwd: Optional[StrPath] = None, env: Optional[Mapping[str, str]] = None,
+                 check: bool = False) -> ARun:
+    plan = Plan(streaming=True, **locals())
+    return ARun(plan, await aspawn(plan))
+
+
+astart.__doc__ = """start() for asyncio: start args under runlimit, return an ARun at once.
+
+    Its stdout and stderr (with stdout=PIPE, stderr=PIPE) are asyncio readers, bytes
+    whatever text says (text applies to what the package captures into the Result).
+""" + PARAMETERS
