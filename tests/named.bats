@@ -46,6 +46,20 @@ registered() { [ -S "$RUNLIMIT_DIR/$1.sock" ]; }
 # (NAME.ended) and dot-files (.swept, the stamp of the last sweep of them).
 only_tombstones() { [ -z "$(ls "$RUNLIMIT_DIR" | grep -v '\.ended$' || true)" ]; }
 
+# cancel_held_past_its_run: a run of job, and a hooks build's --cancel=job (in the
+# background: $cancel, its stderr $D/cancel.err) held after its look at the name until the
+# test removes $D/held; meanwhile the run it saw is ended with a TERM and reaped
+# (BG_STATUS its status).
+cancel_held_past_its_run() {
+	start_named job 60 "$S" 100
+	local first=$RUN
+	RUNLIMIT_TEST_CANCEL_LOOKED=$D/held "$RUNLIMIT_HOOKS" --cancel=job 2>"$D/cancel.err" 3>&- &
+	cancel=$!
+	wait_until 10 test -e "$D/held"
+	kill -TERM "$first"
+	wait_bg "$first"
+}
+
 # start_named NAME ARG...: runlimit --name=NAME ARG... in the background, its pid in RUN;
 # returns once the run is registered.
 start_named() {
@@ -930,14 +944,8 @@ ended_line() {
 	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
 	# The hooks build's cancel stops after its look at the name (a live run: no marker) until
 	# the test removes $D/held: meanwhile the run it saw ends, and the name's next one starts.
-	start_named job 60 "$S" 100
-	local first=$RUN
-	RUNLIMIT_TEST_CANCEL_LOOKED=$D/held "$RUNLIMIT_HOOKS" --cancel=job 2>"$D/cancel.err" 3>&- &
-	local cancel=$!
-	wait_until 10 test -e "$D/held"
+	cancel_held_past_its_run
 	[ ! -e "$RUNLIMIT_DIR/job.cancel" ] # a run was live: no marker
-	kill -TERM "$first"
-	wait_bg "$first"
 	[ "$BG_STATUS" -eq 143 ]
 	start_named job 60 "$S" 101
 	rm "$D/held"
@@ -957,13 +965,7 @@ ended_line() {
 
 @test "a cancel whose run ends before it reaches it, none starting since: 4, with the time, no marker" {
 	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
-	start_named job 60 "$S" 100
-	local first=$RUN
-	RUNLIMIT_TEST_CANCEL_LOOKED=$D/held "$RUNLIMIT_HOOKS" --cancel=job 2>"$D/cancel.err" 3>&- &
-	local cancel=$!
-	wait_until 10 test -e "$D/held"
-	kill -TERM "$first"
-	wait_bg "$first"
+	cancel_held_past_its_run
 	local line
 	line=$(ended_line job)
 	rm "$D/held"

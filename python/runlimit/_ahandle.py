@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-import signal as _signal
 from types import TracebackType
-from typing import List, Mapping, Optional, Type, Union
+from typing import Callable, List, Mapping, Optional, Tuple, Type, Union
 
 from ._command import Command, Duration, Signal, Size, StrPath
 from ._output import Destination
 from ._plan import PARAMETERS, Plan
 from ._result import Result, outcome
 from ._run import _drain, acollect, aspawn, uncancellable
+from ._signals import TreeSignals
 
-REQUESTS = (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP, _signal.SIGQUIT)
-
-
-class ARun:
+class ARun(TreeSignals):
     """A run started by astart(): Run's twin for asyncio.
 
     stdout and stderr: asyncio.StreamReader for the streams asked for with PIPE (bytes:
@@ -33,7 +30,6 @@ class ARun:
         self.args = plan.launch.args
         self.pid = proc.pid
         self._plan, self._proc = plan, proc
-        self._cancelled = self._killed = False
         streams = plan.streams
         self.stdout = proc.stdout if streams.stream_stdout else None
         self.stderr = proc.stderr if streams.stream_stderr else None
@@ -59,41 +55,18 @@ class ARun:
         """The Result's returncode once the run has ended, else None."""
         return self._result.returncode if self._result is not None else None
 
-    def _send(self, *signals: int) -> bool:
+    def _deliver(self, signals: Tuple[int, ...], mark: Callable[[], None]) -> bool:
         # asyncio's Process signals only a child it has not reaped: never another's pid.
+        # (One event loop: nothing reaps between this look and the signals.)
         if self._proc.returncode is not None:
             return False
+        mark()
         try:
             for sig in signals:
                 self._proc.send_signal(sig)
         except ProcessLookupError:
             return False
         return True
-
-    def send_signal(self, sig: int) -> None:
-        """As Run.send_signal: through runlimit; KILL is kill()."""
-        if sig == _signal.SIGKILL:
-            self.kill()
-            return
-        if sig in REQUESTS:
-            self._cancelled = True
-        self._send(sig)
-
-    def terminate(self) -> None:
-        """cancel()."""
-        self.cancel()
-
-    def kill(self) -> None:
-        """As Run.kill: the whole tree KILLed at once, returncode 137."""
-        self._cancelled = self._killed = True
-        self._send(_signal.SIGINT, _signal.SIGALRM)
-
-    def cancel(self) -> bool:
-        """As Run.cancel: TERM to runlimit; False if the run had ended."""
-        if self._proc.returncode is not None:
-            return False
-        self._cancelled = True
-        return self._send(_signal.SIGTERM)
 
     def poll(self) -> Optional[Result]:
         """The Result if the run has ended, else None (never check's exceptions)."""

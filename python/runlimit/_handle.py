@@ -5,19 +5,19 @@ from __future__ import annotations
 import atexit
 import io
 import os
-import signal as _signal
 import subprocess
 import sys
 import threading
 import time
 import weakref
 from types import TracebackType
-from typing import IO, Any, List, Mapping, Optional, Type, Union
+from typing import IO, Any, Callable, List, Mapping, Optional, Tuple, Type, Union
 
 from ._command import Command, Duration, Signal, Size, StrPath
 from ._output import Capture, Destination, Text
 from ._plan import PARAMETERS, Plan, close, popen
 from ._result import Result, outcome
+from ._signals import TreeSignals
 
 # waitid(WNOWAIT) where it is known to work; elsewhere (macOS) the handle polls.
 _WAITID_NOWAIT = hasattr(os, "waitid") and sys.platform.startswith(("linux", "freebsd"))
@@ -49,11 +49,6 @@ def _end_live_runs() -> None:
         h._done.wait()
 
 
-# The signals that ask runlimit to end the run (its tree, the grace, the KILL): a handle
-# that sends one has cancelled the run.
-REQUESTS = (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP, _signal.SIGQUIT)
-
-
 def wrap(pipe: Optional[IO[bytes]], text: Text) -> Optional[IO[Any]]:
     """A pipe the caller reads, as Popen gives it: bytes, or text (universal newlines)."""
     if pipe is None or not text.on:
@@ -61,7 +56,7 @@ def wrap(pipe: Optional[IO[bytes]], text: Text) -> Optional[IO[Any]]:
     return io.TextIOWrapper(pipe, encoding=text.encoding, errors=text.errors)
 
 
-class Run:
+class Run(TreeSignals):
     """A run started by start(), as Popen is a process: cancel(), terminate(), kill() or
     send_signal() from any thread, wait() for its Result.
 
@@ -82,8 +77,6 @@ class Run:
         self._owner = os.getpid()
         self._lock = threading.Lock()  # held by signals sent and by the reaping: none after
         self._reaped = False
-        self._cancelled = False
-        self._killed = False
         self._done = threading.Event()
         self._result: Optional[Result] = None
         self._error: Optional[BaseException] = None
@@ -154,48 +147,13 @@ class Run:
         result = self._result
         return result.returncode if result is not None else None
 
-    def _send(self, *signals: int) -> bool:
-        with self._lock:
+    def _deliver(self, signals: Tuple[int, ...], mark: Callable[[], None]) -> bool:
+        with self._lock:  # the reaping takes it too: no signal once runlimit is reaped
             if self._reaped:
                 return False
+            mark()
             for sig in signals:
                 os.kill(self.pid, sig)
-            return True
-
-    def send_signal(self, sig: int) -> None:
-        """Send sig to the command through runlimit, as Popen.send_signal does to its
-        child; nothing once the run has ended.  TERM, INT, HUP and QUIT ask runlimit to end
-        the whole tree (the signal, the grace, the KILL): a cancel.  KILL is kill(); any
-        other signal runlimit passes on to the command's group (STOP, which runlimit cannot
-        catch, stops runlimit itself)."""
-        if sig == _signal.SIGKILL:
-            self.kill()
-            return
-        if sig in REQUESTS:
-            self._cancelled = True
-        self._send(sig)
-
-    def terminate(self) -> None:
-        """cancel(), as Popen.terminate(): TERM to the whole tree, the grace, the KILL."""
-        self.cancel()
-
-    def kill(self) -> None:
-        """End the whole tree at once: SIGKILL to every process of it, no grace.  runlimit
-        is asked to end (SIGINT), then told its grace is up (SIGALRM, as GNU timeout takes
-        it); it sends the KILL to the tree, writes its report and exits.  The Result says
-        cancelled, returncode 137 (128+KILL)."""
-        self._cancelled = self._killed = True
-        self._send(_signal.SIGINT, _signal.SIGALRM)
-
-    def cancel(self) -> bool:
-        """End the run: SIGTERM to runlimit's own pid; runlimit then sends TERM to the whole
-        tree, waits the grace, KILLs what is left.  Returns False if it had already ended.
-        The Result then says cancelled, and its returncode is 143 (128+TERM)."""
-        with self._lock:
-            if self._reaped:
-                return False
-            self._cancelled = True
-            os.kill(self.pid, _signal.SIGTERM)
             return True
 
     def poll(self) -> Optional[Result]:
