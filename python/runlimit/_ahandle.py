@@ -40,9 +40,18 @@ class ARun(TreeSignals):
         plan, proc = self._plan, self._proc
         out, err = plan.captures()
         try:
-            await asyncio.gather(acollect(proc.stdout if out else None, out),
-                                 acollect(proc.stderr if err else None, err))
-            status = await proc.wait()
+            try:
+                await asyncio.gather(acollect(proc.stdout if out else None, out),
+                                     acollect(proc.stderr if err else None, err))
+                status = await proc.wait()
+            except asyncio.CancelledError:
+                # The loop ends (asyncio.run's teardown cancels what is left): the run ends
+                # with it, the whole tree, and runlimit is waited for, not left unreaped.
+                self.cancel()
+                await uncancellable(asyncio.gather(
+                    _drain(proc.stdout), _drain(proc.stderr), proc.wait(),
+                    return_exceptions=True))
+                raise
             self._result = outcome(self.args, status, out, err, plan.launch.report(),
                                    text=plan.text, cancelled=self._cancelled,
                                    killed=self._killed, said=plan.said(out, err))
@@ -92,10 +101,10 @@ class ARun(TreeSignals):
         self.cancel()
         # The caller's streams are read to their end meanwhile (runlimit is never held by
         # a full pipe); the captured ones are the handle's own to read.
+        # (A stream another task reads is left to it: its drain fails, the wait goes on.)
         streamed = [_drain(s) for s in (self.stdout, self.stderr) if s is not None]
-        ending, cancelled = await uncancellable(asyncio.gather(*streamed, self._ending))
-        if not ending.cancelled():
-            ending.exception()  # the run's own end is no news of the block's
+        _, cancelled = await uncancellable(asyncio.gather(*streamed, self._ending,
+                                                          return_exceptions=True))
         if cancelled:
             raise asyncio.CancelledError
 

@@ -107,9 +107,23 @@ class Text:
             raise TypeError("input must be bytes unless text, encoding or errors is given")
         return data.encode(self.encoding, self.errors)
 
-    def _decode(self, data: bytes) -> str:
-        text = data.decode(self.encoding, self.errors)
+    @staticmethod
+    def _newlines(text: str) -> str:
         return text.replace("\r\n", "\n").replace("\r", "\n")
+
+    def _cut(self, tail: bytes) -> int:
+        """How many bytes at the tail's start are the rest of a character the bound cut:
+        a strict look at its first bytes, whatever errors says (with errors="replace" the
+        rest of a cut character would otherwise become a character of its own)."""
+        for skip in range(4):
+            decoder = codecs.getincrementaldecoder(self.encoding)("strict")
+            try:
+                decoder.decode(tail[skip:skip + 8], final=False)
+                return skip
+            except UnicodeDecodeError as e:
+                if e.start > 0:
+                    return skip  # a fault further on is the command's, not the cut's
+        return 0
 
     def result(self, capture: Optional[Capture]) -> Union[bytes, str, None]:
         """What the Result holds of a captured stream: its bytes, or its text."""
@@ -118,25 +132,18 @@ class Text:
         if not self.on:
             return capture.value()
         if not capture.dropped:
-            return self._decode(capture.value())
-        # Cut in two: each part decoded alone, a character split at a cut dropped with
-        # the bytes between (and counted there).
+            return self._newlines(capture.value().decode(self.encoding, self.errors))
+        # Cut in two: each part decoded and its newlines read alone (a \r at the head's end
+        # and a \n at the tail's start were never one newline); a character split at a cut
+        # is dropped with the bytes between, and counted there.
         decoder = codecs.getincrementaldecoder(self.encoding)(self.errors)
         head = decoder.decode(bytes(capture.head), final=False)
-        pending = decoder.getstate()[0]
-        capture.dropped += len(pending)
+        capture.dropped += len(decoder.getstate()[0])
         tail = b"".join(capture.tail)
-        for skip in range(4):
-            try:
-                rest = tail[skip:].decode(self.encoding, self.errors)
-            except UnicodeDecodeError as e:
-                if e.start > 0 or skip == 3:
-                    raise
-                continue
-            capture.dropped += skip
-            text = head + rest
-            return text.replace("\r\n", "\n").replace("\r", "\n")
-        raise AssertionError("unreachable")
+        skip = self._cut(tail)
+        capture.dropped += skip
+        rest = tail[skip:].decode(self.encoding, self.errors)
+        return self._newlines(head) + self._newlines(rest)
 
 
 class Streams:

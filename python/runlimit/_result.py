@@ -204,13 +204,14 @@ def outcome(args: List[str], status: int, stdout: Optional[Capture],
             message = _runlimit_message(said.value()) if said is not None else None
             if message is None:
                 message = "%s%s" % (report.get("error"), "" if said is not None else
-                                    " (runlimit's message went to stderr)")
+                                    " (runlimit's own message went where stderr goes)")
             raise RunlimitError("runlimit failed (status %d): %s" % (status, message))
     text = text or Text(None, None, None)
     out, err = text.result(stdout), text.result(stderr)
     result = Result(args, status, out, err, report, cancelled,
                     stdout.dropped if stdout else 0, stderr.dropped if stderr else 0)
-    if killed and (report is None or report.get("outcome") == "interrupted"):
+    if killed and (report is None or (report.get("outcome") == "interrupted"
+                                      and report.get("command_exit") is None)):
         # The handle's kill(): a cancel by KILL (also when runlimit was ended by it before
         # it could take signals, and so before it started the command).
         result.returncode = 128 + _signal.SIGKILL

@@ -74,11 +74,10 @@ async def aend(proc: asyncio.subprocess.Process) -> None:
             proc.send_signal(_signal.SIGTERM)
         except ProcessLookupError:
             pass
-    # Keep reading what runlimit still relays, so that it is never held by a full pipe.
-    ending, _ = await uncancellable(
-        asyncio.gather(_drain(proc.stdout), _drain(proc.stderr), proc.wait()))
-    if not ending.cancelled():
-        ending.exception()  # a failed drain is no news: runlimit has exited
+    # Keep reading what runlimit still relays, so that it is never held by a full pipe; a
+    # drain that fails (a reader another task waits on) does not end the wait for the exit.
+    await uncancellable(asyncio.gather(_drain(proc.stdout), _drain(proc.stderr), proc.wait(),
+                                       return_exceptions=True))
 
 
 async def aspawn(plan: Plan) -> asyncio.subprocess.Process:

@@ -34,7 +34,8 @@ class TreeSignals:
     def cancel(self) -> bool:
         """End the run: SIGTERM to runlimit's own pid; runlimit then sends TERM to the whole
         tree, waits the grace, KILLs what is left.  Returns False if it had already ended.
-        The Result then says cancelled, and its returncode is 143 (128+TERM)."""
+        The Result then says cancelled, and its returncode is 143 (128+TERM), or the
+        command's own status if it had exited already (its leftovers then ended)."""
         return self._send((_signal.SIGTERM,), cancelled=True)
 
     def send_signal(self, sig: int) -> None:
@@ -54,8 +55,9 @@ class TreeSignals:
 
     def kill(self) -> None:
         """End the whole tree at once: SIGKILL to every process of it, no grace.  runlimit
-        is asked to end (SIGINT), then told its grace is up (SIGALRM, as GNU timeout takes
-        it; runlimit takes pending signals in the order of their numbers, so the INT
-        first); it sends the KILL to the tree, writes its report and exits.  The Result
-        says cancelled, returncode 137 (128+KILL)."""
-        self._send((_signal.SIGINT, _signal.SIGALRM), cancelled=True, killed=True)
+        is asked to end (SIGHUP), then told its grace is up (SIGALRM, as GNU timeout takes
+        it; runlimit takes pending signals in the order of their numbers, so the HUP
+        first); it sends the KILL to the tree, leftovers of a command that has exited
+        too, writes its report and exits.  The Result says cancelled, returncode 137
+        (128+KILL), or the command's own status if it had exited already."""
+        self._send((_signal.SIGHUP, _signal.SIGALRM), cancelled=True, killed=True)

@@ -9,7 +9,7 @@ import sys
 import textwrap
 import time
 
-from support import PYTHON_DIR, ProcessTest
+from support import PYTHON_DIR, ProcessTest, wait_until
 
 import runlimit
 
@@ -150,9 +150,16 @@ class TextTest(ProcessTest):
     def test_a_cut_through_a_character_drops_it_whole(self):
         # "é" is 2 bytes in UTF-8: 3 of them cut at byte 3 and 1 from the end.
         code = "import sys; sys.stdout.buffer.write('ééé'.encode() + b'x' * 10 + 'ééé'.encode())"
-        r = runlimit.run([sys.executable, "-c", code], 30, max_output=6, encoding="utf-8")
-        self.assertEqual(r.stdout, "éé")
-        self.assertEqual(r.stdout_dropped, 22 - 4)
+        for errors in ("strict", "replace", "ignore", "surrogateescape"):
+            with self.subTest(errors=errors):  # the cut's own bytes never become a character
+                r = runlimit.run([sys.executable, "-c", code], 30, max_output=6,
+                                 encoding="utf-8", errors=errors)
+                self.assertEqual(r.stdout, "éé")
+                self.assertEqual(r.stdout_dropped, 22 - 4)
+        # A \r that ends the head and a \n that starts the tail were never one newline.
+        code = "import sys; sys.stdout.write('ab\\r' + 'x' * 100 + '\\ncd')"
+        r = runlimit.run([sys.executable, "-c", code], 30, max_output=6, text=True)
+        self.assertEqual(r.stdout, "ab\n\ncd")
 
 
 class StreamingTest(ProcessTest):
@@ -183,7 +190,7 @@ class StreamingTest(ProcessTest):
         # kill(): the grace (30 s here) is not waited; every process of the tree is KILLed.
         os.unlink(ready)
         args, pidfile = self.tree()
-        h = runlimit.start(["sh", "-c", "trap '' INT TERM; touch %s; exec \"$@\"" % ready,
+        h = runlimit.start(["sh", "-c", "trap '' HUP INT TERM; touch %s; exec \"$@\"" % ready,
                             "sh"] + args, 60, kill_after=30)
         self.wait_started(pidfile)
         t0 = time.monotonic()
@@ -195,6 +202,53 @@ class StreamingTest(ProcessTest):
         h.kill()  # once ended: nothing is sent, nothing raised
         self.assertFalse(h.cancel())
 
+    def test_a_kill_once_the_command_has_exited_is_not_137(self):
+        # The command exited 0; its leftover has the output grace: kill() ends the run at
+        # once, and the status is the command's (leftovers are runlimit's to leave).
+        ready = os.path.join(self.tmp, "ready")
+        h = runlimit.start(["sh", "-c", "%s 30 & echo $$ > %s" % (self.sleep, ready)], 60,
+                           output_grace=30)
+        self.wait_started(ready)
+        with open(ready) as f:
+            shell = f.read().strip()
+
+        def exited():
+            state = subprocess.run(["ps", "-o", "stat=", "-p", shell], stdout=subprocess.PIPE,
+                                   check=False).stdout.strip()
+            return not state or state.startswith(b"Z")
+        wait_until(exited, 20, "the command's exit")
+        t0 = time.monotonic()
+        h.kill()
+        r = h.wait(30)
+        self.assertLess(time.monotonic() - t0, 20)  # not the 30 s output grace
+        self.assertEqual((r.report["command_exit"], r.returncode, r.cancelled), (0, 0, True))
+
+    def test_an_astart_handle_ends_with_its_event_loop_and_its_readers(self):
+        async def leave_it():
+            return await runlimit.astart([self.sleep, "60"], 60)
+        asyncio.run(leave_it())
+        self.assertNothingLeft(10)  # ended by the loop's end, not by the interpreter's
+
+        async def read_while_leaving():
+            h = await runlimit.astart(["sh", "-c", "trap '' TERM; echo a; exec %s 60"
+                                       % self.sleep], 60, kill_after=0.5, stdout=runlimit.PIPE)
+            first = asyncio.Event()
+
+            async def reader():
+                async for _ in h.stdout:
+                    first.set()  # then waits on the stream again
+            task = asyncio.ensure_future(reader())
+            await asyncio.wait_for(first.wait(), 20)
+            async with h:
+                pass
+            ended = h.poll()
+            await task
+            return ended
+        r = asyncio.run(read_while_leaving())
+        self.assertIsNotNone(r)  # left the block once the run had ended, not before
+        self.assertEqual((r.returncode, r.cancelled), (143, True))
+        self.assertNothingLeft(2)
+
     def test_astart_streams_and_ends(self):
         async def main():
             h = await runlimit.astart(["sh", "-c", "echo one; echo two; exec %s 60"
@@ -203,7 +257,7 @@ class StreamingTest(ProcessTest):
             r = await h.wait()
             async with await runlimit.astart([self.sleep, "60"], 60) as h2:
                 pass
-            h3 = await runlimit.astart(["sh", "-c", "trap '' INT TERM; echo ready; exec %s 60"
+            h3 = await runlimit.astart(["sh", "-c", "trap '' HUP INT TERM; echo ready; exec %s 60"
                                         % self.sleep], 60, kill_after=30, stdout=runlimit.PIPE)
             ready = await h3.stdout.readline()
             t0 = time.monotonic()

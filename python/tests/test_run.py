@@ -103,7 +103,7 @@ class RunTest(ProcessTest):
             self.assertIn("invalid run name", str(cm.exception))
         with self.assertRaises(runlimit.RunlimitError) as cm:
             runlimit.run(["true"], 30, name="not/valid", capture_output=False)
-        self.assertIn("went to stderr", str(cm.exception))
+        self.assertIn("went where stderr goes", str(cm.exception))
 
     def test_an_interrupted_run_ends_the_tree_before_propagating(self):
         def interrupt(*_):
