@@ -56,7 +56,7 @@ needs_snapshot() {
 # start_tree [OPTION]...: runlimit OPTION... 60 tree3.py in the background (RL), its stderr to
 # $D/err, once the tree is complete ($D/pids).
 start_tree() {
-	"$RUNLIMIT" "$@" --report="$F" 60 "$PY" "$TOOLS/tree3.py" "$D" "$S" 2>"$D/err" &
+	"$RUNLIMIT" "$@" --report="$F" 60 "$PY" "$TOOLS/tree3.py" "$D" "$S" 2>"$D/err" 3>&- &
 	RL=$!
 	wait_for_file "$D/pids" 20
 }
@@ -150,7 +150,7 @@ start_tree() {
 @test "more than 1,000 processes: 1,000 are described and the rest counted" {
 	needs_snapshot
 	needs_procs 1100
-	"$RUNLIMIT" -k 10 --report="$F" 120 sh -c 'i=0; while [ $i -lt 1004 ]; do "$0" 120 & i=$((i + 1)); done; echo ready >"$1"; wait' "$S" "$D/ready" &
+	"$RUNLIMIT" -k 10 --report="$F" 120 sh -c 'i=0; while [ $i -lt 1004 ]; do "$0" 120 & i=$((i + 1)); done; echo ready >"$1"; wait' "$S" "$D/ready" 3>&- &
 	RL=$!
 	wait_for_file "$D/ready" 60
 	wait_until 30 count_is "$N-s" 1004
@@ -222,7 +222,7 @@ past() { ! lt "$(elapsed "$1")" "$2"; }
 	# ahead, of a command gone.
 	RUNLIMIT_TEST_SNAP_LEAD_MS=2000 "$RUNLIMIT_HOOKS" --kill-leftovers -k 20 --report="$F" 5 \
 		sh -c 'echo $$ >"$1.tmp"; mv "$1.tmp" "$1"; (trap "" TERM; exec "$0" 60) & sleep 3.5' \
-		"$S" "$D/sh" 2>"$D/err" &
+		"$S" "$D/sh" 2>"$D/err" 3>&- &
 	RL=$!
 	wait_for_file "$D/sh" 10
 	local sh
@@ -249,7 +249,7 @@ past() { ! lt "$(elapsed "$1")" "$2"; }
 	local t0
 	t0=$(now)
 	RUNLIMIT_TEST_SNAP_LEAD_MS=1000 "$RUNLIMIT_HOOKS" --report="$F" 3 \
-		sh -c 'read -r x <"$1"; exec "$0" 60' "$S" "$D/go" &
+		sh -c 'read -r x <"$1"; exec "$0" 60' "$S" "$D/go" 3>&- &
 	RL=$!
 	wait_until 10 past "$t0" 2.4
 	kill -STOP "$RL"
@@ -347,7 +347,7 @@ assert [(s["signal"], s["target"], s["reason"]) for s in a["signals"]] == \
 }
 
 @test "a TERM sent to runlimit takes the snapshot but does not run the hook" {
-	"$RUNLIMIT" --report="$F" --on-timeout='touch "'"$D"'/ran"' 60 sh -c 'echo $$ >"$1"; exec "$0" 30' "$S" "$D/up" &
+	"$RUNLIMIT" --report="$F" --on-timeout='touch "'"$D"'/ran"' 60 sh -c 'echo $$ >"$1"; exec "$0" 30' "$S" "$D/up" 3>&- &
 	RL=$!
 	wait_for_file "$D/up"
 	kill -TERM "$RL"
@@ -359,7 +359,7 @@ assert [(s["signal"], s["target"], s["reason"]) for s in a["signals"]] == \
 }
 
 @test "a --cancel does not run the hook" {
-	"$RUNLIMIT" --name="$N" --report="$F" --on-timeout='touch "'"$D"'/ran"' 60 sh -c 'echo $$ >"$1"; exec "$0" 30' "$S" "$D/up" &
+	"$RUNLIMIT" --name="$N" --report="$F" --on-timeout='touch "'"$D"'/ran"' 60 sh -c 'echo $$ >"$1"; exec "$0" 30' "$S" "$D/up" 3>&- &
 	RL=$!
 	wait_for_file "$D/up"
 	run -0 "$RUNLIMIT" --cancel="$N"
@@ -369,7 +369,7 @@ assert [(s["signal"], s["target"], s["reason"]) for s in a["signals"]] == \
 }
 
 @test "a TERM while the hook runs KILLs the hook and ends the run at once" {
-	"$RUNLIMIT" -k 1 --report="$F" --on-timeout='echo $$ >"'"$D"'/hook"; exec "'"$S"'" 60' 0.3 "$S" 30 &
+	"$RUNLIMIT" -k 1 --report="$F" --on-timeout='echo $$ >"'"$D"'/hook"; exec "'"$S"'" 60' 0.3 "$S" 30 3>&- &
 	RL=$!
 	wait_for_file "$D/hook"
 	t0=$(now)

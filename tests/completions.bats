@@ -58,11 +58,11 @@ setup_file() {
 	done
 	# the three at once: the most of this file's time is theirs
 	local pids=''
-	complete_in bash "$bc" &
+	complete_in bash "$bc" 3>&- &
 	pids="$pids $!"
-	complete_in zsh &
+	complete_in zsh 3>&- &
 	pids="$pids $!"
-	complete_in fish &
+	complete_in fish 3>&- &
 	pids="$pids $!"
 	# shellcheck disable=SC2086 # (not the named run's)
 	wait $pids

@@ -34,7 +34,7 @@ from_now() { awk -v t="$(now)" -v d="$1" 'BEGIN { printf "%.3f", t + d }'; }
 limited() {
 	local ms=$1 pid t0
 	shift
-	RUNLIMIT_TEST_MIDDLE_STEP_MS=$ms "$RUNLIMIT_HOOKS" "$@" 2>"$BATS_TEST_TMPDIR/stderr" &
+	RUNLIMIT_TEST_MIDDLE_STEP_MS=$ms "$RUNLIMIT_HOOKS" "$@" 2>"$BATS_TEST_TMPDIR/stderr" 3>&- &
 	pid=$!
 	wait_for_file "$READY"
 	t0=$(now)
@@ -108,7 +108,7 @@ NOTING='trap "echo TERM >>\"\$1\"" TERM; trap "echo INT >>\"\$1\"" INT; echo >"$
 @test "a cancel walks the steps too, and the end it announces counts the middle step" {
 	export RUNLIMIT_DIR=$BATS_TEST_TMPDIR/names
 	RUNLIMIT_TEST_MIDDLE_STEP_MS=500 "$RUNLIMIT_HOOKS" --name=steps --report="$F" 60 \
-		sh -c "$NOTING" "$READY" "$LOG" &
+		sh -c "$NOTING" "$READY" "$LOG" 3>&- &
 	local run=$!
 	wait_for_file "$READY"
 	# The protocol by hand (named_control.h), to read the end the run announces: "cancel

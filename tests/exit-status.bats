@@ -79,7 +79,7 @@ teardown() {
 grace_case() {
 	local name=$1
 	shift
-	"$PY" "$TOOLS/drive.py" - - "$@" 2>&1 3>&- | tail -n 1 >"$BATS_TEST_TMPDIR/$name.out" &
+	"$PY" "$TOOLS/drive.py" - - "$@" 2>&1 3>&- | tail -n 1 >"$BATS_TEST_TMPDIR/$name.out" 3>&- &
 }
 
 # result_is NAME WANT: the result of grace_case NAME is WANT ("exit 124"), whatever it took.

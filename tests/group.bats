@@ -40,7 +40,7 @@ pgid_of() { ps -o pgid= -p "$1" 2>/dev/null | tr -d ' '; }
 
 
 @test "the command's group id is runlimit's pid; runlimit stays in its caller's group" {
-	"$RUNLIMIT" 30 sh -c 'echo "$$ $(ps -o pgid= -p $$)" >"$D/cmd"; exec "$S" 60' &
+	"$RUNLIMIT" 30 sh -c 'echo "$$ $(ps -o pgid= -p $$)" >"$D/cmd"; exec "$S" 60' 3>&- &
 	RL=$!
 	wait_for_file "$D/cmd"
 	read -r pid pgid <"$D/cmd"
@@ -66,7 +66,7 @@ pgid_of() { ps -o pgid= -p "$1" 2>/dev/null | tr -d ' '; }
 		kill -TERM -$pid || echo "kill failed"
 		wait $pid
 		st=$?
-		echo "status $st in $((($(date +%s%N) - start) / 1000000)) ms"'
+		echo "status $st in $((($(date +%s%N) - start) / 1000000)) ms"' 3>&-
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"kill failed"* ]]
@@ -90,7 +90,7 @@ wfi_copy() {
 	wfi_copy
 	# Port 1 of the loopback: nothing listens, so wait-for-it waits (its child retries each
 	# second).  INT and QUIT at their defaults (a shell starts a background job ignoring them).
-	PATH=$D/bin:$PATH "$PY" "$TOOLS/dfl.py" "$WFI" -t 30 127.0.0.1:1 -- true >"$D/out" 2>&1 &
+	PATH=$D/bin:$PATH "$PY" "$TOOLS/dfl.py" "$WFI" -t 30 127.0.0.1:1 -- true >"$D/out" 2>&1 3>&- &
 	local script=$! child
 	# its child: timeout (runlimit), running wait-for-it --child in the group of timeout's pid
 	wait_until 20 wfi_child_running
@@ -106,7 +106,7 @@ wfi_copy() {
 
 @test "where runlimit leads its group (setsid), the guard leads the command's, and a signal to runlimit's group reaches runlimit, which passes it on" {
 	command -v setsid >/dev/null || skip "no setsid"
-	setsid "$RUNLIMIT" 30 sh -c 'echo "$PPID $(ps -o pgid= -p $$)" >"$D/cmd"; exec "$S" 60' &
+	setsid "$RUNLIMIT" 30 sh -c 'echo "$PPID $(ps -o pgid= -p $$)" >"$D/cmd"; exec "$S" 60' 3>&- &
 	wait_for_file "$D/cmd"
 	local rl pgid
 	read -r rl pgid <"$D/cmd"
@@ -130,7 +130,7 @@ wfi_copy() {
 		echo $p >"$D/home"
 		(i=0; while kill -0 $p 2>/dev/null && [ $i -lt 1000 ]; do "$S" 0.01; i=$((i + 1)); done
 		exec "$0" -k 1 30 sh -c "echo \$\$ \$(ps -o pgid= -p \$\$) >\"\$D/cmd\"; exec \"\$S\" 60" \
-			2>"$D/err") & echo $! >"$D/rl"' "$RUNLIMIT"
+			2>"$D/err") & echo $! >"$D/rl"' "$RUNLIMIT" 3>&-
 	wait_for_file "$D/cmd"
 	local rl pid pgid
 	rl=$(cat "$D/rl")

@@ -51,7 +51,7 @@ only_tombstones() { [ -z "$(ls "${1:-$RUNLIMIT_DIR}" | grep -v '\.ended$' || tru
 start_named() {
 	local name=$1
 	shift
-	"$RUNLIMIT" --name="$name" "$@" &
+	"$RUNLIMIT" --name="$name" "$@" 3>&- &
 	RUN=$!
 	wait_until 10 registered "$name"
 }
@@ -111,7 +111,7 @@ root_run_dir() {
 	t0=$(now)
 	# Twelve lists at once: each stopped run's backlog fills up, and no list may hang.
 	for i in $(seq 1 12); do
-		bounded 30 "$RUNLIMIT" --list >"$D/list.$i" 2>&1 &
+		bounded 30 "$RUNLIMIT" --list >"$D/list.$i" 2>&1 3>&- &
 		pids="$pids $!"
 	done
 	for p in $pids; do
@@ -193,7 +193,7 @@ root_run_dir() {
 	local t0 c
 	t0=$(now)
 	# (a grace long enough to stop the run in, on a loaded machine)
-	"$RUNLIMIT" --cancel=deaf -k 5 2>"$D/cerr" &
+	"$RUNLIMIT" --cancel=deaf -k 5 2>"$D/cerr" 3>&- &
 	c=$!
 	wait_until 10 cancels_taken 1
 	kill -STOP "$RUN"
@@ -228,7 +228,7 @@ for s in socks:
     while s.recv(64):
         pass
 print("%.1f" % (time.time() - t0))
-' "$RUNLIMIT_DIR/quiet.sock" "$D/ready" >"$D/dropped" &
+' "$RUNLIMIT_DIR/quiet.sock" "$D/ready" >"$D/dropped" 3>&- &
 	local py=$!
 	wait_for_file "$D/ready"
 	wait_until 10 listed quiet
@@ -246,7 +246,7 @@ for i in range(4):
     socks.append(s)
 open(sys.argv[2], "w").write("ready\n")
 time.sleep(30)
-' "$RUNLIMIT_DIR/quiet.sock" "$D/ready2" &
+' "$RUNLIMIT_DIR/quiet.sock" "$D/ready2" 3>&- &
 	py=$!
 	wait_for_file "$D/ready2"
 	wait_until 10 "$RUNLIMIT" --cancel=quiet
@@ -353,7 +353,7 @@ time.sleep(30)
 	export TMPDIR=$PUB
 	local theirs
 	if [ -d /run/user/65534 ]; then theirs=/run/user/65534/runlimit; else theirs=$PUB/runlimit-65534; fi
-	as_user 65534 env TMPDIR="$PUB" "$USER_RL" --name=theirs 60 "$PUB/$N-s" 100 &
+	as_user 65534 env TMPDIR="$PUB" "$USER_RL" --name=theirs 60 "$PUB/$N-s" 100 3>&- &
 	RUN=$!
 	wait_until 10 test -S "$theirs/theirs.sock"
 	# root sees it, under the user's uid
@@ -389,7 +389,7 @@ assert mine[0]["argv"] == [sys.argv[2], "100"], mine' "$output" "$PUB/$N-s"
 	[ "$BG_STATUS" -eq 143 ]
 	no_survivors "$N-s"
 	# root may also name the user's directory; it leaves no file of its own there
-	as_user 65534 env TMPDIR="$PUB" "$USER_RL" --name=again 60 "$PUB/$N-s" 100 &
+	as_user 65534 env TMPDIR="$PUB" "$USER_RL" --name=again 60 "$PUB/$N-s" 100 3>&- &
 	RUN=$!
 	wait_until 10 test -S "$theirs/again.sock"
 	RUNLIMIT_DIR=$theirs run -0 "$RUNLIMIT" --list
@@ -423,7 +423,7 @@ assert mine[0]["argv"] == [sys.argv[2], "100"], mine' "$output" "$PUB/$N-s"
 	as_user 65534 mkdir -m 700 "$PUB/runlimit-0"
 	run -0 "$RUNLIMIT" --name="$N-root" 10 sh -c 'touch "$D/ran"'
 	[ -e "$D/ran" ]
-	"$RUNLIMIT" --name="$N-root" 60 "$S" 100 &
+	"$RUNLIMIT" --name="$N-root" 60 "$S" 100 3>&- &
 	RUN=$!
 	wait_until 10 test -S "$dir/$N-root.sock"
 	[ "$(ls -ld "$dir" | cut -c1-10)" = drwx------ ]
@@ -549,7 +549,7 @@ assert mine[0]["argv"] == [sys.argv[2], "100"], mine' "$output" "$PUB/$N-s"
 	their_fake ctl '1\t0\t0\t-\t1\ta\x01b'
 	# and a real run of theirs with control bytes in its command, which it encodes itself
 	as_user 65534 env TMPDIR="$PUB" "$USER_RL" --name=real 60 sh -c 'exec "$0" 100' \
-		"$PUB/$N-s" "$(printf 'a\tb')" "$(printf '\001')" &
+		"$PUB/$N-s" "$(printf 'a\tb')" "$(printf '\001')" 3>&- &
 	RUN=$!
 	wait_until 10 test -S "$theirs/real.sock"
 	run -0 bounded 30 "$RUNLIMIT" --list
@@ -616,7 +616,7 @@ while True:
         got = b""
     open(sys.argv[2], "ab").write(got)
     c.close()
-' "$D/daemon.sock" "$D/daemon.got" &
+' "$D/daemon.sock" "$D/daemon.got" 3>&- &
 	DAEMON=$!
 	wait_until 10 test -S "$D/daemon.sock"
 	chmod 755 "$D" # the symlink is followed as root: any path will do

@@ -65,7 +65,7 @@ cancel_held_past_its_run() {
 start_named() {
 	local name=$1
 	shift
-	"$RUNLIMIT" --name="$name" "$@" &
+	"$RUNLIMIT" --name="$name" "$@" 3>&- &
 	RUN=$!
 	wait_until 10 registered "$name"
 }
@@ -124,8 +124,8 @@ start_named() {
 	local i
 	for i in $(seq 1 200); do
 		"$RUNLIMIT" --name="race$i" -k 0.5 20 sh -c '"$S" 3; touch "$D/done.$1"' sh "$i" \
-			>/dev/null 2>&1 &
-		"$RUNLIMIT" --cancel="race$i" >/dev/null 2>&1 &
+			>/dev/null 2>&1 3>&- &
+		"$RUNLIMIT" --cancel="race$i" >/dev/null 2>&1 3>&- &
 		if [ $((i % 20)) -eq 0 ]; then wait; fi
 	done
 	wait
@@ -353,7 +353,7 @@ list_json() {
 }
 
 @test "an unrelated process whose pid is in fake name files is never signalled" {
-	"$S" 100 &
+	"$S" 100 3>&- &
 	local bystander=$!
 	mkdir -m 700 "$RUNLIMIT_DIR"
 	echo "$bystander" >"$RUNLIMIT_DIR/fake.lock"
@@ -383,7 +383,7 @@ list_json() {
 	run -0 "$RUNLIMIT" --name=a 10 true
 	run -124 "$RUNLIMIT" --name=b 0.1 sleep 5
 	run -127 "$RUNLIMIT" --name=c 10 ./no-such-command
-	"$RUNLIMIT" --name=d 60 "$S" 100 &
+	"$RUNLIMIT" --name=d 60 "$S" 100 3>&- &
 	RUN=$!
 	wait_until 10 registered d
 	kill -TERM "$RUN"
@@ -533,7 +533,7 @@ list_json() {
 	[ "$output" = "$pub/cwd" ]
 	# --list and --cancel from there reach a live run
 	as_user 65534 sh -c 'cd "$1" && RUNLIMIT_DIR=$2 exec "$3" --name=far 60 sleep 100' sh \
-		"$pub/cwd" "$far" "$USER_RL" &
+		"$pub/cwd" "$far" "$USER_RL" 3>&- &
 	RUN=$!
 	wait_until 10 test -S "$far/far.sock"
 	run -0 as_user 65534 sh -c 'cd "$1" && RUNLIMIT_DIR=$2 "$3" --list' sh "$pub/cwd" "$far" "$USER_RL"
@@ -550,7 +550,7 @@ list_json() {
 	pub=$(public_dir)
 	export RUNLIMIT_DIR=$pub/names
 	mkdir -m 711 "$RUNLIMIT_DIR"
-	(umask 0; "$RUNLIMIT" --name=mine 60 "$S" 100) &
+	(umask 0; "$RUNLIMIT" --name=mine 60 "$S" 100) 3>&- &
 	RUN=$!
 	wait_until 10 registered mine
 	# the socket is for its user alone, whatever the umask ...
@@ -598,7 +598,7 @@ except OSError:
 	wait_until 10 has_survivors "$N-s" # the trap is set: TERM does nothing now
 	local pids="" i
 	for i in 1 2 3 4; do # one at a time: each taken (its -v line) before the next
-		"$RUNLIMIT" --cancel=slots &
+		"$RUNLIMIT" --cancel=slots 3>&- &
 		pids="$pids $!"
 		# (generous: tree.bats may be building a 2,000-process tree beside this test)
 		wait_until 30 cancels_taken "$i"
@@ -734,10 +734,10 @@ spare_fd() {
 	# The command writes more than the caller's FIFO holds and exits: the run relays what is
 	# left (FLUSHING) to a reader that never reads; a cancel then ends the relaying at once.
 	mkfifo "$D/out"
-	sleep 60 <"$D/out" &
+	sleep 60 <"$D/out" 3>&- &
 	local reader=$!
 	"$RUNLIMIT" --name=f -k 30 --output-grace=2 60 \
-		sh -c 'echo $$ >"$D/sh"; head -c 100000 /dev/zero; touch "$D/wrote"' >"$D/out" &
+		sh -c 'echo $$ >"$D/sh"; head -c 100000 /dev/zero; touch "$D/wrote"' >"$D/out" 3>&- &
 	local p=$!
 	wait_until 10 test -e "$D/wrote"
 	local sh

@@ -162,7 +162,7 @@ for i in range(10):
 		# shellcheck disable=SC2086,SC2016
 		"$PY" "$TOOLS/noread.py" 60 "$RUNLIMIT" --name="$N" --report="$D/r.json" $opt 60 \
 			sh -c 'cat "$1"; : >"$2"; exec "$3"' _ "$BATS_FILE_TMPDIR/random" "$D/wrote" "$Y" \
-			>"$D/noread" &
+			>"$D/noread" 3>&- &
 		local bg=$!
 		wait_until 10 test -e "$D/wrote"
 		t0=$(now)
@@ -258,16 +258,18 @@ four_runs() {
 		return
 	fi
 	if [ "${MERGE:-0}" = 1 ]; then
-		(for j in a b c d; do "$RUNLIMIT" "$@" 30 "$PY" "$TOOLS/lines.py" 3000 "$LEN" $j both & done
-			wait) 2>&1 | "$PY" "$TOOLS/torn.py" "$LEN" 0.5 >"$D/out.count"
+		(for j in a b c d; do
+			"$RUNLIMIT" "$@" 30 "$PY" "$TOOLS/lines.py" 3000 "$LEN" $j both 3>&- &
+		done; wait) 2>&1 | "$PY" "$TOOLS/torn.py" "$LEN" 0.5 >"$D/out.count"
 		torn_out=$(cat "$D/out.count")
 		return
 	fi
 	mkfifo "$D/err.fifo"
-	"$PY" "$TOOLS/torn.py" "$LEN" 0.5 <"$D/err.fifo" >"$D/err.count" &
+	"$PY" "$TOOLS/torn.py" "$LEN" 0.5 <"$D/err.fifo" >"$D/err.count" 3>&- &
 	reader=$!
-	(for j in a b c d; do "$RUNLIMIT" "$@" 30 "$PY" "$TOOLS/lines.py" 3000 "$LEN" $j both & done
-		wait) 2>"$D/err.fifo" | "$PY" "$TOOLS/torn.py" "$LEN" 0.5 >"$D/out.count"
+	(for j in a b c d; do
+		"$RUNLIMIT" "$@" 30 "$PY" "$TOOLS/lines.py" 3000 "$LEN" $j both 3>&- &
+	done; wait) 2>"$D/err.fifo" | "$PY" "$TOOLS/torn.py" "$LEN" 0.5 >"$D/out.count"
 	wait_bg "$reader" 30
 	torn_out=$(cat "$D/out.count") torn_err=$(cat "$D/err.count")
 }
@@ -281,8 +283,8 @@ four_runs() {
 	[ "$pipe_buf" -ge "$LEN" ] || LEN=$pipe_buf
 	# Two busy loops (the copies of yes that teardown ends): a run is then preempted at any
 	# point, as on a loaded machine, where a write cut in two had been seen torn.
-	("$Y" >/dev/null &)
-	("$Y" >/dev/null &)
+	("$Y" >/dev/null 3>&- &)
+	("$Y" >/dev/null 3>&- &)
 	for caller in pipe merged socket; do
 		for opt in "" --output-grace=1 --no-output-timeout=30 \
 			"--report=$D/r.json --report-tail=1K"; do
@@ -310,8 +312,8 @@ four_runs() {
 	local opt
 	LEN=1000
 	[ "$(getconf PIPE_BUF / 2>/dev/null || echo 512)" -ge "$LEN" ] || LEN=512
-	("$Y" >/dev/null &)
-	("$Y" >/dev/null &)
+	("$Y" >/dev/null 3>&- &)
+	("$Y" >/dev/null 3>&- &)
 	for opt in --output-grace=1 "--report=$D/r.json --report-tail=1K"; do
 		# shellcheck disable=SC2086
 		RUNLIMIT=$RUNLIMIT_HOOKS RUNLIMIT_TEST_MOVE_REFUSED=1 MERGE=1 four_runs $opt
@@ -335,7 +337,7 @@ start_shell() {
 	[ -x /usr/bin/bash ] || [ -x /bin/bash ] || ln -s "$(command -v bash)" "$D/bin/bash"
 	tmux -L "$SOCK" -f /dev/null new-session -d -s t -x 160 -y 50 -c "$D" \
 		env -i HOME="$D/home" TERM=xterm PATH="$D/bin:/usr/bin:/bin" PS1='PROMPT$ ' \
-		S="$S" HISTFILE=/dev/null bash --norc --noprofile -i
+		S="$S" HISTFILE=/dev/null bash --norc --noprofile -i 3>&-
 	wait_screen '^PROMPT\$'
 }
 screen() { tmux -L "$SOCK" capture-pane -p -J -S - -t t; }

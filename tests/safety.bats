@@ -349,7 +349,7 @@ lowfd() { timed "$PY" "$TOOLS/lowfd.py" "$@"; }
 	# fds: tee writes the ready file.
 	"$PY" "$TOOLS/lowfd.py" 7 "$RUNLIMIT" -k 0.5 30 sh -c \
 		'setsid "$S" 100 & trap "" TERM; date | tee "$D/ready"; while :; do "$L" 0.05; done' \
-		>"$D/out" 2>"$D/err" &
+		>"$D/out" 2>"$D/err" 3>&- &
 	RL_PID=$!
 	wait_for_file "$D/ready" 20
 	wait_until 10 has_survivors "$N-s"
@@ -385,7 +385,7 @@ escapee_tree() {
 	# process it reads, and must read without it rather than take the process for gone.
 	"$PY" "$TOOLS/lowfd.py" 4 "$RUNLIMIT" -k 0.5 30 sh -c \
 		'trap "" TERM; setsid "$S" 100 & mkdir "$D/ready"; while :; do "$L" 0.05; done' \
-		>"$D/out" 2>"$D/err" &
+		>"$D/out" 2>"$D/err" 3>&- &
 	RL_PID=$!
 	wait_until 20 test -d "$D/ready"
 	wait_until 10 has_survivors "$N-s"
@@ -853,7 +853,7 @@ EOS
 	"$RUNLIMIT" --report=/dev/stdout 10 true >&- 2>"$D/err"
 	[ "$(cat "$D/err")" = "$RUNLIMIT: cannot write the report to '/dev/stdout': Bad file descriptor" ]
 	export RUNLIMIT_DIR=$D/names
-	"$RUNLIMIT" --name="$N" 30 "$(private_sleep "$N-s")" 60 &
+	"$RUNLIMIT" --name="$N" 30 "$(private_sleep "$N-s")" 60 3>&- &
 	wait_until 10 test -S "$RUNLIMIT_DIR/$N.sock"
 	run -0 "$RUNLIMIT" --list
 	[[ "$output" == "$N"* ]]

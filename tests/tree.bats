@@ -645,7 +645,7 @@ held = bytearray(512 << 20)
 open(os.environ[\"D\"] + \"/pid.new\", \"w\").write(str(os.getpid()))
 os.rename(os.environ[\"D\"] + \"/pid.new\", os.environ[\"D\"] + \"/pid\")
 time.sleep(100)" &
-			exec sleep 100' &
+			exec sleep 100' 3>&- &
 		rl=$!
 		wait_for_file "$D/pid" 30
 		pid=$(cat "$D/pid")

@@ -55,7 +55,7 @@ EOF
 	chmod +x "$D/bin/ttymodes"
 	tmux -L "$SOCK" -f /dev/null new-session -d -s t -x 160 -y 50 -c "$D" \
 		env -i HOME="$D/home" TERM=xterm PATH="$D/bin:/usr/bin:/bin" PS1='PROMPT$ ' \
-		HISTFILE=/dev/null bash --norc --noprofile -i
+		HISTFILE=/dev/null bash --norc --noprofile -i 3>&-
 	SHELL_PID=$(tmux -L "$SOCK" display-message -p -t t '#{pane_pid}')
 	wait_screen '^PROMPT\$'
 }

@@ -45,7 +45,7 @@ teardown() {
 # start_frozen ARG...: runlimit --report ARG... in the background (RL), its stderr in
 # $D/err; then, once $FREEZER holds a frozen process, SIGALRM: the deadline is now, from T0.
 start_frozen() {
-	"$RUNLIMIT" --report="$F" "$@" 2>"$D/err" &
+	"$RUNLIMIT" --report="$F" "$@" 2>"$D/err" 3>&- &
 	RL=$!
 	wait_until 20 frozen
 	T0=$(now)
@@ -148,7 +148,7 @@ kill_pending() {
 @test "a SIGALRM after a request's final KILL, while the command cannot die of it, changes nothing: still the request's end, not a time-out" {
 	needs_freezer
 	[ -r /proc/self/status ] || skip "no /proc/PID/status to see the pending SIGKILL"
-	"$RUNLIMIT" --report="$F" -k 0.2 60 sh -c "$FREEZE; exit 7" 2>"$D/err" &
+	"$RUNLIMIT" --report="$F" -k 0.2 60 sh -c "$FREEZE; exit 7" 2>"$D/err" 3>&- &
 	RL=$!
 	wait_until 20 frozen
 	pid=$(frozen_pid)
@@ -188,7 +188,7 @@ kill_pending() {
 		sh -c "$0" &
 		i=0; while [ $i -lt 2000 ] && ! grep -q FROZEN "$FREEZER/freezer.state"; do
 			"$S" 0.01; i=$((i + 1)); done
-		exit 3' "$FREEZE" 2>"$D/err" &
+		exit 3' "$FREEZE" 2>"$D/err" 3>&- &
 	RL=$!
 	wait_until 20 frozen
 	T0=$(now)
@@ -205,7 +205,7 @@ kill_pending() {
 	needs_freezer
 	# the hook is the one frozen: it starts at the limit, once the command runs
 	"$RUNLIMIT" --report="$F" --on-timeout="$FREEZE; exit 0" --on-timeout-limit=1 -k 0.3 60 \
-		sh -c ': >"$D/started"; exec "$S" 60' 2>"$D/err" &
+		sh -c ': >"$D/started"; exec "$S" 60' 2>"$D/err" 3>&- &
 	RL=$!
 	wait_until 20 test -e "$D/started"
 	T0=$(now)

@@ -186,7 +186,7 @@ in_cgroup() {
 	delegate
 	local s
 	s=$(private_sleep "$N-s")
-	in_cgroup "$DELEG" "$s" 300 &
+	in_cgroup "$DELEG" "$s" 300 3>&- &
 	local other=$!
 	wait_until 10 grep -q . "$DELEG/cgroup.procs"
 	run in_cgroup "$DELEG" "$(type -P setpriv)" --reuid=65534 --regid=65534 --clear-groups \
@@ -225,14 +225,15 @@ in_cgroup() {
 	# A child of the command freezes itself (a stand-in for an uninterruptible wait: it keeps
 	# SIGKILL pending); the command then forks past --max-procs.  The budget ends the run:
 	# TERM, the grace, cgroup.kill, which the frozen child cannot die of.  Its output goes to
-	# files: the frozen child holds it open, and a pipe's reader (bats' run) would wait for it.
+	# files and bats' descriptor 3 is closed: the frozen child holds what it inherited until
+	# teardown thaws it, and a pipe's reader (bats' run, bats itself) would wait for it.
 	# shellcheck disable=SC2016
 	local status=0
 	bounded 60 "$RUNLIMIT" --report="$D/r.json" --cgroup=required --max-procs=20 -k 0.5 30 \
 		sh -c 'sh -c "$0" &
 		i=0; while [ $i -lt 2000 ] && ! grep -q FROZEN "$FREEZER/freezer.state"; do
 			"$1" 0.01; i=$((i + 1)); done
-		while :; do "$1" 300 & done' "$FREEZE" "$s" >"$D/out" 2>"$D/err" || status=$?
+		while :; do "$1" 300 & done' "$FREEZE" "$s" >"$D/out" 2>"$D/err" 3>&- || status=$?
 	pid=$(head -n 1 "$FREEZER/tasks")
 	[ "$status" -eq 124 ]
 	[ "$(field "$D/r.json" mechanism)" = cgroup ]
