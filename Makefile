@@ -228,6 +228,7 @@ lint:
 	$(CC) -O2 -Wall -Wextra -Werror -o /dev/null bench/benchrun.c
 	ruby -c scripts/homebrew/runlimit.rb
 	scripts/check-includes.py src
+	scripts/check-test-fds.py
 
 # The Python package's types as a user's mypy --strict and pyright see them (dev tools in
 # .cache/typecheck: scripts/typecheck.sh --install, which .ci/run does).

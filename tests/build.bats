@@ -66,3 +66,37 @@ setup() {
 		BIN=rl-flagcheck rl-flagcheck
 	[[ "$output" == *"-Wall"*" -Werror "* ]]
 }
+
+# ---- a failing test fails; it never hangs -------------------------------------------------
+
+@test "make lint fails, naming file and line, where a test starts a process in the background with bats' descriptor 3 open" {
+	run -0 "$MK" -n -s -C "$REPO" lint
+	[[ "$output" == *"scripts/check-test-fds.py"* ]]
+	# (printf: a line of this file that starts with @test, here-document or not, is a test)
+	# shellcheck disable=SC2016
+	printf '%s\n' '@test "x" {' \
+		'	"$S" 60 &' \
+		'	"$S" 61 3>&- &' \
+		'	"$S" 62 & # ended by teardown: kill_named' \
+		'	(trap "" TERM; exec "$S" 63) 3>&- &' \
+		'	(trap "" TERM; exec "$S" 64 3>&-) &' \
+		'	"$PY" "$TOOLS/drive.py" 3>&- | tail -n 1 >"$D/out" &' \
+		'	{ "$PY" "$TOOLS/drive.py" | tail -n 1 >"$D/out"; } 3>&- &' \
+		'	run sh -c '\''"$S" 65 & wait'\''' \
+		'	tmux -L "$SOCK" new-session -d -s t bash' \
+		'	tmux -L "$SOCK" new-session -d -s t bash 3>&-' \
+		'	x=$("$S" 66 &)' \
+		'}' >"$D/t.bats"
+	run -1 "$REPO/scripts/check-test-fds.py" "$D/t.bats"
+	echo "$output"
+	# the sleeper, a subshell whose 3>&- closes it for its exec alone, a pipeline whose tail
+	# keeps it, tmux's server, a command substitution: no more (a sh -c script is runlimit's
+	# command's, whose tree runlimit ends, or is checked where it is started)
+	[ "$(grep -c "^$D/t.bats:" <<<"$output")" -eq 5 ]
+	local line
+	for line in 2 6 7 10 12; do
+		[[ "$output" == *"$D/t.bats:$line: "* ]]
+	done
+	# and the suite's own files keep the rule
+	run -0 "$REPO/scripts/check-test-fds.py"
+}
