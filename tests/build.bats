@@ -19,6 +19,10 @@ setup() {
 	done
 }
 
+teardown() {
+	[ -z "${N:-}" ] || kill_named "$N-s"
+}
+
 @test "make check installs nothing: a missing bats is said, with how to install it, and stops the check" {
 	run -1 --separate-stderr env PATH="$D/fake:$PATH" TEST_DEPS_BATS=rl-no-such-bats \
 		"$REPO/scripts/test-deps.sh"
@@ -68,6 +72,38 @@ setup() {
 }
 
 # ---- a failing test fails; it never hangs -------------------------------------------------
+
+@test "a failing test fails, it never hangs: bats ends a file whose failed test left a process running that closed descriptor 3" {
+	# bats reads a file's report from its descriptor 3 until every process holding it has
+	# closed it: a helper a test leaves running with it open holds the whole file, and CI,
+	# until it exits (a fake peer: never).  With 3>&- it cannot (CONTRIBUTING.md,
+	# Conventions; make lint's scripts/check-test-fds.py holds every test to it).
+	local bats sleeper t0
+	bats=$BATS_ROOT/bin/bats # (on PATH in a test: bats' own inner bats)
+	[ -x "$bats" ] || skip "no bats at $bats"
+	N=bd$BATS_TEST_NUMBER-$(($$ % 100000))
+	SLEEPER=$D/sleeper
+	S=$(private_sleep "$N-s")
+	# (printf: a line of this file that starts with @test, here-document or not, is a test)
+	# shellcheck disable=SC2016
+	printf '%s\n' '@test "fails, leaving a sleeper of a minute behind" {' \
+		'	"$S" 60 3>&- &' '	echo $! >"$SLEEPER"' '	false' '}' >"$D/leaves.bats"
+	# The inner bats, bounded: were it to wait for the sleeper, this test fails in 15 s.  Of
+	# its own (none of this one's variables: its filter, its directories), its report to a
+	# file and this one's descriptor 3 closed, so that nothing of it can hold this file.
+	local st=0
+	t0=$(now)
+	bounded 15 env -i PATH="$PATH" HOME="$HOME" ${TMPDIR:+TMPDIR="$TMPDIR"} S="$S" \
+		SLEEPER="$SLEEPER" "$bats" --tap "$D/leaves.bats" >"$D/tap" 2>&1 3>&- || st=$?
+	output=$(cat "$D/tap")
+	echo "$output (status $st in $(elapsed "$t0") s)"
+	[ "$st" -eq 1 ]
+	[[ "$output" == *"not ok 1 fails, leaving a sleeper"* ]]
+	# bats has returned while the sleeper still runs: it did not wait for it
+	sleeper=$(cat "$SLEEPER")
+	kill -0 "$sleeper"
+	kill -KILL "$sleeper"
+}
 
 @test "make lint fails, naming file and line, where a test starts a process in the background with bats' descriptor 3 open" {
 	run -0 "$MK" -n -s -C "$REPO" lint
