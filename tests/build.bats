@@ -81,9 +81,8 @@ teardown() {
 	local bats sleeper t0
 	bats=$BATS_ROOT/bin/bats # (on PATH in a test: bats' own inner bats)
 	[ -x "$bats" ] || skip "no bats at $bats"
-	N=bd$BATS_TEST_NUMBER-$(($$ % 100000))
+	per_test_sleep bd
 	SLEEPER=$D/sleeper
-	S=$(private_sleep "$N-s")
 	# (printf: a line of this file that starts with @test, here-document or not, is a test)
 	# shellcheck disable=SC2016
 	printf '%s\n' '@test "fails, leaving a sleeper of a minute behind" {' \

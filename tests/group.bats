@@ -20,10 +20,7 @@ setup_file() {
 }
 
 setup() {
-	D=$BATS_TEST_TMPDIR
-	N=gr$BATS_TEST_NUMBER-$(($$ % 100000))
-	S=$(private_sleep "$N-s")
-	export D S
+	per_test_sleep gr
 	mkdir -p "$D/bin"
 	ln -s "$(cd "$(dirname "$RUNLIMIT")" && pwd)/$(basename "$RUNLIMIT")" "$D/bin/timeout"
 }

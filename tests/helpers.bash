@@ -103,6 +103,17 @@ private_sleep() {
 	printf '%s\n' "$path"
 }
 
+# per_test_sleep PREFIX: in a setup (or a test), what a test of processes goes by: D, its
+# directory; N, PREFIX, the test's number and this run's pid (unique beside another run of
+# the suite); S, a copy of sleep named "$N-s" (private_sleep), for teardown's kill_named
+# "$N-s" to end whatever a test leaves.  D and S are exported, for the scripts tests run.
+per_test_sleep() {
+	D=$BATS_TEST_TMPDIR
+	N=$1$BATS_TEST_NUMBER-$(($$ % 100000))
+	S=$(private_sleep "$N-s")
+	export D S
+}
+
 # survivors NAME: pids of live (non-zombie) processes whose command name is NAME (ucomm: the
 # executable's name, which macOS's comm is not).
 survivors() {

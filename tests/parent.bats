@@ -15,10 +15,7 @@ setup_file() {
 }
 
 setup() {
-	D=$BATS_TEST_TMPDIR
-	N=pa$BATS_TEST_NUMBER-$(($$ % 100000))
-	S=$(private_sleep "$N-s")
-	export D S
+	per_test_sleep pa
 	# caller.sh RUNLIMIT DURATION OPTION...: the user's script: runlimit OPTION... -k 1
 	# DURATION on a tree (a child that ignores TERM, one that called setsid where the build
 	# reaches such, a plain one) in the background, its pid in $D/rl, then a wait.

@@ -29,11 +29,8 @@ teardown_file() {
 report_is() { "$PY" "$TOOLS/report_is.py" "$@"; }
 
 setup() {
-	D=$BATS_TEST_TMPDIR
+	per_test_sleep uk
 	F=$D/report.json
-	N=uk$BATS_TEST_NUMBER-$(($$ % 100000))
-	S=$(private_sleep "$N-s")
-	export D S
 }
 
 teardown() {
