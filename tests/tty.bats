@@ -736,22 +736,30 @@ EOF
 	shell_works
 }
 
-@test "22: Ctrl-C at a script whose INT trap passes it on to timeout's group a moment late: the group is still there (runlimit keeps it 0.1 s)" {
-	# runlimit gets the key too, through the script's group, and passes it on at once: the
-	# command dies, and without the moment the group would be gone when the trap's kill comes.
+# start_trapped DELAY ARGS: type "bash $D/trapped" at the shell: a script that runs timeout
+# (runlimit by that name) with ARGS (shell words) in the background, and whose INT trap
+# passes an INT on to timeout's group (kill -INT -PID) DELAY seconds after it gets one, as
+# wait-for-it's does; it then says "rc=N", timeout's status.  Returns once the command runs
+# ($SL) and the trap is set: a key before that ends the script without the trap.
+start_trapped() {
 	ln -s runlimit "$D/bin/timeout"
 	cat >"$D/trapped" <<EOS
-timeout 30 $SL 100 &
+timeout $2 &
 pid=\$!
-trap 'sleep 0.03; kill -INT -\$pid 2>/dev/null || echo "trap: kill failed"' INT
+trap 'sleep $1; kill -INT -\$pid 2>/dev/null || echo "trap: kill failed"' INT
 wait \$pid
 wait \$pid
 echo "rc=\$?"
 EOS
 	type_line "bash $D/trapped"
 	wait_pid "$SL" >/dev/null
-	# and its trap set, after it started timeout: a key before that ends it without the trap
 	wait_until 20 catches "$(pgrep -f -- "$D/trapped" | head -n 1)" 2
+}
+
+@test "22: Ctrl-C at a script whose INT trap passes it on to timeout's group a moment late: the group is still there (runlimit keeps it 0.1 s)" {
+	# runlimit gets the key too, through the script's group, and passes it on at once: the
+	# command dies, and without the moment the group would be gone when the trap's kill comes.
+	start_trapped 0.03 "30 $SL 100"
 	key C-c
 	wait_screen 'rc=[0-9]+$'
 	no_screen 'kill failed'
@@ -876,18 +884,7 @@ ctrl_c_ends() {
 	# sent by a process, never dropped for the key's INT that came first.  The trap waits
 	# 0.1 s: an INT that reaches the guard while it still holds runlimit's own merges with
 	# it (signals do not queue) and is not passed on (docs/design.md, the guard).
-	ln -s runlimit "$D/bin/timeout"
-	cat >"$D/trapped" <<EOS
-timeout -k 1 20 sh -c 'trap "" INT; exec $SL 100' &
-pid=\$!
-trap 'sleep 0.1; kill -INT -\$pid 2>/dev/null || echo "trap: kill failed"' INT
-wait \$pid
-wait \$pid
-echo "rc=\$?"
-EOS
-	type_line "bash $D/trapped"
-	wait_pid "$SL" >/dev/null
-	wait_until 20 catches "$(pgrep -f -- "$D/trapped" | head -n 1)" 2
+	start_trapped 0.1 "-k 1 20 sh -c 'trap \"\" INT; exec $SL 100'"
 	local t0
 	t0=$(now)
 	key C-c
