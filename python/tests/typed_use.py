@@ -124,6 +124,22 @@ async def asynchronous() -> runlimit.Result:
                                check=True)
 
 
+def mistakes() -> None:
+    """What a type checker must refuse (each ignore is reported unused if it does not: mypy
+    --strict's warn_unused_ignores, pyright's reportUnnecessaryTypeIgnoreComment): a
+    keyword misspelled or of the wrong type, in each of the four that take the options."""
+    runlimit.run(["true"], 5, kill_afer=1)  # type: ignore[call-arg]
+    runlimit.run(["true"], 5, memory=1.5)  # type: ignore[arg-type]
+    runlimit.start(["true"], timout=5)  # type: ignore[call-arg]
+    runlimit.start(["true"], 5, check="yes")  # type: ignore[arg-type]
+    runlimit.run(["true"], 5, None)  # type: ignore[call-arg]
+
+
+async def async_mistakes() -> None:
+    await runlimit.arun(["true"], 5, max_proc=10)  # type: ignore[call-arg]
+    await runlimit.astart(["true"], 5, stdout="PIPE")  # type: ignore[arg-type]
+
+
 def durations() -> List[runlimit.Duration]:
     return [1, 1.5, "10m", datetime.timedelta(seconds=2)]
 
