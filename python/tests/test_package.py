@@ -2,6 +2,7 @@
 examples, each run as the page shows it."""
 
 import ast
+import inspect
 import os
 import re
 import subprocess
@@ -44,6 +45,20 @@ class PackageTest(unittest.TestCase):
         for path in files:
             with open(path, encoding="utf-8") as f:
                 ast.parse(f.read(), path, feature_version=(3, 9))
+
+
+    def test_the_page_shows_the_signature_of_run_as_it_is(self):
+        # The parameters are written once, in the code (Plan); the page's text block of
+        # run() must be that list, each keyword with its default, so that it cannot drift.
+        blocks = [code for lang, code in doc_blocks() if lang == "text"
+                  and code.startswith("run(")]
+        self.assertEqual(len(blocks), 1)
+        sig = inspect.signature(runlimit.run)
+        bare = sig.replace(parameters=[p.replace(annotation=p.empty)
+                                       for p in sig.parameters.values()],
+                           return_annotation=sig.empty)
+        self.assertEqual(" ".join(blocks[0].split()).replace("( ", "("),
+                         "run%s -> Result" % bare)
 
 
 class DocExamplesTest(unittest.TestCase):
