@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import asyncio
 from types import TracebackType
-from typing import Callable, List, Mapping, Optional, Tuple, Type, Union
+from typing import Any, Callable, List, Optional, Tuple, Type
 
-from ._command import Command, Duration, Signal, Size, StrPath
-from ._output import Destination
-from ._plan import PARAMETERS, Plan
+from ._plan import Plan, Streaming, takes_parameters_of
 from ._result import Result, outcome
 from ._run import _drain, acollect, aspawn, uncancellable
 from ._signals import TreeSignals
@@ -109,24 +107,12 @@ class ARun(TreeSignals):
             raise asyncio.CancelledError
 
 
-async def astart(args: Command, timeout: Optional[Duration] = None, *,
-                 kill_after: Optional[Duration] = None, signal: Optional[Signal] = None,
-                 output_grace: Duration = 1.0, no_output_timeout: Optional[Duration] = None,
-                 memory: Optional[Size] = None, max_procs: Optional[int] = None,
-                 cpu_time: Optional[Duration] = None, stderr_tail: Optional[Size] = None,
-                 kill_leftovers: bool = False, name: Optional[str] = None,
-                 input: Union[bytes, str, None] = None, stdout: Destination = None,
-                 stderr: Destination = None, capture_output: bool = True,
-                 max_output: Optional[Size] = None, text: Optional[bool] = None,
-                 encoding: Optional[str] = None, errors: Optional[str] = None,
-                 cwd: Optional[StrPath] = None, env: Optional[Mapping[str, str]] = None,
-                 check: bool = False) -> ARun:
-    plan = Plan(streaming=True, **locals())
-    return ARun(plan, await aspawn(plan))
-
-
-astart.__doc__ = """start() for asyncio: start args under runlimit, return an ARun at once.
+@takes_parameters_of(Plan)
+async def astart(*args: Any, **kwargs: Any) -> ARun:
+    """start() for asyncio: start args under runlimit, return an ARun at once.
 
     Its stdout and stderr (with stdout=PIPE, stderr=PIPE) are asyncio readers, bytes
     whatever text says (text applies to what the package captures into the Result).
-""" + PARAMETERS
+    """
+    plan = Streaming.of(astart, args, kwargs)
+    return ARun(plan, await aspawn(plan))

@@ -11,11 +11,10 @@ import threading
 import time
 import weakref
 from types import TracebackType
-from typing import IO, Any, Callable, List, Mapping, Optional, Tuple, Type, Union
+from typing import IO, Any, Callable, List, Optional, Tuple, Type
 
-from ._command import Command, Duration, Signal, Size, StrPath
-from ._output import Capture, Destination, Text
-from ._plan import PARAMETERS, Plan, close, popen
+from ._output import Capture, Text
+from ._plan import Plan, Streaming, close, popen, takes_parameters_of
 from ._result import Result, outcome
 from ._signals import TreeSignals
 
@@ -191,27 +190,15 @@ class Run(TreeSignals):
         close(self.stdout, self.stderr)
 
 
-def start(args: Command, timeout: Optional[Duration] = None, *,
-          kill_after: Optional[Duration] = None, signal: Optional[Signal] = None,
-          output_grace: Duration = 1.0, no_output_timeout: Optional[Duration] = None,
-          memory: Optional[Size] = None, max_procs: Optional[int] = None,
-          cpu_time: Optional[Duration] = None, stderr_tail: Optional[Size] = None,
-          kill_leftovers: bool = False, name: Optional[str] = None,
-          input: Union[bytes, str, None] = None, stdout: Destination = None,
-          stderr: Destination = None, capture_output: bool = True,
-          max_output: Optional[Size] = None, text: Optional[bool] = None,
-          encoding: Optional[str] = None, errors: Optional[str] = None,
-          cwd: Optional[StrPath] = None, env: Optional[Mapping[str, str]] = None,
-          check: bool = False) -> Run:
-    plan = Plan(streaming=True, **locals())
-    return Run(plan, popen(plan))
-
-
-start.__doc__ = """Start args under runlimit and return a Run handle at once.
+@takes_parameters_of(Plan)
+def start(*args: Any, **kwargs: Any) -> Run:
+    """Start args under runlimit and return a Run handle at once.
 
     What the package captures is read by threads of the handle's, so nothing waits on a
     full pipe; stdout=PIPE or stderr=PIPE gives the handle a stream the caller reads while
     the command runs, as Popen's.  A handle still running when the interpreter exits is
     cancelled and waited for; a command that cannot be started raises from wait()
     (runlimit tells only once it has tried).
-""" + PARAMETERS
+    """
+    plan = Streaming.of(start, args, kwargs)
+    return Run(plan, popen(plan))

@@ -1,23 +1,31 @@
 """One call's arguments worked out (runlimit's command line, where the output goes, text
 mode, the input), and the start of runlimit with them: what run(), arun(), start() and
-astart() share."""
+astart() share, their parameters among it, written once (Plan)."""
 
 from __future__ import annotations
 
+import inspect
 import os
 import selectors
 import signal as _signal
 import subprocess
 import tempfile
-from typing import IO, Any, Dict, Mapping, Optional, Tuple, Union
+from typing import (TYPE_CHECKING, IO, Any, Callable, ClassVar, Dict, Mapping, Optional,
+                    Tuple, TypeVar, Union)
 
 from . import _locate
 from ._command import Command, Duration, Launch, Signal, Size, StrPath
 from ._errors import RunlimitNotFound
 from ._output import STDOUT, Capture, Destination, Streams, Text, size_of
 
-# The text of every parameter the four share, for their docstrings (help(runlimit.run)
-# describes each one).
+if TYPE_CHECKING:  # type checkers have typing_extensions; Python 3.9's typing lacks it
+    from typing_extensions import ParamSpec
+
+    P = ParamSpec("P")
+R = TypeVar("R")
+
+# The text of every parameter the four share (Plan's), at the end of their docstrings
+# (takes_parameters_of): help(runlimit.run) describes each one.
 PARAMETERS = """
     args: the command and its arguments, a sequence (["sh", "-c", line] for a shell line).
     timeout: the time limit: seconds (int or float), a datetime.timedelta, or a string in
@@ -66,8 +74,16 @@ PARAMETERS = """
 
 
 class Plan:
-    """One call's arguments, checked and worked out before anything starts."""
+    """One call's arguments, checked and worked out before anything starts.
 
+    Its parameters are the public functions' own, written here once: run(), arun(),
+    start() and astart() take them (takes_parameters_of), so that a type checker sees
+    each keyword with its type and its default, and help() and inspect.signature() the
+    same.  A Streaming plan is start()'s and astart()'s."""
+
+    # stdout=PIPE: a stream of the handle's, the caller's to read (start() and astart()),
+    # or captured into the Result (run() and arun())
+    streaming: ClassVar[bool] = False
     launch: Launch
     streams: Streams
     text: Text
@@ -77,19 +93,20 @@ class Plan:
     env: Optional[Mapping[str, str]]
     check: bool
 
-    def __init__(self, args: Command, timeout: Optional[Duration], *, streaming: bool,
-                 kill_after: Optional[Duration], signal: Optional[Signal],
-                 output_grace: Duration, no_output_timeout: Optional[Duration],
-                 memory: Optional[Size], max_procs: Optional[int],
-                 cpu_time: Optional[Duration], stderr_tail: Optional[Size],
-                 kill_leftovers: bool, name: Optional[str],
-                 input: Union[bytes, str, None], stdout: Destination, stderr: Destination,
-                 capture_output: bool, max_output: Optional[Size],
-                 text: Optional[bool], encoding: Optional[str], errors: Optional[str],
-                 cwd: Optional[StrPath], env: Optional[Mapping[str, str]],
-                 check: bool) -> None:
+    def __init__(self, args: Command, timeout: Optional[Duration] = None, *,
+                 kill_after: Optional[Duration] = None, signal: Optional[Signal] = None,
+                 output_grace: Duration = 1.0, no_output_timeout: Optional[Duration] = None,
+                 memory: Optional[Size] = None, max_procs: Optional[int] = None,
+                 cpu_time: Optional[Duration] = None, stderr_tail: Optional[Size] = None,
+                 kill_leftovers: bool = False, name: Optional[str] = None,
+                 input: Union[bytes, str, None] = None, stdout: Destination = None,
+                 stderr: Destination = None, capture_output: bool = True,
+                 max_output: Optional[Size] = None, text: Optional[bool] = None,
+                 encoding: Optional[str] = None, errors: Optional[str] = None,
+                 cwd: Optional[StrPath] = None, env: Optional[Mapping[str, str]] = None,
+                 check: bool = False) -> None:
         self.text = Text(text, encoding, errors)
-        self.streams = Streams(stdout, stderr, capture_output, streaming)
+        self.streams = Streams(stdout, stderr, capture_output, self.streaming)
         self.input = self.text.encode(input)
         self.limit = size_of(max_output, "max_output") if max_output is not None else None
         self.cwd, self.env, self.check = cwd, env, check
@@ -98,6 +115,21 @@ class Plan:
                              memory=memory, max_procs=max_procs, cpu_time=cpu_time,
                              stderr_tail=stderr_tail, kill_leftovers=kill_leftovers,
                              relayed=self.streams.relayed, name=name)
+
+    @classmethod
+    def of(cls, function: Callable[..., Any], args: Tuple[Any, ...],
+           kwargs: Dict[str, Any]) -> Plan:
+        """The plan of a call of function (run, ...) with args and kwargs.  A call that
+        does not fit the parameters raises the TypeError Python would raise of function's
+        own def, naming function, not Plan."""
+        try:
+            return cls(*args, **kwargs)
+        except TypeError:
+            try:
+                inspect.signature(function).bind(*args, **kwargs)
+            except TypeError as e:
+                raise TypeError("%s() %s" % (function.__name__, e)) from None
+            raise
 
     def captures(self) -> Tuple[Optional[Capture], Optional[Capture]]:
         s = self.streams
@@ -127,6 +159,37 @@ class Plan:
             f.close()
             raise
         return f
+
+
+class Streaming(Plan):
+    """start()'s and astart()'s plan: stdout=PIPE is a stream of the handle's."""
+
+    streaming = True
+
+
+def takes_parameters_of(template: "Callable[P, object]"
+                        ) -> "Callable[[Callable[..., R]], Callable[P, R]]":
+    """@takes_parameters_of(Plan): the decorated function takes Plan's parameters, the
+    public ones (run(), arun(), start() and astart() do).  To a type checker, each keyword
+    with its type and its default, as if written out in the function's def (a ParamSpec);
+    at run time, as its __signature__ (help(), inspect.signature()) with its own return
+    annotation, and described by PARAMETERS at the end of its docstring.  The function
+    itself is returned: no wrapper, nothing more per call."""
+    parameters = list(inspect.signature(template).parameters.values())
+
+    def give(function: Callable[..., R]) -> "Callable[P, R]":
+        signature = inspect.signature(function).replace(parameters=parameters)
+        setattr(function, "__signature__", signature)
+        annotations = {p.name: p.annotation for p in parameters}
+        annotations["return"] = signature.return_annotation
+        function.__annotations__ = annotations
+        # indented as PARAMETERS is, whether or not the compiler dedented it (3.13 does)
+        lines = inspect.cleandoc(function.__doc__ or "").split("\n")
+        function.__doc__ = "\n".join(lines[:1] + [line and "    " + line for line in lines[1:]]
+                                     ) + "\n" + PARAMETERS
+        return function
+
+    return give
 
 
 def close(*files: Optional[IO[Any]]) -> None:

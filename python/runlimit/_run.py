@@ -4,29 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import signal as _signal
-from typing import Awaitable, Mapping, Optional, Tuple, TypeVar, Union
+from typing import Any, Awaitable, Optional, Tuple, TypeVar
 
-from ._command import Command, Duration, Signal, Size, StrPath
-from ._output import Capture, Destination
-from ._plan import PARAMETERS, Plan, close, collect, end, not_runnable, popen
+from ._output import Capture
+from ._plan import Plan, close, collect, end, not_runnable, popen, takes_parameters_of
 from ._result import Result, outcome
 
 T = TypeVar("T")
 
 
-def run(args: Command, timeout: Optional[Duration] = None, *,
-        kill_after: Optional[Duration] = None, signal: Optional[Signal] = None,
-        output_grace: Duration = 1.0, no_output_timeout: Optional[Duration] = None,
-        memory: Optional[Size] = None, max_procs: Optional[int] = None,
-        cpu_time: Optional[Duration] = None, stderr_tail: Optional[Size] = None,
-        kill_leftovers: bool = False, name: Optional[str] = None,
-        input: Union[bytes, str, None] = None, stdout: Destination = None,
-        stderr: Destination = None, capture_output: bool = True,
-        max_output: Optional[Size] = None, text: Optional[bool] = None,
-        encoding: Optional[str] = None, errors: Optional[str] = None,
-        cwd: Optional[StrPath] = None, env: Optional[Mapping[str, str]] = None,
-        check: bool = False) -> Result:
-    plan = Plan(streaming=False, **locals())
+@takes_parameters_of(Plan)
+def run(*args: Any, **kwargs: Any) -> Result:
+    """Run args under runlimit and return a Result once it has ended.
+
+    An exception while waiting (KeyboardInterrupt) ends runlimit and its whole tree first,
+    then propagates.
+    """
+    plan = Plan.of(run, args, kwargs)
     proc = popen(plan)
     out, err = plan.captures()
     try:
@@ -36,14 +30,7 @@ def run(args: Command, timeout: Optional[Duration] = None, *,
         plan.launch.cleanup()
         raise
     return outcome(plan.launch.args, proc.returncode, out, err, plan.launch.report(),
-                   text=plan.text, check=check, said=plan.said(out, err))
-
-
-run.__doc__ = """Run args under runlimit and return a Result once it has ended.
-
-    An exception while waiting (KeyboardInterrupt) ends runlimit and its whole tree first,
-    then propagates.
-""" + PARAMETERS
+                   text=plan.text, check=plan.check, said=plan.said(out, err))
 
 
 async def _drain(stream: Optional[asyncio.StreamReader]) -> None:
@@ -121,19 +108,14 @@ async def acollect(stream: Optional[asyncio.StreamReader], capture: Optional[Cap
         capture.add(data)
 
 
-async def arun(args: Command, timeout: Optional[Duration] = None, *,
-               kill_after: Optional[Duration] = None, signal: Optional[Signal] = None,
-               output_grace: Duration = 1.0, no_output_timeout: Optional[Duration] = None,
-               memory: Optional[Size] = None, max_procs: Optional[int] = None,
-               cpu_time: Optional[Duration] = None, stderr_tail: Optional[Size] = None,
-               kill_leftovers: bool = False, name: Optional[str] = None,
-               input: Union[bytes, str, None] = None, stdout: Destination = None,
-               stderr: Destination = None, capture_output: bool = True,
-               max_output: Optional[Size] = None, text: Optional[bool] = None,
-               encoding: Optional[str] = None, errors: Optional[str] = None,
-               cwd: Optional[StrPath] = None, env: Optional[Mapping[str, str]] = None,
-               check: bool = False) -> Result:
-    plan = Plan(streaming=False, **locals())
+@takes_parameters_of(Plan)
+async def arun(*args: Any, **kwargs: Any) -> Result:
+    """run() for asyncio: the same arguments, the same Result.
+
+    Cancelling the task (task.cancel(), asyncio.wait_for's time-out) ends runlimit and the
+    whole tree and waits for runlimit's exit before the CancelledError propagates.
+    """
+    plan = Plan.of(arun, args, kwargs)
     proc = await aspawn(plan)
     out, err = plan.captures()
     try:
@@ -145,11 +127,4 @@ async def arun(args: Command, timeout: Optional[Duration] = None, *,
         raise
     assert proc.returncode is not None
     return outcome(plan.launch.args, proc.returncode, out, err, plan.launch.report(),
-                   text=plan.text, check=check, said=plan.said(out, err))
-
-
-arun.__doc__ = """run() for asyncio: the same arguments, the same Result.
-
-    Cancelling the task (task.cancel(), asyncio.wait_for's time-out) ends runlimit and the
-    whole tree and waits for runlimit's exit before the CancelledError propagates.
-""" + PARAMETERS
+                   text=plan.text, check=plan.check, said=plan.said(out, err))

@@ -1,6 +1,7 @@
 """subprocess's language (issue 62): its exceptions and their attributes, a command that
 cannot start, one status convention, durations, the handle's promises, types."""
 
+import asyncio
 import datetime
 import inspect
 import os
@@ -11,7 +12,7 @@ import sys
 import textwrap
 import time
 
-from support import COUNTS, PYTHON_DIR, ProcessTest
+from support import COUNTS, PYTHON_DIR, ProcessTest, alive_with
 
 import runlimit
 
@@ -280,3 +281,37 @@ class TypesTest(ProcessTest):
             for p in inspect.signature(f).parameters:
                 with self.subTest(function=f.__name__, parameter=p):
                     self.assertRegex(f.__doc__, r"(?m)^\s+(\w+, )*%s\b" % p)
+
+    def test_the_four_take_one_list_of_parameters(self):
+        # Written once (Plan), seen by each as if written out: help(), inspect, a keyword's
+        # default; args and timeout positional, the options keyword-only.
+        plan = inspect.signature(runlimit._plan.Plan)
+        for f in (runlimit.run, runlimit.arun, runlimit.start, runlimit.astart):
+            with self.subTest(function=f.__name__):
+                sig = inspect.signature(f)
+                self.assertEqual(list(sig.parameters.values()),
+                                 list(plan.parameters.values()))
+                self.assertEqual([n for n, p in sig.parameters.items()
+                                  if p.kind is p.POSITIONAL_OR_KEYWORD], ["args", "timeout"])
+                self.assertEqual({n for n, p in sig.parameters.items()
+                                  if p.kind is p.KEYWORD_ONLY},
+                                 set(sig.parameters) - {"args", "timeout"})
+                self.assertEqual((sig.parameters["output_grace"].default,
+                                  sig.parameters["capture_output"].default), (1.0, True))
+                self.assertEqual(inspect.iscoroutinefunction(f), f.__name__.startswith("a"))
+        self.assertEqual(inspect.signature(runlimit.start).return_annotation, "Run")
+
+    def test_a_call_that_does_not_fit_names_the_function_and_starts_nothing(self):
+        for f in (runlimit.run, runlimit.start):
+            with self.subTest(function=f.__name__):
+                with self.assertRaisesRegex(TypeError, r"^%s\(\) got an unexpected keyword "
+                                            r"argument 'kill_afer'$" % f.__name__):
+                    f([self.sleep, "30"], 5, kill_afer=1)
+                with self.assertRaisesRegex(TypeError, r"^%s\(\) .*positional" % f.__name__):
+                    f([self.sleep, "30"], 5, 1)
+        for f in (runlimit.arun, runlimit.astart):
+            with self.subTest(function=f.__name__):
+                with self.assertRaisesRegex(TypeError, r"^%s\(\) got an unexpected keyword "
+                                            r"argument 'timout'$" % f.__name__):
+                    asyncio.run(f([self.sleep, "30"], timout=5))
+        self.assertEqual(alive_with(self.marker), [])
