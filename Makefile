@@ -134,7 +134,7 @@ $(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 # stat line) are linked on every system (UNIT_OS) and tested by tests/unit/os/, the one place
 # outside src/os/ that includes their headers (scripts/check-includes.py).
 UNIT_SRCS = src/nested_deadline.c src/duration.c src/signal_names.c src/nproc.c src/longopt.c src/msg.c \
-	src/nowait.c src/quote.c src/json.c src/run_end.c src/escalation.c src/relay_tail.c src/relay_lines.c src/size.c
+	src/nowait.c src/quote.c src/json.c src/run_end.c src/budget_table.c src/escalation.c src/relay_tail.c src/relay_lines.c src/size.c
 UNIT_OS = src/os/cpufiles.c src/os/pidmap.c src/os/grow.c src/os/linux_stat.c
 UNIT_TESTS = tests/unit/unit.c tests/unit/unit_nproc.c tests/unit/unit_quote.c \
 	tests/unit/unit_json.c tests/unit/unit_run_end.c tests/unit/unit_clock.c \

@@ -48,26 +48,6 @@ struct sent {
 	enum reason reason;
 };
 
-static const char *const reason_words[REASONS] = {
-	[REASON_DEADLINE] = "deadline",   [REASON_ALARM] = "alarm",
-	[REASON_GRACE] = "grace",         [REASON_NO_OUTPUT] = "no-output",
-	[REASON_CANCEL] = "cancel",       [REASON_FORWARDED] = "forwarded",
-	[REASON_LEFTOVERS] = "leftovers", [REASON_RESUME] = "resume",
-	[REASON_PARENT] = "parent",
-};
-
-enum reason report_budget_reason(enum budget_kind kind)
-{
-	return (enum reason)((int)REASON_BUDGET + (int)kind - 1);
-}
-
-const char *report_reason(enum reason why)
-{
-	if (why >= REASON_BUDGET)
-		return budget_rows[(int)why - (int)REASON_BUDGET + 1].word;
-	return reason_words[why];
-}
-
 /* A process runlimit asked to end; killed: with SIGKILL (it cannot outlive that). */
 struct signalled {
 	struct tree_id id;
@@ -181,7 +161,7 @@ void report_targets(struct tree_seen *seen, bool kill)
 
 void report_timed_out_by(enum reason why)
 {
-	rep.timed_out_by = report_reason(why);
+	rep.timed_out_by = reason_word(why);
 }
 
 void report_parent_gone(void)
@@ -334,7 +314,7 @@ static void signal_members(struct json *j)
 		json_seconds_member(j, "at", true, rep.sent[k].at);
 		signal_member(j, "signal", true, rep.sent[k].sig);
 		json_string_member(j, "target", rep.sent[k].target);
-		json_string_member(j, "reason", report_reason(rep.sent[k].reason));
+		json_string_member(j, "reason", reason_word(rep.sent[k].reason));
 		json_close(j, '}');
 	}
 	json_close(j, ']');

@@ -21,29 +21,6 @@ void report_start(const struct config *cfg);
 /* Is a report being collected? */
 bool report_wanted(void);
 
-/* Why runlimit sent a signal, or a limit ran out; the report says it in words (in
- * parentheses). */
-enum reason {
-	REASON_DEADLINE,  /* the time limit passed ("deadline") */
-	REASON_ALARM,     /* SIGALRM came from outside ("alarm") */
-	REASON_GRACE,     /* the grace after the first signal ran out ("grace") */
-	REASON_NO_OUTPUT, /* the output was silent for --no-output-timeout ("no-output") */
-	REASON_CANCEL,    /* a --cancel ("cancel") */
-	REASON_FORWARDED, /* a signal from outside, passed on ("forwarded") */
-	REASON_LEFTOVERS, /* --kill-leftovers, once the command exited ("leftovers") */
-	REASON_RESUME,    /* the group continued after a stop ("resume") */
-	REASON_PARENT,    /* --die-with-parent: the process that started runlimit ended ("parent") */
-	REASON_BUDGET,    /* a budget ran out: one reason per budget, from here on, in the order
-	                     of budget_table.h's table, worded by its row ("memory", "procs", ...) */
-	REASONS = (int)REASON_BUDGET + (int)BUDGET_KINDS - 1
-};
-
-/* The reason of a budget that ran out. */
-enum reason report_budget_reason(enum budget_kind kind);
-
-/* The report's word for a reason ("deadline", "no-output", ...). */
-const char *report_reason(enum reason why);
-
 /* A signal runlimit sent: to whom (target: "tree", "group", "command", "leftovers") and
  * why. */
 void report_signal(int sig, const char *target, enum reason why);

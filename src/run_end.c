@@ -107,3 +107,23 @@ const char *outcome_word(enum outcome o)
 {
 	return outcome_words[o];
 }
+
+static const char *const reason_words[REASONS] = {
+	[REASON_DEADLINE] = "deadline",   [REASON_ALARM] = "alarm",
+	[REASON_GRACE] = "grace",         [REASON_NO_OUTPUT] = "no-output",
+	[REASON_CANCEL] = "cancel",       [REASON_FORWARDED] = "forwarded",
+	[REASON_LEFTOVERS] = "leftovers", [REASON_RESUME] = "resume",
+	[REASON_PARENT] = "parent",
+};
+
+enum reason budget_reason(enum budget_kind kind)
+{
+	return (enum reason)((int)REASON_BUDGET + (int)kind - 1);
+}
+
+const char *reason_word(enum reason why)
+{
+	if (why >= REASON_BUDGET)
+		return budget_rows[(int)why - (int)REASON_BUDGET + 1].word;
+	return reason_words[why];
+}

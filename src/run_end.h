@@ -1,13 +1,16 @@
 /* How a run ends, in one record: what happened (supervise.c and finish.c fill it in as the
  * run goes), what is left of the tree, and the verdict that run_decide draws from it by the
  * rules of the manual's EXIT STATUS table: runlimit's exit status (or the signal it dies
- * of) and the run report's outcome, whose words are one table (run_end.c).  The deciding is
- * pure: no system call, no message (the supervisor says what there is to say). */
+ * of) and the run report's outcome, whose words are one table (run_end.c), as are those of
+ * the reasons runlimit acts for.  The deciding is pure: no system call, no message (the
+ * supervisor says what there is to say). */
 #ifndef RUNLIMIT_RUN_END_H
 #define RUNLIMIT_RUN_END_H
 
 #include <stdbool.h>
 #include <sys/types.h>
+
+#include "budget_table.h"
 
 struct tree_id;     /* os/os.h */
 struct relay_stats; /* relay.h */
@@ -23,6 +26,23 @@ enum outcome {
 	OUTCOME_NOT_RUNNABLE, /* it was found but could not be run (126) */
 	OUTCOME_ERROR,        /* runlimit failed (125), or a wait status no rule knows */
 	OUTCOMES
+};
+
+/* Why runlimit sent a signal, or a limit ran out; the report says it in words (in
+ * parentheses). */
+enum reason {
+	REASON_DEADLINE,  /* the time limit passed ("deadline") */
+	REASON_ALARM,     /* SIGALRM came from outside ("alarm") */
+	REASON_GRACE,     /* the grace after the first signal ran out ("grace") */
+	REASON_NO_OUTPUT, /* the output was silent for --no-output-timeout ("no-output") */
+	REASON_CANCEL,    /* a --cancel ("cancel") */
+	REASON_FORWARDED, /* a signal from outside, passed on ("forwarded") */
+	REASON_LEFTOVERS, /* --kill-leftovers, once the command exited ("leftovers") */
+	REASON_RESUME,    /* the group continued after a stop ("resume") */
+	REASON_PARENT,    /* --die-with-parent: the process that started runlimit ended ("parent") */
+	REASON_BUDGET,    /* a budget ran out: one reason per budget, from here on, in the order
+	                     of budget_table.h's table, worded by its row ("memory", "procs", ...) */
+	REASONS = (int)REASON_BUDGET + (int)BUDGET_KINDS - 1
 };
 
 struct run_end {
@@ -73,5 +93,11 @@ void run_decide(struct run_end *e);
 /* The report's word for an outcome: exited, signalled, timed-out, killed, interrupted,
  * not-found, not-runnable, error. */
 const char *outcome_word(enum outcome o);
+
+/* The reason of a budget that ran out. */
+enum reason budget_reason(enum budget_kind kind);
+
+/* The report's word for a reason ("deadline", "no-output", ...; a budget's, its row's). */
+const char *reason_word(enum reason why);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include "cli.h"
 #include "os/os.h"
-#include "report.h"
+#include "run_end.h"
 
 /* How far a signal goes. */
 enum reach {
@@ -19,7 +19,7 @@ enum reach {
 };
 
 /* Send sig to t (os/os.h: the command and its group) as far as reach (with --foreground: to
- * the command alone); cont follows it with SIGCONT.  why is the report's reason (report.h),
+ * the command alone); cont follows it with SIGCONT.  why is the report's reason (run_end.h),
  * which -v says for a silence and a cancel. */
 void deliver(const struct config *cfg, const struct target *t, int sig, enum reach reach,
              bool cont, enum reason why);

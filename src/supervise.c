@@ -251,7 +251,7 @@ static void first_signal(struct run *r, enum event ev)
  * (HOOKING, until HOOK_OVER). */
 static void time_out(struct run *r, enum event ev)
 {
-	const char *why = report_reason(reason(r, ev));
+	const char *why = reason_word(reason(r, ev));
 	r->end.timed_out = true;
 	r->deadline = CLOCK_NEVER;
 	relay_stop_timing(); /* one limit runs out, once */
@@ -304,7 +304,7 @@ static void request(struct run *r, enum event ev)
 {
 	(void)ev;
 	if (r->phase == RUNNING)
-		snapshot_take(r->cfg, &r->target, report_reason(r->sig_why));
+		snapshot_take(r->cfg, &r->target, reason_word(r->sig_why));
 	deliver(r->cfg, &r->target, r->sig, REACH_TREE, true, r->sig_why);
 	r->end.interrupted = true;
 	if (r->phase != KILLED && r->phase != SETTLING && r->phase != FLUSHING && r->phase != DONE)
@@ -798,7 +798,7 @@ static void gather(struct run *r, struct news *n)
 	if (n->ran) { /* the budgets are the command's tree's while the command lives */
 		enum budget_kind kind = budget_check(n->now);
 		if (kind != BUDGET_NONE)
-			n->budget = report_budget_reason(kind);
+			n->budget = budget_reason(kind);
 	}
 	if (n->ran || n->phase == FLUSHING)
 		n->relay = relay_due(n->now);
