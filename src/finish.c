@@ -88,29 +88,35 @@ void finish_unkilled(const struct config *cfg, const struct target *t, struct ru
 void finish_report(const struct config *cfg, const struct target *t, struct run_end *e)
 {
 	struct relay_stats output;
-	if (report_wanted()) {
+	if (e->recording) {
 		/* Only a command that started has a tree left, or output relayed. */
-		e->nsurvivors = -1;
-		if (e->has_tree && report_wants_survivors())
-			e->nsurvivors = tree_list(t, &e->survivors);
+		struct tree_id *alive = NULL;
+		long n = -1;
+		if (e->has_tree && run_end_wants_survivors(e))
+			n = tree_list(t, &alive);
+		run_end_count(e, alive, n);
+		free(alive);
 		if (cfg->relay && e->pid > 0) {
 			relay_get_stats(&output);
 			e->output = &output;
 		}
-		report_finish(e);
+		report_finish(cfg, e);
 		e->output = NULL;
 	}
-	free(e->survivors);
+	free(e->targets);
 	free(e->unkilled);
-	e->survivors = NULL;
+	e->targets = NULL;
 	e->unkilled = NULL;
 }
 
-int finish_refused(const char *why)
+int finish_refused(const struct config *cfg, const char *why)
 {
-	struct run_end e = {.refused = true, .error = why, .nsurvivors = -1};
+	struct run_end e;
+	run_end_start(&e, cfg);
+	e.refused = true;
+	e.error = why;
 	run_decide(&e);
-	report_finish(&e);
+	report_finish(cfg, &e);
 	return e.status;
 }
 
@@ -119,7 +125,7 @@ void finish_parent_gone_early(const struct config *cfg, struct run_end *e)
 	if (cfg->verbose)
 		msg("the process that started this one has ended: not running %s",
 		    quote(cfg->command[0]));
-	report_parent_gone();
+	e->parent_gone = true;
 	/* As a cancel that came first: runlimit ends as by the -s signal (TERM with -s 0). */
 	e->interrupted = true;
 	e->late_signal = cfg->signal > 0 ? cfg->signal : SIGTERM;
@@ -129,7 +135,7 @@ void finish_cancelled_early(const struct config *cfg, struct run_end *e)
 {
 	if (cfg->verbose)
 		msg("a cancel came before the command started: not running %s", quote(cfg->command[0]));
-	report_cancelled();
+	e->cancelled = true;
 	/* Ended as by a signal from outside once nothing is left to run: runlimit dies of it. */
 	e->interrupted = true;
 	e->late_signal = control_early_signal();

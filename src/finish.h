@@ -22,9 +22,9 @@ void finish_unkilled(const struct config *cfg, const struct target *t, struct ru
  * what the relay saw.  e's lists are freed. */
 void finish_report(const struct config *cfg, const struct target *t, struct run_end *e);
 
-/* runlimit failed before the command could run, and said why: report why, and return 125
- * (the run's report, when report_start has been called). */
-int finish_refused(const char *why);
+/* runlimit failed before the command could run (bad usage), and said why: the report of
+ * cfg (if it asks for one) says why; returns 125. */
+int finish_refused(const struct config *cfg, const char *why);
 
 /* A cancel came before the command started (named_control.h): the command never runs, and
  * the run ends as a cancelled run does, runlimit dying of the cancel's signal. */

@@ -9,7 +9,6 @@
 #include "nested.h"
 #include "nproc.h"
 #include "os/os.h"
-#include "report.h"
 #include "stdfds.h"
 #include "supervise.h"
 
@@ -47,8 +46,7 @@ int main(int argc, char **argv)
 			/* Once --report has been read, even bad usage gets its report. */
 			cfg.started = started;
 			cfg.started_wall = started_wall;
-			report_start(&cfg);
-			return finish_refused("bad usage");
+			return finish_refused(&cfg, "bad usage");
 		}
 		return EXIT_RUNLIMIT_FAILED;
 	case CLI_NPROC:

@@ -21,6 +21,7 @@
 #include "nested.h"
 #include "os/os.h"
 #include "quote.h"
+#include "relay.h"
 #include "signal_names.h"
 #include "snapshot.h"
 #include "stdfds.h"
@@ -37,161 +38,6 @@
  * change. */
 #define REPORT_SCHEMA 1
 
-/* The signals listed at most: a caller that sends runlimit thousands (a resize storm) gets
- * the first ones and a count of the rest. */
-#define MAX_SENT 256
-
-struct sent {
-	int64_t at;
-	int sig;
-	const char *target;
-	enum reason reason;
-};
-
-/* A process runlimit asked to end; killed: with SIGKILL (it cannot outlive that). */
-struct signalled {
-	struct tree_id id;
-	bool killed;
-};
-
-static struct {
-	const struct config *cfg;
-	int64_t started;
-	struct sent sent[MAX_SENT];
-	size_t nsent, omitted;
-	struct signalled *targets; /* sorted by pid, then start */
-	size_t ntargets;
-	bool unknown;           /* a listing failed: the process counts are not known */
-	long alive_at_exit;     /* -1: not known */
-	long kill_left;         /* -1, or what a final KILL short of memory left alive */
-	const char *timed_out_by; /* the limit that ran out (NULL: none) */
-	bool cancelled;         /* ended by a --cancel */
-	bool parent_gone;       /* ended by the end of runlimit's caller (--die-with-parent) */
-} rep;
-
-void report_start(const struct config *cfg)
-{
-	if (!cfg->report)
-		return;
-	rep.cfg = cfg;
-	rep.started = cfg->started;
-	rep.alive_at_exit = -1;
-	rep.kill_left = -1;
-}
-
-bool report_wanted(void)
-{
-	return rep.cfg != NULL;
-}
-
-void report_signal(int sig, const char *target, enum reason reason)
-{
-	if (!rep.cfg)
-		return;
-	if (rep.nsent == MAX_SENT) {
-		rep.omitted++;
-		return;
-	}
-	rep.sent[rep.nsent++] = (struct sent){clock_now() - rep.started, sig, target, reason};
-}
-
-static int by_id(const void *a, const void *b)
-{
-	const struct tree_id *x = a, *y = b;
-	if (x->pid != y->pid)
-		return (x->pid > y->pid) - (x->pid < y->pid);
-	return (x->start > y->start) - (x->start < y->start);
-}
-
-/* Is id in the sorted targets?  Its index, or -1. */
-static long find_target(const struct tree_id *id)
-{
-	size_t lo = 0, hi = rep.ntargets;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = by_id(id, &rep.targets[mid].id);
-		if (c == 0)
-			return (long)mid;
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return -1;
-}
-
-void report_targets(struct tree_seen *seen, bool kill)
-{
-	if (!rep.cfg || rep.unknown)
-		return;
-	if (seen->unknown) {
-		rep.unknown = true;
-		return;
-	}
-	struct tree_id *ids = seen->ids;
-	size_t n = 0;
-	if (seen->n > 1)
-		qsort(ids, seen->n, sizeof *ids, by_id); /* (ids is NULL when nothing was seen) */
-	for (size_t k = 0; k < seen->n; k++) /* a walk in rounds finds a process more than once */
-		if (n == 0 || by_id(&ids[n - 1], &ids[k]) != 0)
-			ids[n++] = ids[k];
-	/* Merge the two sorted lists. */
-	struct signalled *merged = malloc((rep.ntargets + n + 1) * sizeof *merged);
-	if (!merged) {
-		rep.unknown = true;
-		return;
-	}
-	size_t i = 0, k = 0, m = 0;
-	while (i < rep.ntargets || k < n) {
-		int c = i == rep.ntargets ? 1 : k == n ? -1 : by_id(&rep.targets[i].id, &ids[k]);
-		if (c < 0) {
-			merged[m++] = rep.targets[i++];
-		} else if (c > 0) {
-			merged[m++] = (struct signalled){ids[k++], kill};
-		} else {
-			merged[m] = rep.targets[i++];
-			merged[m++].killed |= kill;
-			k++;
-		}
-	}
-	free(rep.targets);
-	rep.targets = merged;
-	rep.ntargets = m;
-}
-
-void report_timed_out_by(enum reason why)
-{
-	rep.timed_out_by = reason_word(why);
-}
-
-void report_parent_gone(void)
-{
-	rep.parent_gone = true;
-}
-
-void report_cancelled(void)
-{
-	rep.cancelled = true;
-}
-
-void report_kill_left(long left)
-{
-	if (rep.cfg)
-		rep.kill_left = left;
-}
-
-void report_command_ended(long alive)
-{
-	if (rep.cfg)
-		rep.alive_at_exit = alive;
-}
-
-bool report_wants_survivors(void)
-{
-	/* Nothing was left when the command ended, and nothing can start since: no listing. */
-	return rep.cfg && !rep.unknown && !(rep.alive_at_exit == 0 && rep.ntargets == 0);
-}
-
 /* A signal by its name ("TERM"); null where have is false. */
 static void signal_member(struct json *j, const char *key, bool have, int sig)
 {
@@ -205,43 +51,12 @@ static int64_t timeval_ns(struct timeval tv)
 }
 
 /* The processes still alive at the end, and how many of those runlimit asked to end are
- * gone (those sent SIGKILL count as gone once runlimit stopped waiting for them, the
- * settle, but for those it names in alive_after_kill, which outlived it). */
-static bool unkilled(const struct run_end *e, pid_t pid)
-{
-	for (long k = 0; k < e->nunkilled; k++)
-		if (e->unkilled[k] == pid)
-			return true;
-	return false;
-}
-
+ * gone (run_end_count). */
 static void process_counts(struct json *j, const struct run_end *e)
 {
-	long left = -1, ended = -1;
-	const struct tree_id *ids = e->survivors;
-	long n = -1;
-	if (e->has_tree && !rep.unknown)
-		n = report_wants_survivors() ? e->nsurvivors : 0;
-	if (n >= 0) {
-		left = ended = 0;
-		size_t still = 0; /* targets alive (killed: only those that outlived the settle) */
-		for (long k = 0; k < n; k++) {
-			long at = find_target(&ids[k]);
-			if (at >= 0 && rep.targets[at].killed) {
-				still += unkilled(e, ids[k].pid);
-				continue;
-			}
-			left++;
-			if (at >= 0)
-				still++;
-		}
-		ended = (long)(rep.ntargets - still);
-	}
-	if (left < 0 && rep.kill_left >= 0)
-		left = rep.kill_left; /* the KILL looked until nothing was alive, without memory */
-	json_int_member(j, "alive_at_command_exit", rep.alive_at_exit >= 0, rep.alive_at_exit);
-	json_int_member(j, "ended", ended >= 0, ended);
-	json_int_member(j, "left_running", left >= 0, left);
+	json_int_member(j, "alive_at_command_exit", e->alive_at_exit >= 0, e->alive_at_exit);
+	json_int_member(j, "ended", e->ended >= 0, e->ended);
+	json_int_member(j, "left_running", e->left >= 0, e->left);
 	/* What outlived its SIGKILL: runlimit gave up on it after the settle. */
 	json_key(j, "alive_after_kill");
 	json_open(j, '[');
@@ -251,19 +66,19 @@ static void process_counts(struct json *j, const struct run_end *e)
 }
 
 /* What ended the run, and how the command ended. */
-static void end_members(struct json *j, const struct run_end *e)
+static void end_members(struct json *j, const struct config *cfg, const struct run_end *e)
 {
 	json_string_member(j, "outcome", outcome_word(e->outcome));
 	json_int_member(j, "exit_status", !e->die, e->status);
 	signal_member(j, "exit_signal", e->die != 0, e->die);
 	json_bool_member(j, "timed_out", e->timed_out);
-	json_string_member(j, "timed_out_by", e->timed_out ? rep.timed_out_by : NULL);
+	json_string_member(j, "timed_out_by", e->timed_out ? reason_word(e->limit) : NULL);
 	json_bool_member(j, "kill_needed", e->kill_needed);
-	json_bool_member(j, "cancelled", rep.cancelled);
-	json_bool_member(j, "parent_gone", rep.parent_gone);
-	json_string_member(j, "name", rep.cfg->name);
+	json_bool_member(j, "cancelled", e->cancelled);
+	json_bool_member(j, "parent_gone", e->parent_gone);
+	json_string_member(j, "name", cfg->name);
 	static const char *const none[] = {NULL}; /* bad usage: no command */
-	const char *const *argv = rep.cfg->command ? (const char *const *)rep.cfg->command : none;
+	const char *const *argv = cfg->command ? (const char *const *)cfg->command : none;
 	json_strings_member(j, "command", "command_base64", argv);
 	json_int_member(j, "pid", e->pid > 0, e->pid);
 	/* The command's own wait status, once it ran and was reaped. */
@@ -277,16 +92,15 @@ static void end_members(struct json *j, const struct run_end *e)
 }
 
 /* The limits asked for, and the time the run took. */
-static void limit_members(struct json *j)
+static void limit_members(struct json *j, const struct config *cfg)
 {
-	const struct config *cfg = rep.cfg;
 	json_seconds_member(j, "duration_seconds", true, cfg->duration);
 	json_seconds_member(j, "kill_after_seconds", true, cfg->kill_after);
 	json_seconds_member(j, "no_output_timeout_seconds", cfg->silence > 0, cfg->silence);
 	signal_member(j, "timeout_signal", true, cfg->signal);
-	json_seconds_member(j, "wall_seconds", true, clock_now() - rep.started);
+	json_seconds_member(j, "wall_seconds", true, clock_now() - cfg->started);
 	json_key(j, "started_at");
-	json_time(j, rep.cfg->started_wall);
+	json_time(j, cfg->started_wall);
 	json_key(j, "ended_at");
 	json_time(j, clock_wall());
 }
@@ -305,20 +119,20 @@ static void inherited_member(struct json *j)
 }
 
 /* Every signal sent, in order. */
-static void signal_members(struct json *j)
+static void signal_members(struct json *j, const struct config *cfg, const struct run_end *e)
 {
 	json_key(j, "signals");
 	json_open(j, '[');
-	for (size_t k = 0; k < rep.nsent; k++) {
+	for (size_t k = 0; k < e->nsent; k++) {
 		json_open(j, '{');
-		json_seconds_member(j, "at", true, rep.sent[k].at);
-		signal_member(j, "signal", true, rep.sent[k].sig);
-		json_string_member(j, "target", rep.sent[k].target);
-		json_string_member(j, "reason", reason_word(rep.sent[k].reason));
+		json_seconds_member(j, "at", true, e->sent[k].at - cfg->started);
+		signal_member(j, "signal", true, e->sent[k].sig);
+		json_string_member(j, "target", e->sent[k].target);
+		json_string_member(j, "reason", reason_word(e->sent[k].reason));
 		json_close(j, '}');
 	}
 	json_close(j, ']');
-	json_int_member(j, "signals_omitted", true, (long long)rep.omitted);
+	json_int_member(j, "signals_omitted", true, (long long)e->omitted);
 }
 
 /* A budget's figure in the report: a number in its unit, or seconds for a duration; null
@@ -401,7 +215,7 @@ static void tail_member(struct json *j, const struct tail *t)
 }
 
 /* What came out, where the relay saw it (null where it relayed nothing). */
-static void output_member(struct json *j, const struct relay_stats *o)
+static void output_member(struct json *j, const struct config *cfg, const struct relay_stats *o)
 {
 	if (!json_object_member(j, "output", o != NULL))
 		return;
@@ -411,13 +225,13 @@ static void output_member(struct json *j, const struct relay_stats *o)
 	json_int_member(j, "stderr_dropped", o->dropped[1] >= 0, o->dropped[1]);
 	json_bool_member(j, "stderr_with_stdout", o->stderr_shared);
 	json_seconds_member(j, "last_output_seconds", o->last_output != CLOCK_NEVER,
-	                    o->last_output - rep.started);
-	const struct tail *t = rep.cfg->report_tail ? o->tail : NULL;
+	                    o->last_output - cfg->started);
+	const struct tail *t = cfg->report_tail ? o->tail : NULL;
 	tail_member(j, t);
 	/* Why there is no tail though one was asked for: a terminal (never interposed), or
 	 * no memory for the ring (the command ran all the same).  One field for both. */
 	const char *why = NULL;
-	if (rep.cfg->report_tail && !t)
+	if (cfg->report_tail && !t)
 		why = o->tail_missing;
 	else if (t && t->error)
 		why = strerror(t->error);
@@ -425,19 +239,19 @@ static void output_member(struct json *j, const struct relay_stats *o)
 	json_close(j, '}');
 }
 
-static void build(struct json *j, const struct run_end *e)
+static void build(struct json *j, const struct config *cfg, const struct run_end *e)
 {
 	json_open(j, '{');
 	json_int_member(j, "schema", true, REPORT_SCHEMA);
 	json_string_member(j, "version", RUNLIMIT_VERSION);
-	end_members(j, e);
-	limit_members(j);
+	end_members(j, cfg, e);
+	limit_members(j, cfg);
 	inherited_member(j);
-	signal_members(j);
+	signal_members(j, cfg, e);
 	process_counts(j, e);
-	output_member(j, e->output);
-	snapshot_member(j, rep.started);
-	hook_member(j, rep.started);
+	output_member(j, cfg, e->output);
+	snapshot_member(j, cfg->started);
+	hook_member(j, cfg->started);
 	budgets_member(j);
 	rusage_member(j);
 	json_close(j, '}');
@@ -770,12 +584,10 @@ static void close_dest(struct dest *d)
 		unlink(d->tmp);
 }
 
-void report_finish(const struct run_end *e)
+void report_finish(const struct config *cfg, const struct run_end *e)
 {
-	if (!rep.cfg)
-		return;
 	struct dest d;
-	open_dest(&d, rep.cfg->report);
+	open_dest(&d, cfg->report);
 	struct stat st;
 	if (d.fd >= 0 && !d.atomic && fstat(d.fd, &st) == 0)
 		d.waits = S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || isatty(d.fd);
@@ -787,7 +599,7 @@ void report_finish(const struct run_end *e)
 		static char storage[REPORT_PIECE];
 		struct json j;
 		json_init_sink(&j, dest_write, &d, storage, sizeof storage, d.atomic ? 0 : ONE_WRITE);
-		build(&j, e);
+		build(&j, cfg, e);
 		json_raw(&j, "\n");
 		if (!json_finish(&j) && !d.err)
 			d.err = EIO;
@@ -796,13 +608,10 @@ void report_finish(const struct run_end *e)
 	}
 	if (d.planted)
 		msg("cannot write the report to %s: it belongs to another user, in a sticky directory "
-		    "others may write", quote(rep.cfg->report));
+		    "others may write", quote(cfg->report));
 	else if (d.err == EAGAIN && d.waits)
 		msg("cannot write the report to %s: its reader did not take it in time (%d seconds, "
-		    "and 1 more for each MiB)", quote(rep.cfg->report), REPORT_STALL_MS / 1000);
+		    "and 1 more for each MiB)", quote(cfg->report), REPORT_STALL_MS / 1000);
 	else if (d.err)
-		msg("cannot write the report to %s: %s", quote(rep.cfg->report), strerror(d.err));
-	free(rep.targets);
-	rep.targets = NULL;
-	rep.cfg = NULL;
+		msg("cannot write the report to %s: %s", quote(cfg->report), strerror(d.err));
 }

@@ -3,9 +3,142 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 
 #include "cli.h"
+#include "os/os.h"
+
+/* A process runlimit asked to end; killed: with SIGKILL (it cannot outlive that). */
+struct signalled {
+	struct tree_id id;
+	bool killed;
+};
+
+void run_end_start(struct run_end *e, const struct config *cfg)
+{
+	*e = (struct run_end){.recording = cfg->report != NULL,
+	                      .preserve_status = cfg->preserve_status,
+	                      .kill_left = -1, .alive_at_exit = -1, .ended = -1, .left = -1};
+}
+
+void run_end_sent(struct run_end *e, int sig, const char *target, enum reason why)
+{
+	if (!e->recording)
+		return;
+	if (e->nsent == MAX_SENT) {
+		e->omitted++;
+		return;
+	}
+	e->sent[e->nsent++] = (struct sent){clock_now(), sig, target, why};
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct tree_id *x = a, *y = b;
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* Is id among e's sorted targets?  Its index, or -1. */
+static long find_target(const struct run_end *e, const struct tree_id *id)
+{
+	size_t lo = 0, hi = e->ntargets;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = by_id(id, &e->targets[mid].id);
+		if (c == 0)
+			return (long)mid;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return -1;
+}
+
+void run_end_targets(struct run_end *e, struct tree_seen *seen, bool kill)
+{
+	if (!e->recording || e->targets_unknown)
+		return;
+	if (seen->unknown) {
+		e->targets_unknown = true;
+		return;
+	}
+	struct tree_id *ids = seen->ids;
+	size_t n = 0;
+	if (seen->n > 1)
+		qsort(ids, seen->n, sizeof *ids, by_id); /* (ids is NULL when nothing was seen) */
+	for (size_t k = 0; k < seen->n; k++) /* a walk in rounds finds a process more than once */
+		if (n == 0 || by_id(&ids[n - 1], &ids[k]) != 0)
+			ids[n++] = ids[k];
+	/* Merge the two sorted lists. */
+	struct signalled *merged = malloc((e->ntargets + n + 1) * sizeof *merged);
+	if (!merged) {
+		e->targets_unknown = true;
+		return;
+	}
+	size_t i = 0, k = 0, m = 0;
+	while (i < e->ntargets || k < n) {
+		int c = i == e->ntargets ? 1 : k == n ? -1 : by_id(&e->targets[i].id, &ids[k]);
+		if (c < 0) {
+			merged[m++] = e->targets[i++];
+		} else if (c > 0) {
+			merged[m++] = (struct signalled){ids[k++], kill};
+		} else {
+			merged[m] = e->targets[i++];
+			merged[m++].killed |= kill;
+			k++;
+		}
+	}
+	free(e->targets);
+	e->targets = merged;
+	e->ntargets = m;
+}
+
+bool run_end_wants_survivors(const struct run_end *e)
+{
+	/* Nothing was left when the command ended, and nothing can start since: no listing. */
+	return e->recording && !e->targets_unknown && !(e->alive_at_exit == 0 && e->ntargets == 0);
+}
+
+/* Did pid outlive its SIGKILL (runlimit gave up on it after the settle)? */
+static bool unkilled(const struct run_end *e, pid_t pid)
+{
+	for (long k = 0; k < e->nunkilled; k++)
+		if (e->unkilled[k] == pid)
+			return true;
+	return false;
+}
+
+/* Those sent SIGKILL count as gone once runlimit stopped waiting for them (the settle), but
+ * for those in unkilled, which outlived it. */
+void run_end_count(struct run_end *e, const struct tree_id *alive, long n)
+{
+	e->ended = e->left = -1;
+	if (!e->has_tree || e->targets_unknown)
+		n = -1;
+	else if (!run_end_wants_survivors(e))
+		n = 0;
+	if (n >= 0) {
+		e->left = 0;
+		size_t still = 0; /* targets alive (killed: only those that outlived the settle) */
+		for (long k = 0; k < n; k++) {
+			long at = find_target(e, &alive[k]);
+			if (at >= 0 && e->targets[at].killed) {
+				still += unkilled(e, alive[k].pid);
+				continue;
+			}
+			e->left++;
+			if (at >= 0)
+				still++;
+		}
+		e->ended = (long)(e->ntargets - still);
+	}
+	if (e->left < 0 && e->kill_left >= 0)
+		e->left = e->kill_left; /* the KILL looked until nothing was alive, without memory */
+}
 
 int exec_error_status(int err)
 {

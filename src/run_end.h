@@ -1,5 +1,6 @@
-/* How a run ends, in one record: what happened (supervise.c and finish.c fill it in as the
- * run goes), what is left of the tree, and the verdict that run_decide draws from it by the
+/* How a run ends, in one record: what happened (supervise.c, signal_out.c and finish.c write
+ * it as the run goes: with a report, every signal sent and what it reached too), what is
+ * left of the tree, and the verdict that run_decide draws from it by the
  * rules of the manual's EXIT STATUS table: runlimit's exit status (or the signal it dies
  * of) and the run report's outcome, whose words are one table (run_end.c), as are those of
  * the reasons runlimit acts for.  The deciding is pure: no system call, no message (the
@@ -8,12 +9,17 @@
 #define RUNLIMIT_RUN_END_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "budget_table.h"
 
+struct config;      /* cli.h */
 struct tree_id;     /* os/os.h */
+struct tree_seen;   /* os/os.h */
 struct relay_stats; /* relay.h */
+struct signalled;   /* run_end.c: a process runlimit asked to end */
 
 /* The report's one word for how the run went (outcome_word). */
 enum outcome {
@@ -45,7 +51,22 @@ enum reason {
 	REASONS = (int)REASON_BUDGET + (int)BUDGET_KINDS - 1
 };
 
+/* The signals listed at most: a caller that sends runlimit thousands (a resize storm) gets
+ * the first ones and a count of the rest. */
+#define MAX_SENT 256
+
+/* A signal runlimit sent: when (clock_now()), which, to whom ("tree", "group", "command",
+ * "leftovers") and why. */
+struct sent {
+	int64_t at;
+	int sig;
+	const char *target;
+	enum reason reason;
+};
+
 struct run_end {
+	bool recording;       /* a report is wanted: what only it reads is collected */
+
 	/* What happened. */
 	bool refused;         /* runlimit failed before the command could run (error says why) */
 	const char *error;    /* why runlimit failed (with refused), else NULL */
@@ -65,6 +86,23 @@ struct run_end {
 	int late_signal;      /* INT or QUIT that came once the command had exited and ended
 	                         the rest of the run, or the signal of a cancel that came before
 	                         the command started (0: none): runlimit dies of it */
+	enum reason limit;    /* with timed_out: the limit that ran out */
+	bool cancelled;       /* ended by a --cancel (or one came before the command started) */
+	bool parent_gone;     /* ended by the end of the process that started runlimit
+	                         (--die-with-parent), or it had ended before the command started */
+
+	/* What runlimit sent (signal_out.c), while recording. */
+	struct sent sent[MAX_SENT]; /* in order (run_end_sent) */
+	size_t nsent, omitted;      /* how many are listed, and how many more went out */
+	struct signalled *targets;  /* the processes the walks that sent them found, sorted
+	                               (run_end_targets); malloc'd */
+	size_t ntargets;
+	bool targets_unknown; /* a walk could not list them: the counts are not known */
+	long kill_left;       /* a final KILL that ran out of memory looked until nothing was
+	                         alive (0), or gave up with this many alive (-1: none such): the
+	                         count given where the tree cannot be listed at the end */
+	long alive_at_exit;   /* the tree's processes alive when the command was reaped (-1: not
+	                         known, or not recording) */
 
 	/* What is left (finish.c). */
 	pid_t *unkilled;      /* what runlimit sent SIGKILL and left alive when the settle gave
@@ -72,9 +110,10 @@ struct run_end {
 	long nunkilled;
 	bool unkilled_more;   /* others of the command's group may be alive too, which nothing
 	                         here can list (no process table) */
-	struct tree_id *survivors; /* the tree's processes alive at the end, if the report wants
-	                              them (report_wants_survivors); malloc'd */
-	long nsurvivors;      /* how many (-1: not known) */
+	long ended;           /* how many processes runlimit asked to end are gone (run_end_count;
+	                         -1: not known) */
+	long left;            /* the tree's processes still alive at the end, but those that
+	                         were KILLed (-1: not known) */
 	const struct relay_stats *output; /* what the relay saw (NULL: nothing was relayed) */
 
 	/* The verdict (run_decide). */
@@ -82,6 +121,27 @@ struct run_end {
 	int status;           /* runlimit's exit status */
 	int die;              /* the signal runlimit dies of instead (0: it exits with status) */
 };
+
+/* A record for the run cfg asks for, nothing happened yet. */
+void run_end_start(struct run_end *e, const struct config *cfg);
+
+/* While recording: runlimit sent sig to target ("tree", "group", "command", "leftovers"),
+ * for why, now. */
+void run_end_sent(struct run_end *e, int sig, const char *target, enum reason why);
+
+/* While recording: runlimit has asked the tree to end (kill: with SIGKILL), and its walk
+ * found seen's processes, which count among those runlimit ended unless they are alive at
+ * the end.  seen's list is sorted in place. */
+void run_end_targets(struct run_end *e, struct tree_seen *seen, bool kill);
+
+/* Does the count at the end (run_end_count) need the list of the tree's processes still
+ * alive?  Not when nothing was left at the command's exit and nothing was asked to end: the
+ * listing is then skipped. */
+bool run_end_wants_survivors(const struct run_end *e);
+
+/* ended and left, from the tree's n processes alive at the end (alive; n -1: not known),
+ * with what runlimit asked to end and what outlived its KILL (unkilled). */
+void run_end_count(struct run_end *e, const struct tree_id *alive, long n);
 
 /* GNU's exit status for a command that could not be run (err: exec's errno): 127 not
  * found, else 126. */

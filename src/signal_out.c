@@ -9,7 +9,6 @@
 #include "guard.h"
 #include "msg.h"
 #include "quote.h"
-#include "report.h"
 #include "signal_names.h"
 #include "test_hooks.h"
 
@@ -42,20 +41,20 @@ static const char *reach_name(const struct config *cfg, const struct target *t,
 
 /* The tree beyond the group, from a walk that notes what it reaches for the report (so
  * that asking for a report delays no signal by a walk of its own). */
-static void signal_tree(const struct target *t, int sig, bool cont)
+static void signal_tree(const struct target *t, struct run_end *e, int sig, bool cont)
 {
 	struct tree_seen seen = {NULL, 0, 0, false};
 	int flags = (cont ? TREE_CONTINUE : 0) | (sig == SIGKILL ? TREE_FREEZE : TREE_SOFT);
-	long left = tree_signal(t, sig, flags, report_wanted() ? &seen : NULL);
+	long left = tree_signal(t, sig, flags, e->recording ? &seen : NULL);
 	const char *want = errno == EMFILE || errno == ENFILE ? "out of file descriptors"
 	                                                      : "out of memory";
-	if (report_wanted())
-		report_targets(&seen, sig == SIGKILL);
+	if (e->recording)
+		run_end_targets(e, &seen, sig == SIGKILL);
 	free(seen.ids);
 	if (left > 0)
 		msg("%s: %ld processes of the command's tree may still be alive", want, left);
 	if (left >= 0)
-		report_kill_left(left);
+		e->kill_left = left;
 	if (left != TREE_UNVERIFIED)
 		return;
 	/* The walk could not read all of the tree, and nothing else could tell. */
@@ -99,14 +98,14 @@ static void say_sending(const struct config *cfg, int sig, enum reason why)
 	}
 }
 
-void deliver(const struct config *cfg, const struct target *t, int sig, enum reach reach,
-             bool cont, enum reason why)
+void deliver(const struct config *cfg, const struct target *t, struct run_end *e, int sig,
+             enum reach reach, bool cont, enum reason why)
 {
 	cont = cont && sig != SIGKILL && sig != SIGCONT && reach != REACH_GROUP;
 	if (sig != 0 && !(cfg->foreground && t->reaped)) {
-		report_signal(sig, reach_name(cfg, t, reach), why);
+		run_end_sent(e, sig, reach_name(cfg, t, reach), why);
 		if (cont && !cfg->foreground)
-			report_signal(SIGCONT, reach_name(cfg, t, reach), why);
+			run_end_sent(e, SIGCONT, reach_name(cfg, t, reach), why);
 	}
 	if (reach == REACH_GROUP) {
 		signal_group(t, sig);
@@ -134,7 +133,7 @@ void deliver(const struct config *cfg, const struct target *t, int sig, enum rea
 		return;
 	signal_group(t, sig);
 	if (reach == REACH_TREE && sig != 0)
-		signal_tree(t, sig, cont);
+		signal_tree(t, e, sig, cont);
 	if (cont) {
 		if (!t->reaped)
 			kill(t->command, SIGCONT);

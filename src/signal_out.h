@@ -20,9 +20,10 @@ enum reach {
 
 /* Send sig to t (os/os.h: the command and its group) as far as reach (with --foreground: to
  * the command alone); cont follows it with SIGCONT.  why is the report's reason (run_end.h),
- * which -v says for a silence and a cancel. */
-void deliver(const struct config *cfg, const struct target *t, int sig, enum reach reach,
-             bool cont, enum reason why);
+ * which -v says for a silence and a cancel.  What was sent, and what the walk that sent it
+ * found, go into the run's record e. */
+void deliver(const struct config *cfg, const struct target *t, struct run_end *e, int sig,
+             enum reach reach, bool cont, enum reason why);
 
 /* Once the command has been reaped: is anything of its tree still alive?  Without a process
  * table, the group tells, once the guard has stepped out of it; without the guard, whose

@@ -236,7 +236,7 @@ static void done(struct run *r, enum event ev);
 static void first_signal(struct run *r, enum event ev)
 {
 	int sig = r->esc.step[0].sig;
-	deliver(r->cfg, &r->target, sig, REACH_TREE, true, reason(r, ev));
+	deliver(r->cfg, &r->target, &r->end, sig, REACH_TREE, true, reason(r, ev));
 	if (sig == SIGKILL)
 		killed(r);
 	/* "-s 0" sends nothing: only an explicit -k makes it escalate (as in GNU), not the
@@ -256,7 +256,7 @@ static void time_out(struct run *r, enum event ev)
 	r->deadline = CLOCK_NEVER;
 	relay_stop_timing(); /* one limit runs out, once */
 	budget_stop();       /* the tree measured for the last time, before the hook starts */
-	report_timed_out_by(reason(r, ev));
+	r->end.limit = reason(r, ev);
 	snapshot_take(r->cfg, &r->target, why);
 	if (r->phase == RUNNING && (r->target.hook = hook_start(r->cfg, &r->target, why)) > 0) {
 		r->hook_group = r->target.hook;
@@ -305,7 +305,7 @@ static void request(struct run *r, enum event ev)
 	(void)ev;
 	if (r->phase == RUNNING)
 		snapshot_take(r->cfg, &r->target, reason_word(r->sig_why));
-	deliver(r->cfg, &r->target, r->sig, REACH_TREE, true, r->sig_why);
+	deliver(r->cfg, &r->target, &r->end, r->sig, REACH_TREE, true, r->sig_why);
 	r->end.interrupted = true;
 	if (r->phase != KILLED && r->phase != SETTLING && r->phase != FLUSHING && r->phase != DONE)
 		start_grace(r);
@@ -354,7 +354,7 @@ static void request_hooking(struct run *r, enum event ev)
 /* At the end of the grace; and while draining (--kill-leftovers), at the deadline too. */
 static void final_kill(struct run *r, enum event ev)
 {
-	deliver(r->cfg, &r->target, SIGKILL, REACH_TREE, false, reason(r, ev));
+	deliver(r->cfg, &r->target, &r->end, SIGKILL, REACH_TREE, false, reason(r, ev));
 	r->end.kill_needed = true;
 	killed(r);
 }
@@ -389,7 +389,8 @@ static void next_step(struct run *r, enum event ev)
 		final_kill(r, ev);
 		return;
 	}
-	deliver(r->cfg, &r->target, r->esc.step[r->next].sig, REACH_TREE, true, reason(r, ev));
+	deliver(r->cfg, &r->target, &r->end, r->esc.step[r->next].sig, REACH_TREE, true,
+	        reason(r, ev));
 	r->next++;
 	r->grace_end = CLOCK_NEVER;
 	start_grace(r);
@@ -412,9 +413,9 @@ static void exited(struct run *r)
 	relay_stop_timing(); /* the no-output limit is the command's: it runs while it lives */
 	if (!r->cfg->foreground)
 		tty_take_back(r->target.group, r->end.timed_out || WIFSIGNALED(r->end.wait_status));
-	if (report_wanted() && !r->cfg->foreground) {
+	if (r->end.recording && !r->cfg->foreground) {
 		struct tree_id *ids;
-		report_command_ended(tree_list(&r->target, &ids));
+		r->end.alive_at_exit = tree_list(&r->target, &ids);
 		free(ids);
 	}
 }
@@ -429,7 +430,7 @@ static void exit_running(struct run *r, enum event ev)
 		done(r, ev);
 		return;
 	}
-	deliver(r->cfg, &r->target, SIGTERM, REACH_TREE, true, REASON_LEFTOVERS);
+	deliver(r->cfg, &r->target, &r->end, SIGTERM, REACH_TREE, true, REASON_LEFTOVERS);
 	start_grace(r);
 	if (r->grace_end == CLOCK_NEVER)
 		done(r, ev);
@@ -479,7 +480,7 @@ static void stopped(struct run *r, enum event ev)
 	int sig = r->stopped_by;
 	r->stopped_by = 0; /* seen; waitpid reports the next stop afresh */
 	if (job_command_stopped(r->target.group, sig, next_wake_but_budgets(r)))
-		deliver(r->cfg, &r->target, SIGCONT, REACH_GROUP, false, REASON_RESUME);
+		deliver(r->cfg, &r->target, &r->end, SIGCONT, REACH_GROUP, false, REASON_RESUME);
 	r->look_again = true;
 }
 
@@ -494,7 +495,7 @@ static void flushed(struct run *r, enum event ev)
 static void forward(struct run *r, enum event ev)
 {
 	(void)ev;
-	deliver(r->cfg, &r->target, r->sig, r->reach, false, REASON_FORWARDED);
+	deliver(r->cfg, &r->target, &r->end, r->sig, r->reach, false, REASON_FORWARDED);
 }
 
 typedef void (*action)(struct run *, enum event);
@@ -611,7 +612,7 @@ static void take_signals(struct run *r)
  * with the cancel's grace (0: the final KILL at once). */
 static void cancelled(struct run *r, const struct control_request *q)
 {
-	report_cancelled();
+	r->end.cancelled = true;
 	int64_t have = escalation_grace(&r->esc);
 	int64_t grace = q->grace >= 0 ? q->grace : have > 0 ? have : CANCEL_GRACE;
 	escalation_set_grace(&r->esc, grace > 0 ? grace : 1);
@@ -636,7 +637,7 @@ static void cancelled(struct run *r, const struct control_request *q)
  * its own in the report. */
 static void parent_died(struct run *r)
 {
-	report_parent_gone();
+	r->end.parent_gone = true;
 	int64_t have = escalation_grace(&r->esc);
 	escalation_set_grace(&r->esc, have > 0 ? have : CANCEL_GRACE);
 	int sig = r->cfg->signal;
@@ -1081,11 +1082,10 @@ int supervise(const struct config *cfg)
 	pid_t self = getpid();
 	tree_init(self);
 	os_init();
-	report_start(cfg);
 	struct run r = {.cfg = cfg, .phase = RUNNING, .grace_end = CLOCK_NEVER,
 	                .settle_end = CLOCK_NEVER, .last_ahead = INT64_MIN,
-	                .child_news = true,
-	                .end = {.preserve_status = cfg->preserve_status}};
+	                .child_news = true};
+	run_end_start(&r.end, cfg);
 	escalation_of(cfg, &r.esc);
 	r.end.kill_asked = r.esc.kill_asked;
 	/* Not with a hook: the first signal waits for it anyway, and it is to see the tree as
