@@ -97,7 +97,7 @@ EXPECT_FreeBSD = sessions orphans peercred snapshot budgets
 EXPECT_Darwin  = sessions counts readback peercred snapshot budgets
 EXPECT = $(EXPECT_$(PLAT))
 
-CORE = src/budget.c src/budget_cgroup.c src/budget_table.c src/cli.c src/nested_deadline.c src/signal_out.c src/signal_in.c src/escalation.c src/duration.c src/finish.c \
+CORE = src/budget.c src/budget_cgroup.c src/budget_table.c src/cli.c src/nested_deadline.c src/signal_out.c src/signal_in.c src/escalation.c src/duration.c \
 	src/guard.c src/hook.c src/nested.c src/jobctl.c src/json.c src/start.c src/longopt.c src/msg.c src/nowait.c src/nproc.c \
 	src/quote.c src/relay.c src/relay_lines.c src/relay_stream.c src/relay_tail.c \
 	src/relay_watch.c src/named_dir.c src/named_client.c src/named_control.c src/report.c \

@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "finish.h"
 #include "msg.h"
 #include "named_client.h"
 #include "nested.h"
@@ -46,7 +45,7 @@ int main(int argc, char **argv)
 			/* Once --report has been read, even bad usage gets its report. */
 			cfg.started = started;
 			cfg.started_wall = started_wall;
-			return finish_refused(&cfg, "bad usage");
+			return supervise_refused(&cfg, "bad usage");
 		}
 		return EXIT_RUNLIMIT_FAILED;
 	case CLI_NPROC:

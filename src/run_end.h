@@ -1,10 +1,10 @@
-/* How a run ends, in one record: what happened (supervise.c, signal_out.c and finish.c write
- * it as the run goes: with a report, every signal sent and what it reached too), what is
- * left of the tree, and the verdict that run_decide draws from it by the
- * rules of the manual's EXIT STATUS table: runlimit's exit status (or the signal it dies
- * of) and the run report's outcome, whose words are one table (run_end.c), as are those of
- * the reasons runlimit acts for.  The deciding is pure: no system call, no message (the
- * supervisor says what there is to say). */
+/* How a run ends, in one record: what happened (supervise.c and signal_out.c write it as the
+ * run goes: with a report, every signal sent and what it reached too), what is left of the
+ * tree, and the verdict that run_decide draws from it by the rules of the manual's EXIT
+ * STATUS table: runlimit's exit status (or the signal it dies of) and the run report's
+ * outcome, whose words are one table (run_end.c), as are those of the reasons runlimit acts
+ * for.  The deciding is pure: no system call, no message (the supervisor says what there is
+ * to say). */
 #ifndef RUNLIMIT_RUN_END_H
 #define RUNLIMIT_RUN_END_H
 
@@ -104,7 +104,7 @@ struct run_end {
 	long alive_at_exit;   /* the tree's processes alive when the command was reaped (-1: not
 	                         known, or not recording) */
 
-	/* What is left (finish.c). */
+	/* What is left (supervise.c, at the end). */
 	pid_t *unkilled;      /* what runlimit sent SIGKILL and left alive when the settle gave
 	                         up (a process in an uninterruptible wait); malloc'd */
 	long nunkilled;

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -23,7 +24,6 @@
 #include "budget.h"
 #include "budget_cgroup.h"
 #include "escalation.h"
-#include "finish.h"
 #include "guard.h"
 #include "hook.h"
 #include "jobctl.h"
@@ -32,6 +32,7 @@
 #include "nested.h"
 #include "parent.h"
 #include "os/os.h"
+#include "quote.h"
 #include "relay.h"
 #include "report.h"
 #include "run_end.h"
@@ -312,7 +313,7 @@ static void request(struct run *r, enum event ev)
 }
 
 /* The settle ran out with something runlimit KILLed still alive (the command itself, in
- * KILLED): it is left behind, and named at the end (finish_unkilled).  The command's
+ * KILLED): it is left behind, and named at the end (find_unkilled).  The command's
  * status is then that of a death by the KILL. */
 static void give_up(struct run *r, enum event ev)
 {
@@ -999,6 +1000,31 @@ static void linger_for_caller(const struct run *r)
 	}
 }
 
+/* --die-with-parent: the process that started runlimit had ended before the command
+ * started, which then never runs (said with -v). */
+static void parent_gone_early(const struct config *cfg, struct run_end *e)
+{
+	if (cfg->verbose)
+		msg("the process that started this one has ended: not running %s",
+		    quote(cfg->command[0]));
+	e->parent_gone = true;
+	/* As a cancel that came first: runlimit ends as by the -s signal (TERM with -s 0). */
+	e->interrupted = true;
+	e->late_signal = cfg->signal > 0 ? cfg->signal : SIGTERM;
+}
+
+/* A cancel came before the command started (named_control.h): the command never runs, and
+ * the run ends as a cancelled run does, runlimit dying of the cancel's signal. */
+static void cancelled_early(const struct config *cfg, struct run_end *e)
+{
+	if (cfg->verbose)
+		msg("a cancel came before the command started: not running %s", quote(cfg->command[0]));
+	e->cancelled = true;
+	/* Ended as by a signal from outside once nothing is left to run: runlimit dies of it. */
+	e->interrupted = true;
+	e->late_signal = control_early_signal();
+}
+
 /* Set up the run and start the command: NULL, or why runlimit cannot run it (said already;
  * r->end records it).  A cancel that came before the command started ends the run too:
  * r->end says so, and the command never runs. */
@@ -1019,14 +1045,14 @@ static const char *set_up(struct run *r, pid_t self)
 	                  ? CLOCK_NEVER : r->began + cfg->duration;
 	r->deadline = nested_deadline(cfg, r->deadline);
 	if (!parent_lives) {
-		finish_parent_gone_early(cfg, &r->end);
+		parent_gone_early(cfg, &r->end);
 		return NULL;
 	}
 	enum control_state named = cfg->name ? control_open(cfg) : CONTROL_READY;
 	if (named == CONTROL_FAILED)
 		return "the run could not be registered under its name";
 	if (named == CONTROL_CANCELLED) {
-		finish_cancelled_early(cfg, &r->end);
+		cancelled_early(cfg, &r->end);
 		return NULL;
 	}
 	bool relay_failed;
@@ -1041,6 +1067,106 @@ static const char *set_up(struct run *r, pid_t self)
 	return NULL;
 }
 
+/* The last words on stderr of a command that ran: why it could not run, a status no rule
+ * knows, a core dump. */
+static void say_end(const struct config *cfg, const struct run_end *e)
+{
+	int st = e->wait_status;
+	if (e->exec_error)
+		spawn_say_failed(cfg->command[0], e->exec_error);
+	else if (!WIFEXITED(st) && !WIFSIGNALED(st))
+		msg("unknown status from command (%d)", st);
+	else if (WIFSIGNALED(st) && os_dumped_core(st))
+		msg("the monitored command dumped core");
+}
+
+/* At most this many pids are named on stderr; the report has them all. */
+#define UNKILLED_SAID 8
+
+static void say_unkilled(const struct run_end *e, pid_t command, pid_t hook)
+{
+	char line[512];
+	size_t len = 0;
+	line[0] = '\0';
+	for (long k = 0; k < e->nunkilled && k < UNKILLED_SAID; k++) {
+		const char *who = e->unkilled[k] == command ? " (the command)"
+		                  : e->unkilled[k] == hook  ? " (--on-timeout)" : "";
+		int w = snprintf(line + len, sizeof line - len, "%s%ld%s", k ? ", " : "",
+		                 (long)e->unkilled[k], who);
+		if (w > 0 && (size_t)w < sizeof line - len)
+			len += (size_t)w;
+	}
+	if (e->nunkilled > UNKILLED_SAID)
+		snprintf(line + len, sizeof line - len, " and %ld more", e->nunkilled - UNKILLED_SAID);
+	else if (e->unkilled_more)
+		snprintf(line + len, sizeof line - len, "%sprocesses of its group",
+		         e->nunkilled ? " and " : "");
+	msg("still alive after SIGKILL (an uninterruptible wait?), left behind: %s", line);
+}
+
+/* The settle gave up (give_up): what it left alive, found now, said on stderr and kept in
+ * the record's unkilled: the command if it is not reaped (unreaped), what of its tree is
+ * alive after its final KILL, and the hook after its KILL. */
+static void find_unkilled(struct run *r)
+{
+	struct run_end *e = &r->end;
+	const struct target *t = &r->target;
+	struct tree_id *ids = NULL;
+	long n = r->kill_sent && !r->cfg->foreground ? tree_list(t, &ids) : 0;
+	if (n < 0) {
+		/* No process table: the command's group tells only whether something is left. */
+		e->unkilled_more = deliver_leftovers_alive(t);
+		n = 0;
+	}
+	e->unkilled = malloc((size_t)(n + 2) * sizeof *e->unkilled);
+	if (!e->unkilled) {
+		free(ids);
+		e->unkilled_more = true;
+		say_unkilled(e, 0, 0);
+		return;
+	}
+	/* The command first, as the list names it; the walk never lists the hook. */
+	pid_t command = e->unreaped && !t->reaped ? t->command : 0;
+	if (command)
+		e->unkilled[e->nunkilled++] = command;
+	for (long k = 0; k < n; k++)
+		if (ids[k].pid != command)
+			e->unkilled[e->nunkilled++] = ids[k].pid;
+	free(ids);
+	pid_t hook = hook_dying_since() != CLOCK_NEVER ? hook_pid() : 0;
+	if (hook > 0)
+		e->unkilled[e->nunkilled++] = hook;
+	if (e->nunkilled > 0 || e->unkilled_more)
+		say_unkilled(e, command, hook);
+}
+
+/* The report's end (if one is wanted), of the run decided: what of the tree is still alive,
+ * and what the relay saw.  The record's lists are freed. */
+static void report_end(struct run *r)
+{
+	struct run_end *e = &r->end;
+	struct relay_stats output;
+	if (e->recording) {
+		/* Only a command that started has a tree left, or output relayed. */
+		struct tree_id *alive = NULL;
+		long n = -1;
+		if (e->has_tree && run_end_wants_survivors(e))
+			n = tree_list(&r->target, &alive);
+		run_end_count(e, alive, n);
+		free(alive);
+		if (r->cfg->relay && e->pid > 0) {
+			relay_get_stats(&output);
+			e->output = &output;
+		}
+		report_finish(r->cfg, e);
+		e->output = NULL;
+	}
+	free(e->targets);
+	free(e->unkilled);
+	e->targets = NULL;
+	e->unkilled = NULL;
+}
+
 /* The one way out: what was set up is undone, whether the command ran or not, the run's end
  * is decided, said and reported, and runlimit's status returned (or it dies of its signal). */
 static int leave(struct run *r)
@@ -1050,7 +1176,7 @@ static int leave(struct run *r)
 	bool ran = r->target.command > 0;
 	/* What the settle gave up on is found (and said) while the guard still holds the group. */
 	if (r->gave_up)
-		finish_unkilled(cfg, &r->target, e, r->kill_sent);
+		find_unkilled(r);
 	linger_for_caller(r);
 	guard_stop();
 	r->target.guard = 0;
@@ -1064,10 +1190,10 @@ static int leave(struct run *r)
 		e->exec_error = spawn_exec_error();
 		e->pid = r->target.command;
 		e->has_tree = !cfg->foreground;
-		finish_say(cfg, e);
+		say_end(cfg, e);
 	}
 	run_decide(e);
-	finish_report(cfg, &r->target, e);
+	report_end(r);
 	control_close(); /* after the report: a --cancel returns once it is written */
 	if (e->die)
 		disp_die_of(e->die);
@@ -1101,4 +1227,15 @@ int supervise(const struct config *cfg)
 			relay_tell_dropped();
 	}
 	return leave(&r);
+}
+
+int supervise_refused(const struct config *cfg, const char *why)
+{
+	struct run r = {.cfg = cfg};
+	run_end_start(&r.end, cfg);
+	r.end.refused = true;
+	r.end.error = why;
+	run_decide(&r.end);
+	report_end(&r);
+	return r.end.status;
 }

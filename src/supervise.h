@@ -9,4 +9,8 @@
  * at all when runlimit must die of the signal that killed the command. */
 int supervise(const struct config *cfg);
 
+/* runlimit failed before there was a run to supervise (bad usage), and said why: the run's
+ * end, refused, reported as any other's (if cfg asks for a report).  Returns 125. */
+int supervise_refused(const struct config *cfg, const char *why);
+
 #endif
