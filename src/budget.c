@@ -242,16 +242,17 @@ void budget_stop(void)
 	b.stopped = true;
 }
 
-bool budget_figures(struct budget_figures *f)
+const struct budget_figures *budget_figures(void)
 {
+	static struct budget_figures f;
 	const struct config *cfg = b.cfg;
 	if (!cfg)
-		return false;
-	*f = (struct budget_figures){.mechanism = b.mechanism->name,
-	                             .interval = cfg->budget_interval};
+		return NULL;
+	f = (struct budget_figures){.mechanism = b.mechanism->name,
+	                            .interval = cfg->budget_interval};
 	for (int k = BUDGET_NONE + 1; k < BUDGET_KINDS; k++) {
-		f->limit[k] = cfg->budget[k];
-		f->peak[k] = b.peak[budget_rows[k].figure];
+		f.limit[k] = cfg->budget[k];
+		f.peak[k] = b.peak[budget_rows[k].figure];
 	}
-	return true;
+	return &f;
 }

@@ -68,15 +68,15 @@ void budget_over_words(char *buf, size_t size);
  * the report, and no more (the --on-timeout hook, runlimit's child too, is not the tree). */
 void budget_stop(void);
 
-/* For the run report, whenever a budget was asked: each budget's limit (0: none) and the
- * peak its figure was seen at (-1: never measured; CPU time: the last, the most used), and
- * the mechanism. */
+/* For the run report, whenever a budget was asked (else NULL): each budget's limit (0: none)
+ * and the peak its figure was seen at (-1: never measured; CPU time: the last, the most
+ * used), and the mechanism; budget.c's own, as they stand now. */
 struct budget_figures {
 	int64_t limit[BUDGET_KINDS];
 	int64_t peak[BUDGET_KINDS];
 	const char *mechanism;
 	int64_t interval;      /* --budget-interval */
 };
-bool budget_figures(struct budget_figures *f);
+const struct budget_figures *budget_figures(void);
 
 #endif

@@ -12,19 +12,14 @@
 #include "msg.h"
 #include "relay.h"
 #include "signal_in.h"
-#include "signal_names.h"
 #include "snapshot.h"
 
+static struct hook_figures hook; /* what it did, as the report gives it */
 static struct {
-	bool ran;
-	bool over;
+	bool ran;            /* started, or tried: once in a run */
 	pid_t pid;           /* until reaped (0: not running, or reaped) */
-	const char *why;
-	int64_t started, ended, deadline;
-	bool have_status;
-	int status;
-	const char *killed;  /* NULL, "limit" or "request" */
-} hook = {.deadline = CLOCK_NEVER};
+	int64_t deadline;
+} proc = {.deadline = CLOCK_NEVER};
 
 /* In the child: its group, its environment, its descriptors, then the shell. */
 static void child(const struct config *cfg, pid_t parent, int out, char *const env[])
@@ -53,9 +48,9 @@ static void child(const struct config *cfg, pid_t parent, int out, char *const e
 
 pid_t hook_start(const struct config *cfg, const struct target *t, const char *why)
 {
-	if (hook.ran || !cfg->on_timeout)
+	if (proc.ran || !cfg->on_timeout)
 		return 0;
-	hook.ran = true;
+	proc.ran = true;
 	hook.why = why;
 	/* The environment, made before the fork: RUNLIMIT_PIDS may be long. */
 	static char pid_var[32], pgid_var[32], reason_var[64];
@@ -89,8 +84,8 @@ pid_t hook_start(const struct config *cfg, const struct target *t, const char *w
 		return 0;
 	}
 	setpgid(pid, pid); /* both sides: it is in its group before either relies on it */
-	hook.pid = pid;
-	hook.deadline = clock_after(hook.started, cfg->on_timeout_limit);
+	proc.pid = pid;
+	proc.deadline = clock_after(hook.started, cfg->on_timeout_limit);
 	if (cfg->verbose)
 		msg("running the --on-timeout command (pid %d), for at most %.3gs", (int)pid,
 		    (double)cfg->on_timeout_limit / 1e9);
@@ -99,12 +94,12 @@ pid_t hook_start(const struct config *cfg, const struct target *t, const char *w
 
 int64_t hook_deadline(void)
 {
-	return hook.pid > 0 && !hook.over ? hook.deadline : CLOCK_NEVER;
+	return proc.pid > 0 && !hook.over ? proc.deadline : CLOCK_NEVER;
 }
 
 pid_t hook_pid(void)
 {
-	return hook.pid;
+	return proc.pid;
 }
 
 /* Has the hook exited or died (not yet reaped)?  Looked at without collecting it.  An exit
@@ -113,14 +108,14 @@ static bool hook_dead(void)
 {
 	siginfo_t info;
 	info.si_pid = 0;
-	return waitid(P_PID, (id_t)hook.pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-	       info.si_pid == hook.pid &&
+	return waitid(P_PID, (id_t)proc.pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	       info.si_pid == proc.pid &&
 	       (info.si_code == CLD_EXITED || info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED);
 }
 
 int64_t hook_dying_since(void)
 {
-	if (!hook.killed || hook.pid <= 0 || hook_dead())
+	if (!hook.killed || proc.pid <= 0 || hook_dead())
 		return CLOCK_NEVER;
 	return hook.ended;
 }
@@ -128,15 +123,15 @@ int64_t hook_dying_since(void)
 /* KILL the hook's group: held while the hook, its leader, is not reaped. */
 static void kill_group(void)
 {
-	if (hook.pid > 0)
-		kill(-hook.pid, SIGKILL);
+	if (proc.pid > 0)
+		kill(-proc.pid, SIGKILL);
 }
 
 bool hook_reaped(pid_t pid, int status)
 {
-	if (pid <= 0 || pid != hook.pid)
+	if (pid <= 0 || pid != proc.pid)
 		return false;
-	hook.pid = 0;
+	proc.pid = 0;
 	hook.have_status = true;
 	hook.status = status;
 	if (!hook.over) {
@@ -148,18 +143,18 @@ bool hook_reaped(pid_t pid, int status)
 
 bool hook_over(int64_t now)
 {
-	if (hook.over || hook.pid <= 0)
+	if (hook.over || proc.pid <= 0)
 		return true;
 	if (hook_dead()) {
 		/* Exited: what it left in its group goes now, while its id is still held. */
 		kill_group();
 		int st;
-		pid_t pid = hook.pid;
+		pid_t pid = proc.pid;
 		if (waitpid(pid, &st, 0) == pid)
 			hook_reaped(pid, st);
 		return true;
 	}
-	if (now < hook.deadline)
+	if (now < proc.deadline)
 		return false;
 	kill_group();
 	hook.killed = "limit";
@@ -170,7 +165,7 @@ bool hook_over(int64_t now)
 
 void hook_kill(void)
 {
-	if (hook.over || hook.pid <= 0)
+	if (hook.over || proc.pid <= 0)
 		return;
 	kill_group();
 	hook.killed = "request";
@@ -178,21 +173,7 @@ void hook_kill(void)
 	hook.ended = clock_now();
 }
 
-void hook_member(struct json *j, int64_t started)
+const struct hook_figures *hook_figures(void)
 {
-	if (!json_object_member(j, "on_timeout", hook.ran))
-		return;
-	json_string_member(j, "reason", hook.why);
-	json_seconds_member(j, "at", true, hook.started - started);
-	json_seconds_member(j, "seconds", hook.over && hook.ended, hook.ended - hook.started);
-	bool exited = hook.have_status && WIFEXITED(hook.status);
-	bool signalled = hook.have_status && WIFSIGNALED(hook.status);
-	json_int_member(j, "exit_status", exited, exited ? WEXITSTATUS(hook.status) : 0);
-	char buf[16];
-	const char *sig = NULL;
-	if (signalled || (hook.killed && !hook.have_status))
-		sig = sig_name(signalled ? WTERMSIG(hook.status) : SIGKILL, buf, sizeof buf);
-	json_string_member(j, "signal", sig);
-	json_string_member(j, "killed", hook.killed);
-	json_close(j, '}');
+	return proc.ran ? &hook : NULL;
 }

@@ -13,7 +13,6 @@
 #include <sys/types.h>
 
 #include "cli.h"
-#include "json.h"
 #include "os/os.h"
 
 /* Start the hook for the limit why ("deadline", "no-output", ...), once in a run.  Returns
@@ -43,7 +42,19 @@ int64_t hook_dying_since(void);
 /* The hook's pid while runlimit has not reaped it (0: none): for the target (os.h). */
 pid_t hook_pid(void);
 
-/* The report's member: "on_timeout", null if the hook did not run. */
-void hook_member(struct json *j, int64_t started);
+/* What the hook did, for the report (on_timeout): the limit's word, when it started and
+ * ended (clock_now(); ended with over: 0 if it could not start), its wait status once
+ * reaped, and why it was KILLed ("limit", "request"; NULL: it was not). */
+struct hook_figures {
+	const char *why;
+	int64_t started, ended;
+	bool over;
+	bool have_status;
+	int status;
+	const char *killed;
+};
+
+/* The hook of this run, if it ran (NULL: it did not). */
+const struct hook_figures *hook_figures(void);
 
 #endif

@@ -307,8 +307,10 @@ static const struct tail *stderr_tail(void)
 	return watch_read_tail(&err_tail) && (err_tail.total || err_tail.len) ? &err_tail : NULL;
 }
 
-void relay_get_stats(struct relay_stats *st)
+const struct relay_stats *relay_get_stats(void)
 {
+	static struct relay_stats stats;
+	struct relay_stats *st = &stats;
 	*st = (struct relay_stats){{-1, -1}, {-1, -1}, false, last_output, stderr_tail(), NULL};
 	if (!st->tail && isatty(STDERR_FILENO))
 		st->tail_missing = "terminal"; /* left to the command: see relayable */
@@ -322,6 +324,7 @@ void relay_get_stats(struct relay_stats *st)
 		if (watch_grown(std) >= 0)
 			st->bytes[std - STDOUT_FILENO] = watch_grown(std);
 	st->stderr_shared = st->stderr_shared || watch_shared();
+	return st;
 }
 
 bool relay_silence_off(void)

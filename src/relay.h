@@ -98,8 +98,9 @@ int relay_stderr_writer(void);
 /* -v: one line for each stream that dropped output, saying how much. */
 void relay_tell_dropped(void);
 
-/* What the relay saw, for the run report.  bytes is -1 for a stream neither relayed nor
- * watched; a watched file's is how much it grew. */
+/* What the relay saw, for the run report, as it stands now (the relay's own, until the next
+ * call).  bytes is -1 for a stream neither relayed nor watched; a watched file's is how much
+ * it grew. */
 struct relay_stats {
 	long long bytes[2];  /* stdout, stderr */
 	long long dropped[2]; /* of those, never written out (-1 as bytes, and for a file) */
@@ -109,6 +110,6 @@ struct relay_stats {
 	const struct tail *tail; /* --report-tail: the end of stderr (NULL: none was kept) */
 	const char *tail_missing; /* tail NULL: why, where known ("terminal") */
 };
-void relay_get_stats(struct relay_stats *st);
+const struct relay_stats *relay_get_stats(void);
 
 #endif

@@ -1,20 +1,19 @@
-/* ru_maxrss is no POSIX field: macOS shows it only with its extensions asked for. */
+/* O_NOFOLLOW is POSIX, but macOS shows it only with its extensions asked for. */
 #define _DARWIN_C_SOURCE
 #include "report.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "budget.h"
-#include "budget_cgroup.h"
 #include "hook.h"
 #include "json.h"
 #include "msg.h"
@@ -43,11 +42,6 @@ static void signal_member(struct json *j, const char *key, bool have, int sig)
 {
 	char name[16];
 	json_string_member(j, key, have ? sig_name(sig, name, sizeof name) : NULL);
-}
-
-static int64_t timeval_ns(struct timeval tv)
-{
-	return (int64_t)tv.tv_sec * 1000000000 + (int64_t)tv.tv_usec * 1000;
 }
 
 /* The processes still alive at the end, and how many of those runlimit asked to end are
@@ -92,23 +86,22 @@ static void end_members(struct json *j, const struct config *cfg, const struct r
 }
 
 /* The limits asked for, and the time the run took. */
-static void limit_members(struct json *j, const struct config *cfg)
+static void limit_members(struct json *j, const struct config *cfg, const struct run_end *e)
 {
 	json_seconds_member(j, "duration_seconds", true, cfg->duration);
 	json_seconds_member(j, "kill_after_seconds", true, cfg->kill_after);
 	json_seconds_member(j, "no_output_timeout_seconds", cfg->silence > 0, cfg->silence);
 	signal_member(j, "timeout_signal", true, cfg->signal);
-	json_seconds_member(j, "wall_seconds", true, clock_now() - cfg->started);
+	json_seconds_member(j, "wall_seconds", true, e->finished - cfg->started);
 	json_key(j, "started_at");
 	json_time(j, cfg->started_wall);
 	json_key(j, "ended_at");
-	json_time(j, clock_wall());
+	json_time(j, e->finished_wall);
 }
 
 /* The deadline passed down in RUNLIMIT_DEADLINE, if the run took it into account. */
-static void inherited_member(struct json *j)
+static void inherited_member(struct json *j, const struct inherited *in)
 {
-	const struct inherited *in = nested_taken();
 	if (!json_object_member(j, "deadline_inherited", in != NULL))
 		return;
 	json_key(j, "deadline");
@@ -149,37 +142,35 @@ static void budget_value(struct json *j, const char *key, enum budget_unit unit,
 /* The budgets, only when one was asked: the limits (null: not asked), what the mechanism
  * measured of the tree at its peak (null: never measured) and which one it was; a member
  * each of budget_table.h's table, the limits first. */
-static void budgets_member(struct json *j)
+static void budgets_member(struct json *j, const struct run_end *e)
 {
-	struct budget_figures f;
-	if (!budget_figures(&f))
+	const struct budget_figures *f = e->budgets;
+	if (!f)
 		return;
 	json_key(j, "budgets");
 	json_open(j, '{');
-	json_string_member(j, "mechanism", f.mechanism);
-	json_seconds_member(j, "interval_seconds", true, f.interval);
+	json_string_member(j, "mechanism", f->mechanism);
+	json_seconds_member(j, "interval_seconds", true, f->interval);
 	for (int k = BUDGET_NONE + 1; k < BUDGET_KINDS; k++)
-		budget_value(j, budget_rows[k].limit_field, budget_rows[k].unit, f.limit[k] > 0,
-		             f.limit[k]);
+		budget_value(j, budget_rows[k].limit_field, budget_rows[k].unit, f->limit[k] > 0,
+		             f->limit[k]);
 	for (int k = BUDGET_NONE + 1; k < BUDGET_KINDS; k++)
-		budget_value(j, budget_rows[k].peak_field, budget_rows[k].unit, f.peak[k] >= 0,
-		             f.peak[k]);
+		budget_value(j, budget_rows[k].peak_field, budget_rows[k].unit, f->peak[k] >= 0,
+		             f->peak[k]);
 	/* The kernel's OOM kills in the run's cgroup (null: no cgroup kept the memory budget,
 	 * and what the kernel's own OOM killer did is not known). */
-	int64_t oom = budget_cgroup_oom_kills();
-	json_int_member(j, "oom_kills", oom >= 0, oom);
+	json_int_member(j, "oom_kills", e->oom_kills >= 0, e->oom_kills);
 	json_close(j, '}');
 }
 
 /* The resources used by the command and what it started (all of runlimit's children). */
-static void rusage_member(struct json *j)
+static void rusage_member(struct json *j, const struct run_end *e)
 {
-	struct rusage ru;
-	if (!json_object_member(j, "rusage", getrusage(RUSAGE_CHILDREN, &ru) == 0))
+	if (!json_object_member(j, "rusage", e->have_usage))
 		return;
-	json_seconds_member(j, "user_seconds", true, timeval_ns(ru.ru_utime));
-	json_seconds_member(j, "system_seconds", true, timeval_ns(ru.ru_stime));
-	json_int_member(j, "max_rss_kib", true, os_maxrss_kib(ru.ru_maxrss));
+	json_seconds_member(j, "user_seconds", true, e->user_ns);
+	json_seconds_member(j, "system_seconds", true, e->system_ns);
+	json_int_member(j, "max_rss_kib", true, e->max_rss_kib);
 	json_close(j, '}');
 }
 
@@ -239,21 +230,94 @@ static void output_member(struct json *j, const struct config *cfg, const struct
 	json_close(j, '}');
 }
 
+/* The report's word for a state letter as ps shows it. */
+static const char *state_word(char state)
+{
+	static const char letters[] = "RSDTtZIWL";
+	static const char *const words[] = {"running", "sleeping", "disk-wait", "stopped", "traced",
+	                                    "zombie", "idle", "waiting", "locked"};
+	const char *at = state ? strchr(letters, state) : NULL;
+	return at ? words[at - letters] : "unknown";
+}
+
+static void process_member(struct json *j, const struct snap_proc *p)
+{
+	json_open(j, '{');
+	json_int_member(j, "pid", true, p->pid);
+	json_int_member(j, "ppid", true, p->ppid);
+	json_int_member(j, "pgid", true, p->pgid);
+	json_string_member(j, "state", state_word(p->state));
+	json_seconds_member(j, "elapsed_seconds", p->elapsed >= 0, p->elapsed);
+	json_seconds_member(j, "cpu_seconds", p->cpu >= 0, p->cpu);
+	json_int_member(j, "rss_kib", p->rss_kib >= 0, p->rss_kib);
+	/* As the report's command (each argument at least its NUL: SNAP_ARGS_MAX at most). */
+	const char *argv[SNAP_ARGS_MAX + 1];
+	size_t n = 0;
+	for (size_t k = 0; k < p->args_len; k += strlen(p->args + k) + 1)
+		argv[n++] = p->args + k;
+	argv[n] = NULL;
+	json_strings_member(j, "command", "command_base64", argv);
+	json_bool_member(j, "command_cut", p->args_cut);
+	json_close(j, '}');
+}
+
+/* The tree at the limit (snapshot.h), null if no snapshot was taken. */
+static void snapshot_member(struct json *j, const struct snapshot_figures *snap,
+                            int64_t started)
+{
+	if (!json_object_member(j, "tree_at_limit", snap != NULL))
+		return;
+	json_string_member(j, "reason", snap->why);
+	json_seconds_member(j, "at", true, snap->at - started);
+	json_key(j, "processes");
+	if (snap->procs) {
+		json_open(j, '[');
+		for (size_t k = 0; k < snap->n; k++)
+			process_member(j, &snap->procs[k]);
+		json_close(j, ']');
+	} else {
+		json_null(j);
+	}
+	json_int_member(j, "omitted", true, (long long)snap->omitted);
+	json_string_member(j, "unavailable", snap->unavailable);
+	json_close(j, '}');
+}
+
+/* The --on-timeout hook (hook.h), null if it did not run. */
+static void hook_member(struct json *j, const struct hook_figures *hook, int64_t started)
+{
+	if (!json_object_member(j, "on_timeout", hook != NULL))
+		return;
+	json_string_member(j, "reason", hook->why);
+	json_seconds_member(j, "at", true, hook->started - started);
+	json_seconds_member(j, "seconds", hook->over && hook->ended, hook->ended - hook->started);
+	bool exited = hook->have_status && WIFEXITED(hook->status);
+	bool signalled = hook->have_status && WIFSIGNALED(hook->status);
+	json_int_member(j, "exit_status", exited, exited ? WEXITSTATUS(hook->status) : 0);
+	char buf[16];
+	const char *sig = NULL;
+	if (signalled || (hook->killed && !hook->have_status))
+		sig = sig_name(signalled ? WTERMSIG(hook->status) : SIGKILL, buf, sizeof buf);
+	json_string_member(j, "signal", sig);
+	json_string_member(j, "killed", hook->killed);
+	json_close(j, '}');
+}
+
 static void build(struct json *j, const struct config *cfg, const struct run_end *e)
 {
 	json_open(j, '{');
 	json_int_member(j, "schema", true, REPORT_SCHEMA);
 	json_string_member(j, "version", RUNLIMIT_VERSION);
 	end_members(j, cfg, e);
-	limit_members(j, cfg);
-	inherited_member(j);
+	limit_members(j, cfg, e);
+	inherited_member(j, e->inherited);
 	signal_members(j, cfg, e);
 	process_counts(j, e);
 	output_member(j, cfg, e->output);
-	snapshot_member(j, cfg->started);
-	hook_member(j, cfg->started);
-	budgets_member(j);
-	rusage_member(j);
+	snapshot_member(j, e->tree_at_limit, cfg->started);
+	hook_member(j, e->on_timeout, cfg->started);
+	budgets_member(j, e);
+	rusage_member(j, e);
 	json_close(j, '}');
 }
 

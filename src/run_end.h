@@ -19,6 +19,10 @@ struct config;      /* cli.h */
 struct tree_id;     /* os/os.h */
 struct tree_seen;   /* os/os.h */
 struct relay_stats; /* relay.h */
+struct inherited;   /* nested.h */
+struct budget_figures;   /* budget.h */
+struct snapshot_figures; /* snapshot.h */
+struct hook_figures;     /* hook.h */
 struct signalled;   /* run_end.c: a process runlimit asked to end */
 
 /* The report's one word for how the run went (outcome_word). */
@@ -114,7 +118,20 @@ struct run_end {
 	                         -1: not known) */
 	long left;            /* the tree's processes still alive at the end, but those that
 	                         were KILLed (-1: not known) */
-	const struct relay_stats *output; /* what the relay saw (NULL: nothing was relayed) */
+
+	/* The other modules' figures, asked for once, when the record is completed (leave()),
+	 * while recording; NULL where there are none. */
+	const struct relay_stats *output;       /* what the relay saw */
+	const struct inherited *inherited;      /* what was taken from RUNLIMIT_DEADLINE */
+	const struct budget_figures *budgets;   /* the budgets asked for, and their peaks */
+	int64_t oom_kills;                      /* the kernel's OOM kills in the run's cgroup
+	                                           (-1: not known) */
+	const struct snapshot_figures *tree_at_limit; /* the snapshot */
+	const struct hook_figures *on_timeout;  /* the --on-timeout hook, if it ran */
+	bool have_usage;      /* what runlimit's children used (getrusage) is known: */
+	int64_t user_ns, system_ns; /* their CPU times */
+	long max_rss_kib;     /* the largest resident set among them */
+	int64_t finished, finished_wall; /* clock_now() and clock_wall() then */
 
 	/* The verdict (run_decide). */
 	enum outcome outcome;

@@ -7,17 +7,13 @@
 #include "msg.h"
 #include "test_hooks.h"
 
+static struct snapshot_figures snap; /* the tree as last read */
 static struct {
 	bool taken;
-	bool ahead;              /* read ahead of the deadline, not yet taken */
-	const char *why;         /* the report's reason */
-	int64_t at;              /* clock_now() when the reading began */
-	int64_t read_by;         /* clock_now() when it ended */
-	int64_t lead;            /* how long before the deadline a reading ahead begins */
-	struct snap_proc *procs; /* NULL: none could be described (unavailable says why) */
-	size_t n, omitted;
-	const char *unavailable;
-} snap;
+	bool ahead;      /* read ahead of the deadline, not yet taken */
+	int64_t read_by; /* clock_now() when the reading ended */
+	int64_t lead;    /* how long before the deadline a reading ahead begins */
+} reading;
 
 /* The cap, which test builds may lower (TEST_SNAP_MAX) to show the omitted count
  * without starting a thousand processes. */
@@ -171,32 +167,32 @@ static void read_tree(const struct target *t)
 			snap.n = (size_t)n;
 		}
 	}
-	snap.read_by = clock_now();
+	reading.read_by = clock_now();
 }
 
 void snapshot_read_ahead(const struct config *cfg, const struct target *t, int64_t lead)
 {
-	if (snap.taken || !snapshot_wanted(cfg))
+	if (reading.taken || !snapshot_wanted(cfg))
 		return;
 	read_tree(t);
-	snap.ahead = true;
-	snap.lead = lead;
+	reading.ahead = true;
+	reading.lead = lead;
 }
 
 void snapshot_forget_ahead(void)
 {
-	snap.ahead = false;
+	reading.ahead = false;
 }
 
 void snapshot_take(const struct config *cfg, const struct target *t, const char *why)
 {
-	if (snap.taken || !snapshot_wanted(cfg))
+	if (reading.taken || !snapshot_wanted(cfg))
 		return;
-	int64_t slack = snap.lead / 2 > SNAPSHOT_SLACK ? snap.lead / 2 : SNAPSHOT_SLACK;
-	if (!snap.ahead || clock_now() - snap.read_by > snap.lead + slack)
+	int64_t slack = reading.lead / 2 > SNAPSHOT_SLACK ? reading.lead / 2 : SNAPSHOT_SLACK;
+	if (!reading.ahead || clock_now() - reading.read_by > reading.lead + slack)
 		read_tree(t);
-	snap.ahead = false;
-	snap.taken = true;
+	reading.ahead = false;
+	reading.taken = true;
 	snap.why = why;
 	if (shown(cfg))
 		tell();
@@ -216,53 +212,7 @@ void snapshot_pids(char *buf, size_t size)
 	}
 }
 
-/* The report's word for a state letter as ps shows it. */
-static const char *state_word(char state)
+const struct snapshot_figures *snapshot_figures(void)
 {
-	static const char letters[] = "RSDTtZIWL";
-	static const char *const words[] = {"running", "sleeping", "disk-wait", "stopped", "traced",
-	                                    "zombie", "idle", "waiting", "locked"};
-	const char *at = state ? strchr(letters, state) : NULL;
-	return at ? words[at - letters] : "unknown";
-}
-
-static void process_member(struct json *j, const struct snap_proc *p)
-{
-	json_open(j, '{');
-	json_int_member(j, "pid", true, p->pid);
-	json_int_member(j, "ppid", true, p->ppid);
-	json_int_member(j, "pgid", true, p->pgid);
-	json_string_member(j, "state", state_word(p->state));
-	json_seconds_member(j, "elapsed_seconds", p->elapsed >= 0, p->elapsed);
-	json_seconds_member(j, "cpu_seconds", p->cpu >= 0, p->cpu);
-	json_int_member(j, "rss_kib", p->rss_kib >= 0, p->rss_kib);
-	/* As the report's command (each argument at least its NUL: SNAP_ARGS_MAX at most). */
-	const char *argv[SNAP_ARGS_MAX + 1];
-	size_t n = 0;
-	for (size_t k = 0; k < p->args_len; k += strlen(p->args + k) + 1)
-		argv[n++] = p->args + k;
-	argv[n] = NULL;
-	json_strings_member(j, "command", "command_base64", argv);
-	json_bool_member(j, "command_cut", p->args_cut);
-	json_close(j, '}');
-}
-
-void snapshot_member(struct json *j, int64_t started)
-{
-	if (!json_object_member(j, "tree_at_limit", snap.taken))
-		return;
-	json_string_member(j, "reason", snap.why);
-	json_seconds_member(j, "at", true, snap.at - started);
-	json_key(j, "processes");
-	if (snap.procs) {
-		json_open(j, '[');
-		for (size_t k = 0; k < snap.n; k++)
-			process_member(j, &snap.procs[k]);
-		json_close(j, ']');
-	} else {
-		json_null(j);
-	}
-	json_int_member(j, "omitted", true, (long long)snap.omitted);
-	json_string_member(j, "unavailable", snap.unavailable);
-	json_close(j, '}');
+	return reading.taken ? &snap : NULL;
 }

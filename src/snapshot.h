@@ -10,7 +10,6 @@
 #include <stddef.h>
 
 #include "cli.h"
-#include "json.h"
 #include "os/os.h"
 
 /* The most processes described; those past it are counted. */
@@ -46,7 +45,18 @@ void snapshot_take(const struct config *cfg, const struct target *t, const char 
  * fit). */
 void snapshot_pids(char *buf, size_t size);
 
-/* The report's member: "tree_at_limit", null if no snapshot was taken. */
-void snapshot_member(struct json *j, int64_t started);
+/* The snapshot, for the report (tree_at_limit): the reason's word, when the reading began
+ * (clock_now()), the processes described (procs NULL: none could be, unavailable says
+ * why), and how many more there were than the cap. */
+struct snapshot_figures {
+	const char *why;
+	int64_t at;
+	struct snap_proc *procs;
+	size_t n, omitted;
+	const char *unavailable;
+};
+
+/* The snapshot taken in this run (NULL: none was). */
+const struct snapshot_figures *snapshot_figures(void);
 
 #endif

@@ -9,6 +9,8 @@
  * budget's measure, the relay, what is left of the tree), and then dispatches each event
  * the news and the run's state make due.  A pass that acted is followed by another before
  * the next wait: what an action changed may make another event due. */
+/* ru_maxrss is no POSIX field: macOS shows it only with its extensions asked for. */
+#define _DARWIN_C_SOURCE
 #include "supervise.h"
 
 #include <errno.h>
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1140,26 +1143,49 @@ static void find_unkilled(struct run *r)
 		say_unkilled(e, command, hook);
 }
 
-/* The report's end (if one is wanted), of the run decided: what of the tree is still alive,
- * and what the relay saw.  The record's lists are freed. */
+static int64_t timeval_ns(struct timeval tv)
+{
+	return (int64_t)tv.tv_sec * 1000000000 + (int64_t)tv.tv_usec * 1000;
+}
+
+/* The record completed for the report, once, at the end (the one place the other modules
+ * are asked for their figures): what of the tree is still alive, counted; what the relay
+ * saw (only a command that started has a tree left, or output relayed); the inherited
+ * deadline, the budgets, the snapshot, the hook; what the children used, and the time. */
+static void complete(struct run *r)
+{
+	struct run_end *e = &r->end;
+	struct tree_id *alive = NULL;
+	long n = -1;
+	if (e->has_tree && run_end_wants_survivors(e))
+		n = tree_list(&r->target, &alive);
+	run_end_count(e, alive, n);
+	free(alive);
+	e->output = r->cfg->relay && e->pid > 0 ? relay_get_stats() : NULL;
+	e->inherited = nested_taken();
+	e->budgets = budget_figures();
+	e->oom_kills = e->budgets ? budget_cgroup_oom_kills() : -1;
+	e->tree_at_limit = snapshot_figures();
+	e->on_timeout = hook_figures();
+	struct rusage ru;
+	e->have_usage = getrusage(RUSAGE_CHILDREN, &ru) == 0;
+	if (e->have_usage) {
+		e->user_ns = timeval_ns(ru.ru_utime);
+		e->system_ns = timeval_ns(ru.ru_stime);
+		e->max_rss_kib = os_maxrss_kib(ru.ru_maxrss);
+	}
+	e->finished = clock_now();
+	e->finished_wall = clock_wall();
+}
+
+/* The report's end (if one is wanted), of the run decided: the record completed and written.
+ * Its lists are freed. */
 static void report_end(struct run *r)
 {
 	struct run_end *e = &r->end;
-	struct relay_stats output;
 	if (e->recording) {
-		/* Only a command that started has a tree left, or output relayed. */
-		struct tree_id *alive = NULL;
-		long n = -1;
-		if (e->has_tree && run_end_wants_survivors(e))
-			n = tree_list(&r->target, &alive);
-		run_end_count(e, alive, n);
-		free(alive);
-		if (r->cfg->relay && e->pid > 0) {
-			relay_get_stats(&output);
-			e->output = &output;
-		}
+		complete(r);
 		report_finish(r->cfg, e);
-		e->output = NULL;
 	}
 	free(e->targets);
 	free(e->unkilled);
