@@ -1,16 +1,17 @@
-/* --report=FILE: what happened in a run, as one JSON object on one line, written when
- * runlimit finishes, however it finishes, from the run's record (run_end.h), which holds
- * what the report needs only while it records (cfg->report given).  The fields are
- * documented in the manual (RUN REPORT). */
+/* --report=FILE's text: the run's record (run_end.h), completed, as one JSON object on one
+ * line, the fields the manual's RUN REPORT documents.  A pure writer: it asks nothing of the
+ * system nor of the other modules, whose figures the record holds; where the text goes is
+ * report_file.h's. */
 #ifndef RUNLIMIT_REPORT_H
 #define RUNLIMIT_REPORT_H
 
 #include "cli.h"
+#include "json.h"
 #include "run_end.h"
 
-/* Write the report that cfg asks for (cfg->report) of the run that ended as e says, its
- * verdict drawn (run_end.h).  cfg may be only partly filled in (bad usage), and its command
- * NULL.  A report that cannot be written is a warning on stderr, nothing more. */
-void report_finish(const struct config *cfg, const struct run_end *e);
+/* The report of the run cfg asked for (cfg may be only partly filled in, bad usage: its
+ * command NULL) that ended as e says, its verdict drawn and its figures gathered, into j,
+ * with the newline that ends it. */
+void report_json(struct json *j, const struct config *cfg, const struct run_end *e);
 
 #endif

@@ -137,7 +137,7 @@ void run_end_count(struct run_end *e, const struct tree_id *alive, long n)
 		e->ended = (long)(e->ntargets - still);
 	}
 	if (e->left < 0 && e->kill_left >= 0)
-		e->left = e->kill_left; /* the KILL looked until nothing was alive, without memory */
+		e->left = e->kill_left; /* the KILL looked until none was alive, short of memory */
 }
 
 int exec_error_status(int err)

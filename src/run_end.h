@@ -18,12 +18,6 @@
 struct config;      /* cli.h */
 struct tree_id;     /* os/os.h */
 struct tree_seen;   /* os/os.h */
-struct relay_stats; /* relay.h */
-struct inherited;   /* nested.h */
-struct budget_figures;   /* budget.h */
-struct snapshot_figures; /* snapshot.h */
-struct hook_figures;     /* hook.h */
-struct signalled;   /* run_end.c: a process runlimit asked to end */
 
 /* The report's one word for how the run went (outcome_word). */
 enum outcome {
@@ -98,13 +92,12 @@ struct run_end {
 	/* What runlimit sent (signal_out.c), while recording. */
 	struct sent sent[MAX_SENT]; /* in order (run_end_sent) */
 	size_t nsent, omitted;      /* how many are listed, and how many more went out */
-	struct signalled *targets;  /* the processes the walks that sent them found, sorted
-	                               (run_end_targets); malloc'd */
+	struct signalled *targets;  /* the processes the walks that sent them found (run_end.c),
+	                               sorted (run_end_targets); malloc'd */
 	size_t ntargets;
 	bool targets_unknown; /* a walk could not list them: the counts are not known */
-	long kill_left;       /* a final KILL that ran out of memory looked until nothing was
-	                         alive (0), or gave up with this many alive (-1: none such): the
-	                         count given where the tree cannot be listed at the end */
+	long kill_left;       /* a final KILL short of memory looked until none was alive (0), or
+	                         gave up with this many (-1: none such): where nothing lists */
 	long alive_at_exit;   /* the tree's processes alive when the command was reaped (-1: not
 	                         known, or not recording) */
 
@@ -121,13 +114,13 @@ struct run_end {
 
 	/* The other modules' figures, asked for once, when the record is completed (leave()),
 	 * while recording; NULL where there are none. */
-	const struct relay_stats *output;       /* what the relay saw */
-	const struct inherited *inherited;      /* what was taken from RUNLIMIT_DEADLINE */
-	const struct budget_figures *budgets;   /* the budgets asked for, and their peaks */
+	const struct relay_stats *output;       /* relay.h: what the relay saw */
+	const struct inherited *inherited;      /* nested.h: taken from RUNLIMIT_DEADLINE */
+	const struct budget_figures *budgets;   /* budget.h: the budgets asked, their peaks */
 	int64_t oom_kills;                      /* the kernel's OOM kills in the run's cgroup
 	                                           (-1: not known) */
-	const struct snapshot_figures *tree_at_limit; /* the snapshot */
-	const struct hook_figures *on_timeout;  /* the --on-timeout hook, if it ran */
+	const struct snapshot_figures *tree_at_limit; /* snapshot.h */
+	const struct hook_figures *on_timeout;  /* hook.h: the --on-timeout hook, if it ran */
 	bool have_usage;      /* what runlimit's children used (getrusage) is known: */
 	int64_t user_ns, system_ns; /* their CPU times */
 	long max_rss_kib;     /* the largest resident set among them */

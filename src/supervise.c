@@ -37,7 +37,7 @@
 #include "os/os.h"
 #include "quote.h"
 #include "relay.h"
-#include "report.h"
+#include "report_file.h"
 #include "run_end.h"
 #include "signal_in.h"
 #include "signal_out.h"
@@ -1148,45 +1148,37 @@ static int64_t timeval_ns(struct timeval tv)
 	return (int64_t)tv.tv_sec * 1000000000 + (int64_t)tv.tv_usec * 1000;
 }
 
-/* The record completed for the report, once, at the end (the one place the other modules
- * are asked for their figures): what of the tree is still alive, counted; what the relay
- * saw (only a command that started has a tree left, or output relayed); the inherited
- * deadline, the budgets, the snapshot, the hook; what the children used, and the time. */
-static void complete(struct run *r)
-{
-	struct run_end *e = &r->end;
-	struct tree_id *alive = NULL;
-	long n = -1;
-	if (e->has_tree && run_end_wants_survivors(e))
-		n = tree_list(&r->target, &alive);
-	run_end_count(e, alive, n);
-	free(alive);
-	e->output = r->cfg->relay && e->pid > 0 ? relay_get_stats() : NULL;
-	e->inherited = nested_taken();
-	e->budgets = budget_figures();
-	e->oom_kills = e->budgets ? budget_cgroup_oom_kills() : -1;
-	e->tree_at_limit = snapshot_figures();
-	e->on_timeout = hook_figures();
-	struct rusage ru;
-	e->have_usage = getrusage(RUSAGE_CHILDREN, &ru) == 0;
-	if (e->have_usage) {
-		e->user_ns = timeval_ns(ru.ru_utime);
-		e->system_ns = timeval_ns(ru.ru_stime);
-		e->max_rss_kib = os_maxrss_kib(ru.ru_maxrss);
-	}
-	e->finished = clock_now();
-	e->finished_wall = clock_wall();
-}
-
-/* The report's end (if one is wanted), of the run decided: the record completed and written.
- * Its lists are freed. */
+/* The report's end (with one), of the run decided: the record is completed, the one place
+ * where the other modules are asked for their figures (the relay's, if the command
+ * started; the inherited deadline, the budgets, the snapshot, the hook), with what of the
+ * tree is still alive, counted, what the children used and the time; then it is written.
+ * Its lists are freed, report or not. */
 static void report_end(struct run *r)
 {
 	struct run_end *e = &r->end;
+	struct tree_id *alive = NULL;
+	struct rusage ru;
 	if (e->recording) {
-		complete(r);
-		report_finish(r->cfg, e);
+		bool list = e->has_tree && run_end_wants_survivors(e);
+		long n = list ? tree_list(&r->target, &alive) : -1;
+		run_end_count(e, alive, n);
+		e->output = r->cfg->relay && e->pid > 0 ? relay_get_stats() : NULL;
+		e->inherited = nested_taken();
+		e->budgets = budget_figures();
+		e->oom_kills = e->budgets ? budget_cgroup_oom_kills() : -1;
+		e->tree_at_limit = snapshot_figures();
+		e->on_timeout = hook_figures();
+		e->have_usage = getrusage(RUSAGE_CHILDREN, &ru) == 0;
+		if (e->have_usage) {
+			e->user_ns = timeval_ns(ru.ru_utime);
+			e->system_ns = timeval_ns(ru.ru_stime);
+			e->max_rss_kib = os_maxrss_kib(ru.ru_maxrss);
+		}
+		e->finished = clock_now();
+		e->finished_wall = clock_wall();
+		report_file_write(r->cfg, e);
 	}
+	free(alive);
 	free(e->targets);
 	free(e->unkilled);
 	e->targets = NULL;
