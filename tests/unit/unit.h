@@ -9,6 +9,7 @@ void test_nproc(void);     /* unit_nproc.c */
 void test_quote(void);     /* unit_quote.c */
 void test_json(void);      /* unit_json.c */
 void test_run_end(void);   /* unit_run_end.c */
+void test_report(void);    /* unit_report.c */
 void test_escalation(void); /* unit_escalation.c */
 void test_clock(void);     /* unit_clock.c */
 void test_tail(void);      /* unit_relay_tail.c */
