@@ -353,8 +353,9 @@ unsigned long ncpu_quota(void);
 /* ---- A directory held by a descriptor, for which searching it is enough, not reading it:
  * the working directory, to come back to (named runs bind their socket from inside their
  * directory, so that its path never has to fit a socket's address), and the directory a
- * report goes into, to fstat and openat in (report_file.c).  Linux: O_PATH; elsewhere (plain.c)
- * POSIX's O_SEARCH where the system has it, else O_RDONLY, which needs read permission. */
+ * report goes into, to fstat and openat in (report_file.c).  Linux: O_PATH; elsewhere
+ * (plain.c) POSIX's O_SEARCH where the system has it, else O_RDONLY, which needs read
+ * permission. */
 
 /* A close-on-exec descriptor of the working directory for fchdir; -1 if none. */
 int os_open_here(void);
