@@ -100,7 +100,7 @@ EXPECT = $(EXPECT_$(PLAT))
 CORE = src/budget.c src/budget_cgroup.c src/budget_table.c src/cli.c src/nested_deadline.c src/signal_out.c src/signal_in.c src/escalation.c src/duration.c \
 	src/guard.c src/hook.c src/nested.c src/jobctl.c src/json.c src/start.c src/longopt.c src/msg.c src/nowait.c src/nproc.c \
 	src/quote.c src/relay.c src/relay_lines.c src/relay_stream.c src/relay_tail.c \
-	src/relay_watch.c src/named_dir.c src/named_client.c src/named_control.c src/report.c src/report_file.c \
+	src/relay_watch.c src/named_dir.c src/named_wire.c src/named_client.c src/named_control.c src/report.c src/report_file.c \
 	src/signal_names.c src/size.c src/snapshot.c src/start_exec.c src/run_end.c src/stdfds.c src/supervise.c src/tty.c src/parent.c
 SRCS = src/main.c $(CORE) $(PLATFORM_SRCS)
 DARWIN_SRCS = src/main.c $(CORE) $(PLAT_Darwin)

@@ -15,8 +15,8 @@
 
 #include "json.h"
 #include "msg.h"
-#include "named_control.h"
 #include "named_dir.h"
+#include "named_wire.h"
 #include "os/os.h"
 #include "quote.h"
 #include "stdfds.h"
@@ -31,7 +31,7 @@
 #define MARGIN (5 * NS)
 /* Between two tries to reach a run that is busy, starting, or whose queue is full. */
 #define RETRY (50 * 1000000)
-/* The longest line a run sends: "info" cuts the command to fit 4096 bytes. */
+/* Room for an answer: more than the longest a run sends (WIRE_ANSWER), which fits. */
 #define REPLY 4200
 
 /* What reaching a run came to. */
@@ -39,7 +39,7 @@ enum reached {
 	R_RETRY,     /* not yet: tried again until the time is up */
 	R_CONNECTED, /* connected, nothing said yet: fd is open */
 	R_GREETED,   /* the run said "runlimit": fd is open for a request */
-	R_ANSWERED,  /* --list: its answer to its request is in line */
+	R_ANSWERED,  /* --list: its answer to its question is read, into answer */
 	R_GONE,      /* no live run there */
 	R_SILENT,    /* connected, but no answer in time (stopped?): fd is open, and a request
 	              * written now waits for the run in its socket */
@@ -63,7 +63,8 @@ struct probe {
 	pid_t peer;          /* the listener's pid, as the system tells it (0: it cannot) */
 	const char *why;     /* R_FAILED: why, as --list and --cancel say it */
 	int64_t answered_at; /* --list: the wall clock when the answer came */
-	char line[REPLY];    /* --list: the answer */
+	char line[REPLY];    /* the line heard last */
+	struct wire_answer answer;
 };
 
 /* Why what a run said cannot be read, as --list shows it. */
@@ -197,8 +198,8 @@ static enum reached hear(struct probe *p, int64_t until, bool greeted)
 	return unreadable(p, got == LINE_LONG ? TOO_LONG : NOT_UNDERSTOOD, greeted);
 }
 
-/* One try at reaching p's run by until: its greeting, then (ask) its answer to ask. */
-static enum reached attempt(struct probe *p, const char *ask, int64_t until)
+/* One try at reaching p's run by until: its greeting, then its answer to a question. */
+static enum reached attempt(struct probe *p, enum wire_ask ask, int64_t until)
 {
 	enum reached end = dial(p, until);
 	if (end != R_CONNECTED)
@@ -207,29 +208,32 @@ static enum reached attempt(struct probe *p, const char *ask, int64_t until)
 		return hang_up(p, R_GONE); /* not a run of the directory's user: not one to talk to */
 	if ((end = hear(p, until, false)) != R_CONNECTED)
 		return end;
-	if (strcmp(p->line, "busy") == 0) {
+	if (strcmp(p->line, WIRE_BUSY) == 0) {
 		p->busy = true;
 		return hang_up(p, R_RETRY);
 	}
-	if (strcmp(p->line, "refused") == 0)
+	if (strcmp(p->line, WIRE_REFUSED) == 0)
 		return hang_up(p, R_REFUSED);
-	if (strcmp(p->line, "runlimit") != 0)
+	if (strcmp(p->line, WIRE_GREETING) != 0)
 		return unreadable(p, NOT_UNDERSTOOD, false);
-	if (!ask) /* a cancel: of the run it looked at alone */
+	if (ask == ASK_CANCEL) /* of the run it looked at alone */
 		return another_run(p->looked, names_holder(p->d, p->name)) ? hang_up(p, R_GONE)
 		                                                           : R_GREETED;
-	if (msg_write(p->fd, ask, strlen(ask)) != (ssize_t)strlen(ask))
+	const char *question = ask == ASK_DESCRIBE ? WIRE_DESCRIBE "\n" : WIRE_INFO "\n";
+	if (msg_write(p->fd, question, strlen(question)) != (ssize_t)strlen(question))
 		return no_listener(p);
 	if ((end = hear(p, until, true)) != R_CONNECTED)
 		return end;
 	p->answered_at = clock_wall();
+	if (!wire_read(p->line, ask, &p->answer))
+		return unreadable(p, NOT_UNDERSTOOD, true);
 	return hang_up(p, R_ANSWERED);
 }
 
-/* Reach p's run (asking ask, if not NULL) by until, trying again while it is starting,
+/* Reach p's run by until (asking ask, but for ASK_CANCEL), trying again while it is starting,
  * ending, busy or its queue is full; one whose turn comes after until is not tried, and the
  * lock alone says whether a run is there (a socket a dead run left is no run to list). */
-static void reach(struct probe *p, const char *ask, int64_t until)
+static void reach(struct probe *p, enum wire_ask ask, int64_t until)
 {
 	p->fd = -1;
 	p->end = R_UNREACHED;
@@ -244,13 +248,6 @@ static void reach(struct probe *p, const char *ask, int64_t until)
 	}
 }
 
-/* Why p is not reached (it could not be asked, or what it said cannot be read), as --list
- * and --cancel say it; NULL if it is. */
-static const char *not_reached(const struct probe *p)
-{
-	return p->end == R_REFUSED ? "refused" : p->end == R_FAILED ? p->why : NULL;
-}
-
 /* --cancel's exit statuses besides 0 and 125 (named_client.h). */
 enum {
 	CANCEL_MARKED = 1,  /* no run: a marker was left */
@@ -262,10 +259,9 @@ enum {
 /* The request, written into the run's socket (a few bytes into an empty buffer: whole). */
 static void request(int fd, const struct config *cfg)
 {
-	char line[64];
-	int sig = cfg->signal_given ? cfg->signal : SIGTERM;
-	long long grace = cfg->kill_after_given ? (long long)cfg->kill_after : -1;
-	int len = snprintf(line, sizeof line, "cancel %d %lld\n", sig, grace);
+	char line[WIRE_REQUEST];
+	int len = snprintf(line, sizeof line, WIRE_CANCEL, cfg->signal_given ? cfg->signal : SIGTERM,
+	                   cfg->kill_after_given ? (long long)cfg->kill_after : -1);
 	/* A write that fails finds a run that is closing: what it said last is read all the
 	 * same. */
 	(void)!msg_write(fd, line, (size_t)len);
@@ -289,24 +285,20 @@ static int not_answering(const char *name)
  * counts, and its bound is capped (LONGEST_END). */
 static int ask(int fd, const struct names_dir *d, const struct config *cfg, const char *name)
 {
-	char line[64];
+	char line[WIRE_REQUEST];
 	request(fd, cfg);
-	int64_t until = clock_now() + PATIENCE;
+	int64_t until = clock_now() + PATIENCE, bound;
 	bool taken = false;
 	enum line got;
 	while ((got = read_line(fd, line, sizeof line, until)) != LINE_LATE && got != LINE_END) {
-		if (got == LINE_OK && strcmp(line, "ended") == 0)
+		if (got == LINE_OK && strcmp(line, WIRE_ENDED) == 0)
 			return 0;
-		if (got == LINE_OK && strcmp(line, "refused") == 0) {
+		if (got == LINE_OK && strcmp(line, WIRE_REFUSED) == 0) {
 			msg("the run named %s refused the cancel", quote(name));
 			return EXIT_RUNLIMIT_FAILED;
 		}
-		if (!taken && got == LINE_OK && strncmp(line, "ok", 2) == 0 &&
-		    (line[2] == '\0' || line[2] == ' ')) {
-			long long bound = line[2] ? strtoll(line + 3, NULL, 10) : 0;
+		if (!taken && got == LINE_OK && wire_read_ok(line, &bound)) {
 			int64_t cap = d->owner == getuid() ? LONGEST_END : cfg->kill_after + PATIENCE;
-			if (bound < 0)
-				bound = 0;
 			if (bound > cap)
 				bound = cap;
 			taken = true;
@@ -332,7 +324,7 @@ static int cancel_in(const struct names_dir *d, const struct config *cfg, const 
                      bool marked, pid_t looked)
 {
 	struct probe p = {.d = d, .name = name, .looked = looked};
-	reach(&p, NULL, clock_now() + PATIENCE);
+	reach(&p, ASK_CANCEL, clock_now() + PATIENCE);
 	/* Once the run has greeted, it listens: it looked for a marker before and never will
 	 * again.  Left, the marker would cancel the next run of this name. */
 	if (marked && p.end != R_SILENT && p.end != R_GONE && p.end != R_FAILED)
@@ -580,12 +572,16 @@ static bool write_out(const char *text, size_t len)
 	return false;
 }
 
-/* p answered, but not as a run answers: listed as not reached all the same (--list leaves
- * no run out). */
-static void not_understood(struct probe *p)
+/* What --list says of p: its state, and why it was not reached (it could not be asked, or
+ * what it said cannot be read; NULL if it was); NULL if there is no run. */
+static const char *state_of(const struct probe *p, const char **why)
 {
-	p->end = R_FAILED;
-	p->why = NOT_UNDERSTOOD;
+	*why = p->end == R_REFUSED ? "refused" : p->end == R_FAILED ? p->why : NULL;
+	if (p->end == R_SILENT || p->end == R_UNREACHED)
+		return "not answering";
+	if (p->end == R_ANSWERED || p->end == R_BUSY)
+		return p->end == R_BUSY ? "busy" : "answering";
+	return *why ? "not reached" : NULL;
 }
 
 /* The line of --list for p (its name after prefix); false if it could not be written
@@ -593,133 +589,64 @@ static void not_understood(struct probe *p)
 static bool list_line(struct probe *p, const char *prefix)
 {
 	char out[REPLY + 128];
-	int len = -1, used = 0;
-	long pid;
-	long long ns;
-	const char *why;
-	if (p->end == R_ANSWERED && (sscanf(p->line, "%ld %lld %n", &pid, &ns, &used) != 2 ||
-	                             used <= 0))
-		not_understood(p);
+	const char *why, *state = state_of(p, &why);
+	int len = 0;
 	if (p->end == R_ANSWERED) {
 		/* The pid is the system's word where it has one, not the peer's: a tool may
 		 * signal what --list shows, and root lists other users' sockets. */
-		if (p->peer > 0)
-			pid = (long)p->peer;
-		tame(p->line + used);
-		len = snprintf(out, sizeof out, "%s%s\t%ld\t%.1fs\t%s\n", prefix, p->name, pid,
-		               (double)ns / 1e9, p->line + used);
-	} else if (p->end == R_SILENT || p->end == R_UNREACHED || p->end == R_BUSY) {
-		len = snprintf(out, sizeof out, "%s%s\t-\t-\t%s\n", prefix, p->name,
-		               p->end == R_BUSY ? "busy" : "not answering");
-	} else if ((why = not_reached(p))) {
+		tame(p->answer.args);
+		len = snprintf(out, sizeof out, "%s%s\t%lld\t%.1fs\t%s\n", prefix, p->name,
+		               p->peer > 0 ? (long long)p->peer : p->answer.pid,
+		               (double)p->answer.elapsed / 1e9, p->answer.args);
+	} else if (state) {
 		/* Never left out without a word (no descriptor, an answer that cannot be read). */
-		len = snprintf(out, sizeof out, "%s%s\t-\t-\tnot reached: %s\n", prefix, p->name, why);
+		len = snprintf(out, sizeof out, "%s%s\t-\t-\t%s%s%s\n", prefix, p->name, state,
+		               why ? ": " : "", why ? why : "");
 	}
 	if (len <= 0)
 		return true;
 	return write_out(out, (size_t)len < sizeof out ? (size_t)len : sizeof out - 1);
 }
 
-/* Does c end a number of a "describe" answer?  A run puts a space there; any white space
- * is taken, as plain --list reads "info" (sscanf), so that the two forms list the same
- * peers: root lists other users' sockets, which need not be runs of this version. */
-static bool blank(char c)
-{
-	return c != '\0' && strchr(" \t\n\v\f\r", c) != NULL;
-}
-
-/* A number and the white space after it (or the line's end) at *at, which moves past them. */
-static bool number_word(char **at, long long *v)
-{
-	char *end;
-	errno = 0;
-	*v = strtoll(*at, &end, 10);
-	if (errno || end == *at || (!blank(*end) && *end != '\0'))
-		return false;
-	*at = *end ? end + 1 : end;
-	return true;
-}
-
-/* The arguments of a "describe" answer from at on, each a word (control_encode_arg), as
- * --list --json's argv and argc (argc words, where fewer fit the line). */
-static void argv_members(struct json *j, char *at, bool more, long long argc)
-{
-	long long sent = 0;
-	json_key(j, "argv");
-	json_open(j, '[');
-	while (more) {
-		char *word = at, *space = strchr(at, ' ');
-		more = space != NULL;
-		at = space ? space + 1 : at + strlen(at);
-		if (space)
-			*space = '\0';
-		control_decode_arg(word);
-		json_string(j, word);
-		sent++;
-	}
-	json_close(j, ']');
-	json_key(j, "argc");
-	json_int(j, argc > sent ? argc : sent);
-}
-
-/* p's "describe" answer, "PID ELAPSED-NS STARTED-NS LEFT-NS ARGC ARG..." (named_control.h),
- * as the members of --list --json from pid on (the pid the system says listens, where it
- * says one: see list_line); false if it is not one. */
-static bool description_members(struct json *j, struct probe *p)
-{
-	long long pid, elapsed, started, left = 0, argc;
-	char *at = p->line;
-	if (!number_word(&at, &pid) || pid <= 0 || !number_word(&at, &elapsed) ||
-	    !number_word(&at, &started))
-		return false;
-	bool no_deadline = at[0] == '-' && (blank(at[1]) || at[1] == '\0');
-	if (no_deadline)
-		at += at[1] ? 2 : 1;
-	else if (!number_word(&at, &left))
-		return false;
-	if (!number_word(&at, &argc) || argc < 0)
-		return false;
-	json_int_member(j, "pid", true, p->peer > 0 ? (long long)p->peer : pid);
-	json_key(j, "started_at");
-	json_time(j, started);
-	json_seconds_member(j, "elapsed", true, elapsed);
-	json_key(j, "deadline");
-	if (no_deadline || (left > 0 && left > INT64_MAX - p->answered_at))
-		json_null(j);
-	else
-		json_time(j, p->answered_at + left);
-	/* a word follows, empty or not, where white space ends the count */
-	argv_members(j, at, at > p->line && blank(at[-1]), argc);
-	return true;
-}
-
-/* The line of --list --json for p (JSON Lines); false if it could not be written. */
+/* The line of --list --json for p (JSON Lines); false if it could not be written.  Its pid
+ * is the system's word where it has one (see list_line). */
 static bool list_json(struct probe *p)
 {
+	const char *why, *state = state_of(p, &why);
+	struct wire_answer *w = &p->answer;
+	long long sent = 0;
+	if (!state)
+		return true;
 	struct json j;
 	json_init(&j);
 	json_open(&j, '{');
 	json_string_member(&j, "name", p->name);
 	json_int_member(&j, "uid", true, (long long)p->d->owner);
-	bool told = p->end == R_ANSWERED && description_members(&j, p);
-	if (p->end == R_ANSWERED && !told)
-		not_understood(p); /* nothing of it was written */
-	const char *state = "answering", *error = not_reached(p);
-	if (p->end == R_SILENT || p->end == R_UNREACHED || p->end == R_BUSY) {
-		state = p->end == R_BUSY ? "busy" : "not answering";
-	} else if (error) {
-		state = "not reached";
-	} else if (!told) {
-		json_free(&j);
-		return true; /* no run there (any more) */
-	}
-	for (const char *k = "pid\0started_at\0elapsed\0deadline\0argv\0argc\0"; !told && *k;
-	     k += strlen(k) + 1) {
+	for (const char *k = "pid\0started_at\0elapsed\0deadline\0argv\0argc\0";
+	     p->end != R_ANSWERED && *k; k += strlen(k) + 1) {
 		json_key(&j, k);
 		json_null(&j);
 	}
+	if (p->end == R_ANSWERED) {
+		json_int_member(&j, "pid", true, p->peer > 0 ? (long long)p->peer : w->pid);
+		json_key(&j, "started_at");
+		json_time(&j, w->started);
+		json_seconds_member(&j, "elapsed", true, w->elapsed);
+		json_key(&j, "deadline");
+		if (!w->deadline || (w->left > 0 && w->left > INT64_MAX - p->answered_at))
+			json_null(&j);
+		else
+			json_time(&j, p->answered_at + w->left);
+		json_key(&j, "argv");
+		json_open(&j, '[');
+		for (char *arg; (arg = wire_next_arg(&w->args)); sent++)
+			json_string(&j, arg);
+		json_close(&j, ']');
+		json_key(&j, "argc");
+		json_int(&j, w->argc > sent ? w->argc : sent);
+	}
 	json_string_member(&j, "state", state);
-	json_string_member(&j, "error", error);
+	json_string_member(&j, "error", why);
 	json_close(&j, '}');
 	json_raw(&j, "\n");
 	bool ok = !j.failed && write_out(j.buf, j.len);
@@ -780,7 +707,7 @@ static bool list_dir(const struct names_dir *d, bool qualified, bool json, int64
 		snprintf(prefix, sizeof prefix, "%lu:", (unsigned long)d->owner);
 	for (long k = 0; k < n && !*write_err; k++) {
 		struct probe p = {.d = d, .name = names[k]};
-		reach(&p, json ? "describe\n" : "info\n", until);
+		reach(&p, json ? ASK_DESCRIBE : ASK_INFO, until);
 		if (!(json ? list_json(&p) : list_line(&p, prefix)))
 			*write_err = errno;
 		hang_up(&p, p.end);

@@ -1,4 +1,4 @@
-/* The other side of a named run's control socket (named_control.h): `runlimit --cancel=NAME`
+/* The other side of a named run's control socket (named_wire.h): `runlimit --cancel=NAME`
  * asks the run to end and waits until it has; `runlimit --list` shows the live named runs
  * of this user (to root, of every user).  Neither ever signals anything itself: the run
  * signals its own tree.  Neither ever blocks: connections are made without blocking, a

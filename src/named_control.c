@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -13,6 +12,7 @@
 
 #include "msg.h"
 #include "named_dir.h"
+#include "named_wire.h"
 #include "nested.h"
 #include "os/os.h"
 #include "quote.h"
@@ -22,7 +22,6 @@
 
 /* Connections at once: a cancel holds its own until the run is over. */
 #define CONNS (CONTROL_MAX_FDS - 1)
-#define LINE 64
 /* A connection that has made no request within this is dropped: silent ones would hold
  * the slots, and turn cancels away as "busy" (the manual, NAMED RUNS). */
 #define IDLE ((int64_t)1000000000)
@@ -35,7 +34,7 @@ struct conn {
 	bool unanswered; /* ... and "ok", with how long the end may take (control_taken) */
 	int64_t since;   /* when it was accepted: idle past IDLE, it is dropped */
 	size_t len;
-	char line[LINE]; /* the request, as read so far */
+	char line[WIRE_REQUEST]; /* the request, as read so far */
 };
 
 static const struct config *run_cfg;
@@ -88,6 +87,13 @@ static void drop(struct conn *c)
 	*c = (struct conn){.fd = -1};
 }
 
+static void say(int fd, const char *text)
+{
+	/* A line of a few bytes into an empty socket buffer: never short. */
+	if (fd >= 0)
+		(void)!msg_write(fd, text, strlen(text));
+}
+
 static void take_spare(void)
 {
 	if (spare_fd < 0)
@@ -106,7 +112,7 @@ static bool turn_away(void)
 		fd = accept(listen_fd, NULL, NULL);
 		err = errno;
 		if (fd >= 0) {
-			(void)!msg_write(fd, "busy\n", 5);
+			say(fd, WIRE_BUSY "\n");
 			close(fd);
 		}
 		take_spare();
@@ -123,13 +129,6 @@ int64_t control_next_wake(void)
 		if (conns[k].fd >= 0 && !conns[k].waiting && conns[k].since + IDLE < wake)
 			wake = conns[k].since + IDLE;
 	return wake;
-}
-
-static void say(struct conn *c, const char *text)
-{
-	/* A line of a few bytes into an empty socket buffer: never short. */
-	if (c->fd >= 0)
-		(void)!msg_write(c->fd, text, strlen(text));
 }
 
 /* Whether the peer of a connection may talk to this run: its own user or root.  Where the
@@ -162,12 +161,12 @@ static void take_connections(void)
 		 * so and closed with nothing unread (which would reset it, and lose the word). */
 		bool allowed = own(fd) && peer_allowed(fd);
 		if (!allowed || !free_slot) {
-			(void)!msg_write(fd, allowed ? "busy\n" : "refused\n", allowed ? 5 : 8);
+			say(fd, allowed ? WIRE_BUSY "\n" : WIRE_REFUSED "\n");
 			close(fd);
 			continue;
 		}
 		*free_slot = (struct conn){.fd = fd, .since = clock_now()};
-		say(free_slot, "runlimit\n");
+		say(fd, WIRE_GREETING "\n");
 	}
 }
 
@@ -257,139 +256,6 @@ size_t control_fds(struct pollfd *fds)
 	return n;
 }
 
-/* Can arg be shown as it is (no quoting needed, nothing a terminal would act on)? */
-static bool plain(const char *arg)
-{
-	if (!*arg)
-		return false;
-	for (const unsigned char *p = (const unsigned char *)arg; *p; p++)
-		if (*p < 0x20 || *p == 0x7f || strchr(" '\"\\$`", *p))
-			return false;
-	return true;
-}
-
-/* "PID ELAPSED-NS COMMAND": what --list shows of this run, on one line; a command too long
- * for it ends in "...". */
-static void tell_info(struct conn *c)
-{
-	char text[4096];
-	size_t room = sizeof text - 5; /* for "...\n" and the NUL */
-	int len = snprintf(text, room, "%ld %lld", (long)getpid(),
-	                   (long long)(clock_now() - run_cfg->started));
-	for (char **arg = run_cfg->command; *arg && len > 0 && (size_t)len < room; arg++) {
-		int more = snprintf(text + len, room - (size_t)len, " %s", plain(*arg) ? *arg : quote(*arg));
-		len = more < 0 || (size_t)more >= room - (size_t)len ? (int)room : len + more;
-	}
-	if (len < 0)
-		return;
-	if ((size_t)len >= room)
-		len = (int)strlen(text) + snprintf(text + strlen(text), 5, "...");
-	snprintf(text + len, sizeof text - (size_t)len, "\n");
-	say(c, text);
-}
-
-/* arg with each byte that would end a word of the "describe" line (a space, '%', a control
- * character, DEL) as %XX, into out (size bytes, NUL-terminated); its length, or size if it
- * does not fit. */
-static size_t encode_arg(const char *arg, char *out, size_t size)
-{
-	size_t n = 0;
-	for (const unsigned char *p = (const unsigned char *)arg; *p; p++) {
-		bool esc = *p <= ' ' || *p == '%' || *p == 0x7f;
-		if (n + (esc ? 3 : 1) >= size)
-			return size;
-		if (esc)
-			n += (size_t)snprintf(out + n, size - n, "%%%02X", *p);
-		else
-			out[n++] = (char)*p;
-	}
-	out[n] = '\0';
-	return n;
-}
-
-/* The value of a hexadecimal digit, or -1. */
-static int hex_digit(char c)
-{
-	const char *digits = "0123456789abcdef0123456789ABCDEF";
-	const char *at = c ? strchr(digits, c) : NULL;
-	return at ? (int)((at - digits) % 16) : -1;
-}
-
-void control_decode_arg(char *word)
-{
-	char *out = word;
-	for (char *in = word; *in; in++) {
-		int hi = in[0] == '%' ? hex_digit(in[1]) : -1, lo = hi >= 0 ? hex_digit(in[2]) : -1;
-		if (lo >= 0 && (hi | lo)) {
-			*out++ = (char)(hi * 16 + lo);
-			in += 2;
-		} else {
-			*out++ = *in;
-		}
-	}
-	*out = '\0';
-}
-
-/* "PID ELAPSED-NS STARTED-NS LEFT-NS ARGC ARG...": what --list --json shows of this run;
- * STARTED-NS the wall clock at its start, LEFT-NS the time to its deadline ("-": none), and
- * its arguments each encoded as one word (encode_arg), as many whole ones as fit a line of
- * 4096 bytes (ARGC says how many there are). */
-static void tell_description(struct conn *c)
-{
-	char text[4096], word[sizeof text];
-	int64_t now = clock_now();
-	char left[32] = "-";
-	int64_t deadline = nested_run_deadline(); /* RUNLIMIT_DEADLINE's too */
-	if (deadline < CLOCK_NEVER - 1)
-		snprintf(left, sizeof left, "%lld", (long long)(deadline - now));
-	size_t argc = 0;
-	while (run_cfg->command[argc])
-		argc++;
-	int len = snprintf(text, sizeof text, "%ld %lld %lld %s %zu", (long)getpid(),
-	                   (long long)(now - run_cfg->started), (long long)run_cfg->started_wall,
-	                   left, argc);
-	if (len < 0)
-		return;
-	size_t used = (size_t)len, room = sizeof text - 2; /* for the newline and the NUL */
-	for (size_t k = 0; k < argc; k++) {
-		size_t n = encode_arg(run_cfg->command[k], word, sizeof word);
-		if (n >= sizeof word || used + 1 + n > room)
-			break;
-		text[used++] = ' ';
-		memcpy(text + used, word, n);
-		used += n;
-	}
-	memcpy(text + used, "\n", 2);
-	say(c, text);
-}
-
-/* One request, whole: "cancel SIG GRACE-NS" (GRACE -1: the run's own), "info" or
- * "describe". */
-static bool handle(struct conn *c, struct control_request *req)
-{
-	if (strcmp(c->line, "info") == 0 || strcmp(c->line, "describe") == 0) {
-		if (c->line[0] == 'i')
-			tell_info(c);
-		else
-			tell_description(c);
-		drop(c);
-		return false;
-	}
-	char *end;
-	errno = 0;
-	long sig = strncmp(c->line, "cancel ", 7) == 0 ? strtol(c->line + 7, &end, 10) : -1;
-	long long grace = sig >= 0 && *end == ' ' ? strtoll(end + 1, &end, 10) : -2;
-	if (errno || *end || sig < 0 || sig > sig_max() || grace < -1) {
-		say(c, "refused\n");
-		drop(c);
-		return false;
-	}
-	names_remove(&dir, run_cfg->name, "cancel"); /* a marker left by this cancel goes with it */
-	c->waiting = c->unanswered = true;
-	*req = (struct control_request){(int)sig, (int64_t)grace};
-	return true;
-}
-
 /* A cancel waiting for the run's end said more, or went away: what it says is not read, and
  * gone, it no longer holds its slot. */
 static void discard(struct conn *c)
@@ -400,7 +266,8 @@ static void discard(struct conn *c)
 		drop(c);
 }
 
-/* Read what came on c; true with *req when a cancel is whole. */
+/* Read what came on c; a request whole: a question is answered, a cancel taken (true, with
+ * *req). */
 static bool read_request(struct conn *c, struct control_request *req)
 {
 	ssize_t got = read(c->fd, c->line + c->len, sizeof c->line - 1 - c->len);
@@ -419,7 +286,20 @@ static bool read_request(struct conn *c, struct control_request *req)
 		return false;
 	}
 	*nl = '\0';
-	return handle(c, req);
+	enum wire_ask ask = wire_request(c->line, &req->sig, &req->grace);
+	if (ask == ASK_CANCEL) {
+		names_remove(&dir, run_cfg->name, "cancel"); /* a marker this cancel left goes too */
+		c->waiting = c->unanswered = true;
+		return true;
+	}
+	char text[WIRE_ANSWER] = WIRE_REFUSED "\n";
+	int64_t now = clock_now(), deadline = nested_run_deadline(); /* RUNLIMIT_DEADLINE's too */
+	if (ask != ASK_UNKNOWN)
+		wire_answer(text, ask, (long)getpid(), now - run_cfg->started, run_cfg->started_wall,
+		            deadline < CLOCK_NEVER - 1 ? deadline - now : INT64_MAX, run_cfg->command);
+	say(c->fd, text);
+	drop(c);
+	return false;
 }
 
 bool control_pump(const struct pollfd *fds, size_t n, struct control_request *req)
@@ -446,11 +326,11 @@ bool control_pump(const struct pollfd *fds, size_t n, struct control_request *re
 
 void control_taken(int64_t bound)
 {
-	char text[48];
-	snprintf(text, sizeof text, "ok %lld\n", (long long)(bound > 0 ? bound : 0));
+	char text[WIRE_REQUEST];
+	snprintf(text, sizeof text, WIRE_OK, (long long)(bound > 0 ? bound : 0));
 	for (size_t k = 0; k < CONNS; k++) {
 		if (conns[k].unanswered)
-			say(&conns[k], text);
+			say(conns[k].fd, text);
 		conns[k].unanswered = false;
 	}
 }
@@ -471,7 +351,7 @@ void control_close(void)
 	}
 	for (size_t k = 0; k < CONNS; k++) {
 		if (conns[k].waiting)
-			say(&conns[k], "ended\n");
+			say(conns[k].fd, WIRE_ENDED "\n");
 		drop(&conns[k]);
 	}
 	if (spare_fd >= 0) {

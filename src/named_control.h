@@ -4,19 +4,12 @@
  * by a run that was SIGKILLed is recognised by its lock being free), removes the tombstone
  * NAME.ended of the name's last run, listens on NAME.sock, and only then looks for
  * NAME.cancel: a cancel (named_client.h) that finds no run leaves that marker before it
- * tries to connect, so
- * whichever comes first, a cancel is never lost (a marker past its time is removed and
- * ignored).  However it ends (short of a SIGKILL), the run leaves NAME.ended before it lets
- * go of its socket and lock.  The socket is one more source of the run's event wait; a
- * peer that is neither the run's user nor root is refused, and one that makes no request
- * within a second is dropped.
- *
- * The protocol, one line each way at a time: the run greets each connection it accepts
- * ("runlimit", or "busy" / "refused" and closes it); the peer asks "info" (answer: "PID
- * ELAPSED-NS COMMAND"), "describe" (answer: "PID ELAPSED-NS STARTED-NS LEFT-NS ARGC ARG...",
- * for --list --json) or "cancel SIG GRACE-NS" (answers: "ok BOUND-NS", the longest the run
- * may now take to end, then "ended" once it has; or "refused").  Without --name nothing here
- * runs. */
+ * tries to connect, so whichever comes first, a cancel is never lost (a marker past its time
+ * is removed and ignored).  However it ends (short of a SIGKILL), the run leaves NAME.ended
+ * before it lets go of its socket and lock.  The socket is one more source of the run's event
+ * wait; a peer that is neither the run's user nor root is refused, and one that makes no
+ * request within a second is dropped.  What is said on it: named_wire.h.  Without --name
+ * nothing here runs. */
 #ifndef RUNLIMIT_NAMED_CONTROL_H
 #define RUNLIMIT_NAMED_CONTROL_H
 
@@ -66,10 +59,5 @@ void control_taken(int64_t bound);
  * that it has ended, and remove NAME's socket and lock.  Safe to call when nothing was
  * registered, and more than once. */
 void control_close(void);
-
-/* A word of a "describe" answer made an argument again, in place: the run encodes each byte
- * that would end a word (a space, '%', a control character, DEL) as %XX; a '%' not followed
- * by two hexadecimal digits, or of a NUL, is kept as it is. */
-void control_decode_arg(char *word);
 
 #endif
