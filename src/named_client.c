@@ -1,9 +1,6 @@
-/* O_NONBLOCK and O_CLOEXEC with fcntl: POSIX 2008, shown by macOS with its own names. */
-#define _DARWIN_C_SOURCE
 #include "named_client.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -150,12 +147,9 @@ static enum line read_line(int fd, char *buf, size_t size, int64_t until)
  * R_CONNECTED, or what it came to. */
 static enum reached dial(struct probe *p, int64_t until)
 {
-	int err = 0, flags;
+	int err = 0;
 	socklen_t len = sizeof err;
-	if ((p->fd = socket(AF_UNIX, SOCK_STREAM, 0)) < 0 || (flags = fcntl(p->fd, F_GETFL)) < 0 ||
-	    fcntl(p->fd, F_SETFD, FD_CLOEXEC) != 0 || fcntl(p->fd, F_SETFL, flags | O_NONBLOCK) != 0)
-		err = errno;
-	else if (names_at(p->d, p->name, p->fd, false) != 0)
+	if (names_at(p->d, p->name, false, &p->fd) != 0)
 		err = errno;
 	if (err == EINPROGRESS) {
 		struct pollfd pfd = {.fd = p->fd, .events = POLLOUT};

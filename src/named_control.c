@@ -50,24 +50,13 @@ static int64_t paused_until = CLOCK_NEVER; /* CLOCK_NEVER: not paused */
 static int early_signal = SIGTERM; /* the signal of a cancel that came before the run */
 static struct conn conns[CONNS];
 
-/* fd close-on-exec (the command must never inherit it) and non-blocking. */
-static bool own(int fd)
-{
-	int flags = fcntl(fd, F_GETFL);
-	return flags >= 0 && fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 &&
-	       fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
-}
-
 /* Listen on NAME.sock; one left there is a dead run's (this run holds the lock). */
 static bool listen_on(void)
 {
 	names_remove(&dir, run_cfg->name, "sock");
-	listen_fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (listen_fd < 0 || !own(listen_fd))
-		return false;
 	/* The socket's file for its user alone, whatever the umask (runlimit has one thread). */
 	mode_t mask = umask(077);
-	bool bound = names_at(&dir, run_cfg->name, listen_fd, true) == 0;
+	bool bound = names_at(&dir, run_cfg->name, true, &listen_fd) == 0;
 	umask(mask);
 	return bound && listen(listen_fd, BACKLOG) == 0;
 }
@@ -159,7 +148,7 @@ static void take_connections(void)
 				free_slot = &conns[k];
 		/* Each connection is greeted before it says anything, so that one refused is told
 		 * so and closed with nothing unread (which would reset it, and lose the word). */
-		bool allowed = own(fd) && peer_allowed(fd);
+		bool allowed = names_own(fd) && peer_allowed(fd);
 		if (!allowed || !free_slot) {
 			say(fd, allowed ? WIRE_BUSY "\n" : WIRE_REFUSED "\n");
 			close(fd);

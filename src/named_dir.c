@@ -722,16 +722,25 @@ void names_sweep(const struct names_dir *d, const char *keep, enum sweep_tombsto
 		tombstones_swept(d);
 }
 
+bool names_own(int fd)
+{
+	int flags = fcntl(fd, F_GETFL);
+	return flags >= 0 && fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 &&
+	       fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
+}
+
 /* The name is relative, made from inside the
  * directory (fchdir there and back): so the path of the directory, however long, never has
  * to fit a socket's address.  Where the working directory cannot be opened to come back to
  * (os_open_here: on Linux, it may be searched, not read; elsewhere, read), the directory's
  * own path is used, if it fits. */
-int names_at(const struct names_dir *d, const char *name, int sock, bool bind_it)
+int names_at(const struct names_dir *d, const char *name, bool bind_it, int *sock)
 {
 	struct sockaddr_un sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sun_family = AF_UNIX;
+	if ((*sock = socket(AF_UNIX, SOCK_STREAM, 0)) < 0 || !names_own(*sock))
+		return -1;
 	if (d->fd < 0) {
 		errno = ENOENT;
 		return -1;
@@ -751,8 +760,8 @@ int names_at(const struct names_dir *d, const char *name, int sock, bool bind_it
 		errno = err;
 		return -1;
 	}
-	int r = bind_it ? bind(sock, (struct sockaddr *)&sa, sizeof sa)
-	                : connect(sock, (struct sockaddr *)&sa, sizeof sa);
+	int r = bind_it ? bind(*sock, (struct sockaddr *)&sa, sizeof sa)
+	                : connect(*sock, (struct sockaddr *)&sa, sizeof sa);
 	int err = errno;
 	if (here >= 0) {
 		if (fchdir(here) != 0) {

@@ -106,9 +106,12 @@ int names_hold(const struct names_dir *d, const char *name, pid_t *live);
 /* The end of a look: NAME.lock removed (no run holds it), the locks let go. */
 void names_let_go(const struct names_dir *d, const char *name, int fd);
 
-/* bind (bind_it) or connect sock to NAME.sock in d (whatever the length of d's path): as
- * bind(2) and connect(2). */
-int names_at(const struct names_dir *d, const char *name, int sock, bool bind_it);
+/* fd close-on-exec (a command must never inherit it) and non-blocking; false with errno. */
+bool names_own(int fd);
+
+/* A socket made into *sock (names_own'd; -1 if none could be), and bound (bind_it) or
+ * connected to NAME.sock in d, whatever the length of d's path: as bind(2) and connect(2). */
+int names_at(const struct names_dir *d, const char *name, bool bind_it, int *sock);
 
 /* d's entries, to read with readdir (closedir after): NULL with errno if they cannot be. */
 DIR *names_list(const struct names_dir *d);
