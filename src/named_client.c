@@ -35,8 +35,7 @@
 enum reached {
 	R_RETRY,     /* not yet: tried again until the time is up */
 	R_CONNECTED, /* connected, nothing said yet: fd is open */
-	R_GREETED,   /* the run said "runlimit": fd is open for a request */
-	R_ANSWERED,  /* --list: its answer to its question is read, into answer */
+	R_ANSWERED,  /* the run greeted (fd is open, for a cancel) and answered --list (answer) */
 	R_GONE,      /* no live run there */
 	R_SILENT,    /* connected, but no answer in time (stopped?): fd is open, and a request
 	              * written now waits for the run in its socket */
@@ -212,7 +211,7 @@ static enum reached attempt(struct probe *p, enum wire_ask ask, int64_t until)
 		return unreadable(p, NOT_UNDERSTOOD, false);
 	if (ask == ASK_CANCEL) /* of the run it looked at alone */
 		return another_run(p->looked, names_holder(p->d, p->name)) ? hang_up(p, R_GONE)
-		                                                           : R_GREETED;
+		                                                           : R_ANSWERED;
 	const char *question = ask == ASK_DESCRIBE ? WIRE_DESCRIBE "\n" : WIRE_INFO "\n";
 	if (msg_write(p->fd, question, strlen(question)) != (ssize_t)strlen(question))
 		return no_listener(p);
@@ -324,7 +323,7 @@ static int cancel_in(const struct names_dir *d, const struct config *cfg, const 
 	if (marked && p.end != R_SILENT && p.end != R_GONE && p.end != R_FAILED)
 		names_remove(d, name, "cancel");
 	int status = EXIT_RUNLIMIT_FAILED;
-	if (p.end == R_GREETED) {
+	if (p.end == R_ANSWERED) {
 		status = ask(p.fd, d, cfg, name);
 	} else if (p.end == R_SILENT) {
 		/* Left in its socket, the request is read when the run goes on; the marker stays

@@ -28,13 +28,15 @@
 /* Connections waiting to be accepted: what a stopped run keeps of cancels queued for it. */
 #define BACKLOG 8
 
+/* A connection, greeted, is ASKING: its request is read into line, for IDLE at most.  A cancel
+ * it asked is TAKEN, owed "ok" and the bound (control_taken), then ENDING, owed "ended" when the
+ * run is over; what it says then is not read. */
 struct conn {
-	int fd;          /* -1: free */
-	bool waiting;    /* a cancel was taken: "ended" is owed when the run is over */
-	bool unanswered; /* ... and "ok", with how long the end may take (control_taken) */
-	int64_t since;   /* when it was accepted: idle past IDLE, it is dropped */
+	int fd; /* -1: free */
+	enum { ASKING, TAKEN, ENDING } state;
+	int64_t since; /* when it was accepted */
 	size_t len;
-	char line[WIRE_REQUEST]; /* the request, as read so far */
+	char line[WIRE_REQUEST];
 };
 
 static const struct config *run_cfg;
@@ -115,7 +117,7 @@ int64_t control_next_wake(void)
 {
 	int64_t wake = paused_until;
 	for (size_t k = 0; k < CONNS; k++)
-		if (conns[k].fd >= 0 && !conns[k].waiting && conns[k].since + IDLE < wake)
+		if (conns[k].fd >= 0 && conns[k].state == ASKING && conns[k].since + IDLE < wake)
 			wake = conns[k].since + IDLE;
 	return wake;
 }
@@ -212,7 +214,7 @@ enum control_state control_open(const struct config *cfg)
 		early_signal = marker_signal(sig);
 		take_connections();
 		for (size_t k = 0; k < CONNS; k++)
-			conns[k].waiting = conns[k].fd >= 0;
+			conns[k].state = conns[k].fd >= 0 ? ENDING : ASKING; /* unread: the run ends now */
 		return CONTROL_CANCELLED;
 	}
 	return CONTROL_READY;
@@ -222,7 +224,7 @@ enum control_state control_open(const struct config *cfg)
 static void drop_idle(int64_t now)
 {
 	for (size_t k = 0; k < CONNS; k++)
-		if (conns[k].fd >= 0 && !conns[k].waiting && now - conns[k].since >= IDLE)
+		if (conns[k].fd >= 0 && conns[k].state == ASKING && now - conns[k].since >= IDLE)
 			drop(&conns[k]);
 }
 
@@ -278,7 +280,7 @@ static bool read_request(struct conn *c, struct control_request *req)
 	enum wire_ask ask = wire_request(c->line, &req->sig, &req->grace);
 	if (ask == ASK_CANCEL) {
 		names_remove(&dir, run_cfg->name, "cancel"); /* a marker this cancel left goes too */
-		c->waiting = c->unanswered = true;
+		c->state = TAKEN;
 		return true;
 	}
 	char text[WIRE_ANSWER] = WIRE_REFUSED "\n";
@@ -304,7 +306,7 @@ bool control_pump(const struct pollfd *fds, size_t n, struct control_request *re
 		for (size_t k = 0; k < CONNS; k++) {
 			if (conns[k].fd != fds[i].fd)
 				continue;
-			if (conns[k].waiting)
+			if (conns[k].state != ASKING)
 				discard(&conns[k]);
 			else
 				cancel = read_request(&conns[k], req) || cancel;
@@ -318,9 +320,10 @@ void control_taken(int64_t bound)
 	char text[WIRE_REQUEST];
 	snprintf(text, sizeof text, WIRE_OK, (long long)(bound > 0 ? bound : 0));
 	for (size_t k = 0; k < CONNS; k++) {
-		if (conns[k].unanswered)
+		if (conns[k].state == TAKEN) {
 			say(conns[k].fd, text);
-		conns[k].unanswered = false;
+			conns[k].state = ENDING;
+		}
 	}
 }
 
@@ -339,7 +342,7 @@ void control_close(void)
 		listen_fd = -1;
 	}
 	for (size_t k = 0; k < CONNS; k++) {
-		if (conns[k].waiting)
+		if (conns[k].state != ASKING)
 			say(conns[k].fd, WIRE_ENDED "\n");
 		drop(&conns[k]);
 	}
