@@ -129,19 +129,20 @@ $(HOOKS_BIN): $(SRCS) $(HDRS) Makefile .build-flags-$(BIN)
 # The unit tests take the pure parts, on any OS: parsers, the nproc policy (with made-up
 # probes), quoting, the JSON writer, the exit-status rules, the run report's writer (which
 # links without the modules whose figures its record holds), the report tail's ring,
-# runlimit's own lines, RUNLIMIT_DEADLINE's text and arithmetic and the budgets' sizes; and
-# they link the platform built, whose event wait (the clock) unit_clock.c runs.  The
-# platform's private parts (the cgroup files against made-up trees, the pid map, the /proc
-# stat line) are linked on every system (UNIT_OS) and tested by tests/unit/os/, the one place
-# outside src/os/ that includes their headers (scripts/check-includes.py).
+# runlimit's own lines, RUNLIMIT_DEADLINE's text and arithmetic, the budgets' sizes and the
+# wire of named runs (its lines made and read); and they link the platform built, whose event
+# wait (the clock) unit_clock.c runs.  The platform's private parts (the cgroup files against
+# made-up trees, the pid map, the /proc stat line) are linked on every system (UNIT_OS) and
+# tested by tests/unit/os/, the one place outside src/os/ that includes their headers
+# (scripts/check-includes.py).
 UNIT_SRCS = src/nested_deadline.c src/duration.c src/signal_names.c src/nproc.c src/longopt.c src/msg.c \
 	src/nowait.c src/quote.c src/json.c src/run_end.c src/budget_table.c src/report.c \
-	src/escalation.c src/relay_tail.c src/relay_lines.c src/size.c
+	src/escalation.c src/relay_tail.c src/relay_lines.c src/size.c src/named_wire.c
 UNIT_OS = src/os/cpufiles.c src/os/pidmap.c src/os/grow.c src/os/linux_stat.c
 UNIT_TESTS = tests/unit/unit.c tests/unit/unit_nproc.c tests/unit/unit_quote.c \
 	tests/unit/unit_json.c tests/unit/unit_run_end.c tests/unit/unit_report.c \
 	tests/unit/unit_clock.c tests/unit/unit_relay_tail.c tests/unit/unit_relay_lines.c tests/unit/unit_nested_deadline.c \
-	tests/unit/unit_size.c tests/unit/unit_escalation.c tests/unit/os/unit_cpufiles.c \
+	tests/unit/unit_size.c tests/unit/unit_escalation.c tests/unit/unit_named_wire.c tests/unit/os/unit_cpufiles.c \
 	tests/unit/os/unit_pidmap.c tests/unit/os/unit_stat.c
 # UNIT_OS and a platform's files, each once
 unit_os = $(UNIT_OS) $(filter-out $(UNIT_OS),$(1))

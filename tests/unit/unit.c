@@ -2,9 +2,10 @@
  * (signal_names.h) here; in the other unit_*.c files, one each: the nproc policy, message
  * quoting, the JSON writer, the exit-status rules, the run report against golden text, the
  * event wait of the platform built (the clock), the report tail's ring, runlimit's own
- * lines, RUNLIMIT_DEADLINE (nested_deadline.h) and the budgets' sizes (size.h).  The
- * platform's private parts (Linux's CPU files, the pid map, the /proc stat line) are tested
- * in tests/unit/os/, the one place outside src/os/ that includes their headers.
+ * lines, RUNLIMIT_DEADLINE (nested_deadline.h), the budgets' sizes (size.h) and the wire of
+ * named runs (named_wire.h).  The platform's private parts (Linux's CPU files, the pid map,
+ * the /proc stat line) are tested in tests/unit/os/, the one place outside src/os/ that
+ * includes their headers.
  * No framework: each check prints a line on failure and is counted. */
 /* The same view of <signal.h> as signal_names.c's (on macOS, 7 is SIGEMT there, not SIGPOLL). */
 #define _DARWIN_C_SOURCE
@@ -502,6 +503,7 @@ int main(void)
 	test_lines();
 	test_deadline();
 	test_size();
+	test_named_wire();
 	/* The platform's private parts: tests/unit/os/. */
 	test_pidmap();
 	test_stat_parse();

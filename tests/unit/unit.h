@@ -16,6 +16,7 @@ void test_tail(void);      /* unit_relay_tail.c */
 void test_lines(void);     /* unit_relay_lines.c */
 void test_deadline(void);  /* unit_nested_deadline.c */
 void test_size(void);      /* unit_size.c */
+void test_named_wire(void); /* unit_named_wire.c */
 
 /* The platform's private parts, against made-up input (tests/unit/os/): their headers are
  * src/os/'s own, which only these files include from outside src/os/. */
