@@ -295,6 +295,35 @@ list_json() {
 		'all(runs["old"][k] is None for k in ("pid", "started_at", "elapsed", "deadline", "argv", "argc"))'
 }
 
+@test "the wire as peers of every version speak it: 'info' and 'describe' answered, anything else refused, each closed after its answer" {
+	# A --list of any version asks one of the two questions (runlimit 0.1.0's, 'info' alone);
+	# a run answers both, each on a connection of its own, in its own words ('info': quoted
+	# in its locale, here C).
+	LC_ALL=C start_named wire 0 sh -c 'exec "$S" 101' sh "a b"
+	run -0 "$PY" -c '
+import socket, sys
+for ask in sys.argv[2:]:
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(20)
+    s.connect(sys.argv[1])
+    f = s.makefile("rwb", buffering=0)
+    assert f.readline() == b"runlimit\n"
+    f.write(ask.encode() + b"\n")
+    print(f.readline().decode().rstrip("\n"))
+    assert f.read() == b"", "not closed after its answer"
+' "$RUNLIMIT_DIR/wire.sock" info describe "cancel 15" "cancel 15 -2" hello
+	echo "$output" >&2
+	[ "${#lines[@]}" -eq 5 ]
+	[[ "${lines[0]}" == "$RUN "[0-9]*" sh -c 'exec \"\$S\" 101' sh 'a b'" ]]
+	[[ "${lines[1]}" == "$RUN "[0-9]*" "[0-9]*" - 5 sh -c exec%20\"\$S\"%20101 sh a%20b" ]]
+	[ "${lines[2]}" = refused ] && [ "${lines[3]}" = refused ] && [ "${lines[4]}" = refused ]
+	# none of it was a cancel: the run goes on
+	run -0 "$RUNLIMIT" --list
+	[[ "$output" == "wire	$RUN	"*"s	sh -c 'exec \"\$S\" 101' sh 'a b'" ]]
+	"$RUNLIMIT" --cancel=wire
+	wait_bg "$RUN"
+}
+
 @test "--list leaves no run out: one whose answer cannot be read is listed as not reached, with why, in both forms" {
 	# Each holds its lock and listens, as a run does, then says what no run says: before,
 	# each was left out of both forms (status 0).
