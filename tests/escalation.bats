@@ -111,7 +111,7 @@ NOTING='trap "echo TERM >>\"\$1\"" TERM; trap "echo INT >>\"\$1\"" INT; echo >"$
 		sh -c "$NOTING" "$READY" "$LOG" 3>&- &
 	local run=$!
 	wait_for_file "$READY"
-	# The protocol by hand (named_control.h), to read the end the run announces: "cancel
+	# The protocol by hand (named_wire.h), to read the end the run announces: "cancel
 	# TERM, with a final KILL 3 s after the step before it".
 	run -0 "$PY" "$TOOLS/cancel_by_hand.py" "$RUNLIMIT_DIR/steps.sock" 15 3000000000 2
 	echo "$output"

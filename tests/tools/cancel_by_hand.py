@@ -1,5 +1,5 @@
 # cancel_by_hand.py SOCKET SIG GRACE-NS [LINES]: a cancel written by hand into a named run's
-# control socket (src/named_control.h): its greeting checked, "cancel SIG GRACE-NS" sent, and
+# control socket (src/named_wire.h): its greeting checked, "cancel SIG GRACE-NS" sent, and
 # its next LINES answer lines (1 unless said) printed, so that a test reads what --cancel
 # does not show, such as the end the run announces ("ok BOUND-NS").
 import socket, sys
