@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "budget.h"
 #include "guard.h"
@@ -41,10 +42,10 @@ static const char *reach_name(const struct config *cfg, const struct target *t,
 
 /* The tree beyond the group, from a walk that notes what it reaches for the report (so
  * that asking for a report delays no signal by a walk of its own). */
-static void signal_tree(const struct target *t, struct run_end *e, int sig, bool cont)
+static void signal_tree(const struct target *t, struct run_end *e, int sig, int sent)
 {
 	struct tree_seen seen = {NULL, 0, 0, false};
-	int flags = (cont ? TREE_CONTINUE : 0) | (sig == SIGKILL ? TREE_FREEZE : TREE_SOFT);
+	int flags = sent | (sig == SIGKILL ? TREE_FREEZE : TREE_SOFT);
 	long left = tree_signal(t, sig, flags, e->recording ? &seen : NULL);
 	const char *want = errno == EMFILE || errno == ENFILE ? "out of file descriptors"
 	                                                      : "out of memory";
@@ -127,13 +128,15 @@ void deliver(const struct config *cfg, const struct target *t, struct run_end *e
 			return;
 		}
 	}
-	if (!t->reaped)
+	/* One copy to each process (a nested runlimit counts SIGALRMs): the group, then the
+	 * command if it has left it, then the walk, past the group's members. */
+	signal_group(t, sig);
+	if (!t->reaped && !(group_held(t) && getpgid(t->command) == t->group))
 		kill(t->command, sig);
 	if (cfg->foreground)
 		return;
-	signal_group(t, sig);
 	if (reach == REACH_TREE && sig != 0)
-		signal_tree(t, e, sig, cont);
+		signal_tree(t, e, sig, (cont ? TREE_CONTINUE : 0) | (group_held(t) ? TREE_GROUP_SENT : 0));
 	if (cont) {
 		if (!t->reaped)
 			kill(t->command, SIGCONT);

@@ -174,6 +174,29 @@ EOF
 	[ "$ST" -eq 124 ]
 }
 
+@test "3.4: a send reaches each process once: a nested runlimit gets one SIGALRM, not its pid's, its group's and the walk's (strace)" {
+	needs_strace
+	export S
+	S=$(private_sleep "$N-s")
+	# The outer runlimit and what it starts are traced: every kill() and pidfd signal.  The
+	# inner runlimit is of the outer's group: the one kill(-group) is all it gets.  (Before,
+	# it was sent the ALRM by its pid, its group and the walk, and took a second one, come
+	# after it had acted on the first, as an ALRM in its grace: the final KILL at once, 3.1
+	# failing under load.)
+	# shellcheck disable=SC2016
+	strace -f -o "$D/log" -e trace=kill,pidfd_send_signal "$RUNLIMIT" -s ALRM 30 \
+		"$RUNLIMIT" -s USR1 25 sh -c 'trap "exit 0" USR1; echo "$PPID" >"$D/inner"
+			while :; do "$S" 0.05; done' 2>/dev/null 3>&- &
+	local tracer=$!
+	wait_for_file "$D/inner" 20
+	wait_until 20 sleeping "$(cat "$D/inner")"
+	kill -ALRM "$(pgrep -P "$tracer")"
+	wait_bg "$tracer" 20
+	grep -E '(kill|pidfd_send_signal)\(.*SIGALRM' "$D/log" >&2 || true
+	[ "$BG_STATUS" -eq 124 ]
+	[ "$(grep -cE '(kill|pidfd_send_signal)\(.*SIGALRM' "$D/log")" -eq 1 ]
+}
+
 gnu_timeout() { "$GNU_TIMEOUT" --version 2>/dev/null | head -n1 | grep -q 'GNU coreutils'; }
 
 @test "3.1: runlimit -s ALRM around runlimit -s USR1: ALRM to the outer one, the command gets USR1, not ALRM" {
@@ -718,7 +741,7 @@ EOS
 			0.3 sh -c 'sleep 5 & sleep 5 & wait' ;;
 		esac
 		[ "$ST" -eq 124 ]
-		first_term=$(grep -n 'kill([0-9]*, SIGTERM)' "$D/log" | head -n 1 | cut -d: -f1)
+		first_term=$(grep -n 'kill(-\{0,1\}[0-9]*, SIGTERM)' "$D/log" | head -n 1 | cut -d: -f1)
 		[ -n "$first_term" ]
 		# (runlimit's own children list, held open from the start, is not a walk)
 		first_walk=$(grep -nE '"/proc/[0-9]+/(stat|task/[0-9]+/children)"' "$D/log" | head -n 1 | cut -d: -f1)

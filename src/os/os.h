@@ -109,6 +109,7 @@ struct target {
 #define TREE_SOFT     4 /* a request to end, not the final KILL: a process group made
                            inside the tree by a live process of the tree (a nested runlimit
                            or timeout) is left to that process, which gets the signal */
+#define TREE_GROUP_SENT 8 /* the command's group was sent sig: its members get no copy */
 
 /* For the run report: a process of the tree, by pid and start time. */
 struct tree_id {

@@ -275,7 +275,7 @@ long tree_signal(const struct target *t, int sig, int flags, struct tree_seen *s
 		leave_inner_groups(t, procs, (size_t)n);
 	bool missed = tree_scan_short; /* tree_send may find a process it cannot check too */
 	for (long i = 0; i < n; i++)
-		if (procs[i].in_tree)
+		if (procs[i].in_tree && !((flags & TREE_GROUP_SENT) && procs[i].pgid == t->group))
 			tree_send(&procs[i], sig);
 	if (flags & TREE_CONTINUE)
 		for (long i = 0; i < n; i++)
