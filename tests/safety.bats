@@ -176,6 +176,7 @@ EOF
 
 @test "3.4: a send reaches each process once: a nested runlimit gets one SIGALRM, not its pid's, its group's and the walk's (strace)" {
 	needs_strace
+	no_leak_check
 	export S
 	S=$(private_sleep "$N-s")
 	# The outer runlimit and what it starts are traced: every kill() and pidfd signal.  The
