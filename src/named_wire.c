@@ -146,3 +146,19 @@ char *wire_next_arg(char **args)
 	*out = '\0';
 	return word;
 }
+
+char *wire_shown(char *text, struct wire_answer *a)
+{
+	static char more[] = "...";
+	char *argv[WIRE_ANSWER / 2 + 2]; /* each shown takes 2 bytes at least: more would be cut */
+	long long n = 0;
+	while (n < WIRE_ANSWER / 2 && (argv[n] = wire_next_arg(&a->args)))
+		n++;
+	if (a->args || n < a->argc)
+		argv[n++] = more;
+	argv[n] = NULL;
+	wire_answer(text, ASK_INFO, (long)a->pid, a->elapsed, 0, INT64_MAX, argv);
+	text[strlen(text) - 1] = '\0';
+	int numbers = snprintf(NULL, 0, "%ld %lld", (long)a->pid, a->elapsed);
+	return text + numbers + (text[numbers] == ' ');
+}

@@ -57,4 +57,8 @@ bool wire_read(char *line, enum wire_ask ask, struct wire_answer *a);
  * a '%' not followed by two hexadecimal digits, or of a NUL, is kept as it is. */
 char *wire_next_arg(char **args);
 
+/* A description's command (its words decoded in place) in text (WIRE_ANSWER bytes) as "info"
+ * words and cuts it, in this locale, " ..." for arguments left out; returns where it starts. */
+char *wire_shown(char *text, struct wire_answer *a);
+
 #endif

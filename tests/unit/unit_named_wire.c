@@ -66,6 +66,52 @@ static void long_command(void)
 	      "wire_answer: a command too long cut, \"...\" after it", NULL);
 }
 
+/* argv's words in a description, as plain --list shows them (wire_shown): the very words of
+ * the run's "info" answer at the same moment, wherever the description holds what those show. */
+static void shown_is_info(const char *what, char *const *argv)
+{
+	char description[WIRE_ANSWER], info[WIRE_ANSWER], shown[WIRE_ANSWER];
+	struct wire_answer a;
+	wire_answer(description, ASK_DESCRIBE, 4242, 1500000000, 1700000000000000000, 3, argv);
+	wire_answer(info, ASK_INFO, 4242, 1500000000, 0, 0, argv);
+	description[strlen(description) - 1] = info[strlen(info) - 1] = '\0';
+	bool read = wire_read(description, ASK_DESCRIBE, &a);
+	check(read && strcmp(wire_shown(shown, &a), info + strlen("4242 1500000000 ")) == 0, what,
+	      read ? shown : description);
+}
+
+/* A description that left arguments out (too long, or a peer's ARGC past its words): "..."
+ * after the last whole one; none at all: nothing. */
+static void shown_is(const char *what, const char *answer, const char *want)
+{
+	char line[WIRE_ANSWER], shown[WIRE_ANSWER];
+	struct wire_answer a;
+	snprintf(line, sizeof line, "%s", answer);
+	bool read = wire_read(line, ASK_DESCRIBE, &a);
+	check(read && strcmp(wire_shown(shown, &a), want) == 0, what, read ? shown : line);
+}
+
+static void shown_commands(void)
+{
+	static char control[1201], big[5000];
+	memset(control, '\001', sizeof control - 1);
+	memset(big, 'x', sizeof big - 1);
+	char *plain[] = {"sleep", "99", NULL}, *odd[] = {"sh", "a b", "%41", "it's", "", NULL};
+	char *bytes[] = {"nl\nx\001y\377z", "\177", "$HOME", NULL};
+	char *cut[] = {"sh", "-c", "exec \"$S\" 100", "a b", control, NULL};
+	shown_is_info("wire_shown: plain arguments", plain);
+	shown_is_info("wire_shown: quoted ones, an empty last one", odd);
+	shown_is_info("wire_shown: control bytes, DEL, a byte that is not UTF-8", bytes);
+	shown_is_info("wire_shown: a command cut inside an argument, \"...\" after it", cut);
+	char *left_out[] = {"sh", big, NULL}, description[WIRE_ANSWER];
+	wire_answer(description, ASK_DESCRIBE, 42, 7, 9, 3, left_out);
+	description[strlen(description) - 1] = '\0';
+	shown_is("wire_shown: an argument the description left out, \"...\"", description, "sh ...");
+	shown_is("wire_shown: ARGC past the words", "1 0 0 - 3 a b", "a b ...");
+	shown_is("wire_shown: tabs for spaces, a control byte", "1\t0\t0\t-\t1\ta%01b", "'a\\001b'");
+	shown_is("wire_shown: no argument", "1 0 0 - 0", "");
+}
+
 /* What a peer that is no runlimit of this version may say. */
 static void odd_answers(void)
 {
@@ -111,6 +157,7 @@ void test_named_wire(void)
 	          "42 1500000000 sleep 'a b' % ''\n");
 	describe_round_trip();
 	long_command();
+	shown_commands();
 	odd_answers();
 
 	int64_t bound = -1;
