@@ -695,12 +695,16 @@ static bool list_dir(const struct names_dir *d, bool qualified, bool json, int64
 {
 	run_name *names = NULL;
 	long n = read_names(d, &names);
-	char prefix[16] = "";
+	char prefix[16] = "", shown[WIRE_ANSWER];
 	if (qualified)
 		snprintf(prefix, sizeof prefix, "%lu:", (unsigned long)d->owner);
 	for (long k = 0; k < n && !*write_err; k++) {
 		struct probe p = {.d = d, .name = names[k]};
-		reach(&p, json ? ASK_DESCRIBE : ASK_INFO, until);
+		reach(&p, ASK_DESCRIBE, until);
+		if (!json && p.end == R_ANSWERED)
+			p.answer.args = wire_shown(shown, &p.answer);
+		else if (!json && p.end == R_FAILED && strcmp(p.line, WIRE_REFUSED) == 0)
+			reach(&p, ASK_INFO, until); /* runlimit 0.1.0's, which knows "info" alone */
 		if (!(json ? list_json(&p) : list_line(&p, prefix)))
 			*write_err = errno;
 		hang_up(&p, p.end);

@@ -9,6 +9,7 @@
 #include "quote.h"
 #include "signal_names.h"
 
+/* "info", runlimit 0.1.0's --list's only question, is answered for it: compatibility only. */
 enum wire_ask wire_request(const char *line, int *sig, int64_t *grace)
 {
 	if (strcmp(line, WIRE_DESCRIBE) == 0 || strcmp(line, WIRE_INFO) == 0)

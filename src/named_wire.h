@@ -3,15 +3,15 @@
  * reads.  One line each way at a time.  The run greets each connection it accepts:
  * "runlimit", or "busy" (no room) or "refused" (not its user nor root) and closes it.  The
  * peer asks, in less than WIRE_REQUEST bytes, one of
- * - "describe": "PID ELAPSED-NS STARTED-NS LEFT-NS ARGC ARG...", the run as data (--list
- *   --json): the wall clock at its start, the time to its deadline ("-": none), and each
+ * - "describe": "PID ELAPSED-NS STARTED-NS LEFT-NS ARGC ARG...", the one question --list
+ *   asks: the wall clock at the run's start, the time to its deadline ("-": none), and each
  *   argument a word (a space, '%', a control byte or DEL as %XX), as many whole ones as fit;
- * - "info": "PID ELAPSED-NS COMMAND", the run in its own words (--list): each argument as it
- *   is or quoted (quote.h: in the run's locale), a command too long cut and "..." after it;
+ * - "info": "PID ELAPSED-NS COMMAND", for runlimit 0.1.0's --list (compatibility only), in
+ *   plain --list's words (wire_shown): quoted where needed (quote.h), too long cut, "...";
  * - "cancel SIG GRACE-NS" (-1: the run's grace): "ok BOUND-NS", the longest the run may now
  *   take to end, then "ended" once it has.
  * A question is answered and the connection closed; what no run asks is "refused".  An answer
- * fits WIRE_ANSWER bytes.  Why both questions stay: docs/design.md, Named runs. */
+ * fits WIRE_ANSWER bytes.  Why one question: docs/design.md, Named runs. */
 #ifndef RUNLIMIT_NAMED_WIRE_H
 #define RUNLIMIT_NAMED_WIRE_H
 

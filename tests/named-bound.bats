@@ -524,14 +524,15 @@ assert mine[0]["argv"] == [sys.argv[2], "100"], mine' "$output" "$PUB/$N-s"
 	needs_other_users
 	expected peercred || skip "this build cannot tell who listens on a socket"
 	local theirs
-	# (the answer fits both "info", PID ELAPSED COMMAND, and "describe", PID ELAPSED STARTED
-	# LEFT ARGC ARG...)
+	# (a description, PID ELAPSED STARTED LEFT ARGC ARG..., which both forms ask for; it was
+	# made to fit "info", PID ELAPSED COMMAND, too, when plain --list asked that: then its
+	# command read "0 - 1 fake")
 	their_fake liar '1 0 0 - 1 fake'
 	run bounded 30 "$RUNLIMIT" --list
 	echo "status $status: $output" >&2
 	[ "$status" -eq 0 ]
-	# before: "65534:liar	1	0.0s	0 - 1 fake"
-	[[ "$output" == *"65534:liar	$DAEMON	0.0s	0 - 1 fake"* ]]
+	# before: "65534:liar	1	0.0s	fake"
+	[[ "$output" == *"65534:liar	$DAEMON	0.0s	fake"* ]]
 	run bounded 30 "$RUNLIMIT" --list --json
 	echo "status $status: $output" >&2
 	[ "$status" -eq 0 ]
@@ -539,9 +540,10 @@ assert mine[0]["argv"] == [sys.argv[2], "100"], mine' "$output" "$PUB/$N-s"
 }
 
 @test "root's --list --json lists another user's run whose answer holds control characters, as --list does" {
-	# A runlimit encodes such bytes; another user's socket need not.  Plain --list reads the
-	# numbers past any white space and tames the rest to '?'; --json wanted a space after each
-	# number, and left the run out (status 0).
+	# A runlimit encodes such bytes; another user's socket need not.  Both forms read the
+	# numbers past any white space (--json wanted a space after each, and left the run out,
+	# status 0), and plain --list quotes the argument as it quotes a run's (before issue 64 it
+	# asked "info", and read the line as one: "0?-?1?a?b", the control bytes tamed to '?').
 	needs_other_users
 	expected peercred || skip "this build cannot tell who listens on a socket"
 	local theirs
@@ -554,7 +556,7 @@ assert mine[0]["argv"] == [sys.argv[2], "100"], mine' "$output" "$PUB/$N-s"
 	wait_until 10 test -S "$theirs/real.sock"
 	run -0 bounded 30 "$RUNLIMIT" --list
 	echo "$output" >&2
-	[[ "$output" == *"65534:ctl	$DAEMON	0.0s	0?-?1?a?b"* ]]
+	[[ "$output" == *"65534:ctl	$DAEMON	0.0s	'a\\001b'"* ]]
 	[[ "$output" == *"65534:real	"[0-9]*"	"* ]]
 	run -0 bounded 30 "$RUNLIMIT" --list --json
 	echo "$output" >&2

@@ -10,7 +10,11 @@ of a Python bytes literal ("\\t", "\\x00"): a NUL cannot be an argument.
 
 ANSWER "--as-0.1.0" is a run of runlimit 0.1.0 instead, as a newer --list meets it: "info"
 is answered "PID 1500000000 sleep 99" (its own pid, 1.5 s) and the connection closed; any
-other request (such as "describe", which 0.1.0 does not know) is "refused" and closed."""
+other request (such as "describe", which 0.1.0 does not know) is "refused" and closed.
+
+With FAKERUN_ASKED=FILE in the environment, each connection adds a line to FILE before it is
+answered: what the peer sent on it ("\\n" for a newline), so that a test sees which questions
+were asked, and on how many connections."""
 import codecs
 import fcntl
 import os
@@ -24,6 +28,7 @@ def unescaped(text):
 
 d, name, answer = sys.argv[1], sys.argv[2], sys.argv[3]
 greeting = unescaped(sys.argv[4]) if len(sys.argv) > 4 else b"runlimit"
+asked = os.path.abspath(os.environ["FAKERUN_ASKED"]) if os.environ.get("FAKERUN_ASKED") else None
 os.makedirs(d, mode=0o700, exist_ok=True)
 lock = os.open(os.path.join(d, name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
 fcntl.lockf(lock, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 0)
@@ -39,6 +44,9 @@ while True:
     try:
         c.sendall(greeting + b"\n")
         request = c.recv(256)
+        if asked:
+            with open(asked, "a") as f:
+                f.write(request.decode("utf-8", "replace").replace("\n", "\\n") + "\n")
         if answer != "--as-0.1.0":
             c.sendall(unescaped(answer) + b"\n")
         elif request == b"info\n":
