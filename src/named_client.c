@@ -191,7 +191,8 @@ static enum reached hear(struct probe *p, int64_t until, bool greeted)
 	return unreadable(p, got == LINE_LONG ? TOO_LONG : NOT_UNDERSTOOD, greeted);
 }
 
-/* One try at reaching p's run by until: its greeting, then its answer to a question. */
+/* One try at reaching p's run by until: its greeting, then (ASK_DESCRIBE) its answer to the
+ * one question --list asks. */
 static enum reached attempt(struct probe *p, enum wire_ask ask, int64_t until)
 {
 	enum reached end = dial(p, until);
@@ -212,13 +213,13 @@ static enum reached attempt(struct probe *p, enum wire_ask ask, int64_t until)
 	if (ask == ASK_CANCEL) /* of the run it looked at alone */
 		return another_run(p->looked, names_holder(p->d, p->name)) ? hang_up(p, R_GONE)
 		                                                           : R_ANSWERED;
-	const char *question = ask == ASK_DESCRIBE ? WIRE_DESCRIBE "\n" : WIRE_INFO "\n";
-	if (msg_write(p->fd, question, strlen(question)) != (ssize_t)strlen(question))
+	static const char question[] = WIRE_DESCRIBE "\n";
+	if (msg_write(p->fd, question, sizeof question - 1) != (ssize_t)sizeof question - 1)
 		return no_listener(p);
 	if ((end = hear(p, until, true)) != R_CONNECTED)
 		return end;
 	p->answered_at = clock_wall();
-	if (!wire_read(p->line, ask, &p->answer))
+	if (!wire_read(p->line, &p->answer))
 		return unreadable(p, NOT_UNDERSTOOD, true);
 	return hang_up(p, R_ANSWERED);
 }
@@ -537,19 +538,6 @@ int cancel_main(const struct config *cfg)
 	return status;
 }
 
-/* line, as a terminal may show it: a byte that would control it (a C0 or C1 control, in
- * UTF-8 or alone) becomes '?'.  A run quotes such bytes itself; this is for a peer that
- * is not one (root lists other users' sockets). */
-static void tame(char *line)
-{
-	for (unsigned char *p = (unsigned char *)line; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			*p = '?';
-		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
-			p[0] = p[1] = '?';
-	}
-}
-
 /* text to stdout, whole; false if it could not be written (errno says why). */
 static bool write_out(const char *text, size_t len)
 {
@@ -586,8 +574,8 @@ static bool list_line(struct probe *p, const char *prefix)
 	int len = 0;
 	if (p->end == R_ANSWERED) {
 		/* The pid is the system's word where it has one, not the peer's: a tool may
-		 * signal what --list shows, and root lists other users' sockets. */
-		tame(p->answer.args);
+		 * signal what --list shows, and root lists other users' sockets (whose words
+		 * wire_shown quotes where a terminal would act on them). */
 		len = snprintf(out, sizeof out, "%s%s\t%lld\t%.1fs\t%s\n", prefix, p->name,
 		               p->peer > 0 ? (long long)p->peer : p->answer.pid,
 		               (double)p->answer.elapsed / 1e9, p->answer.args);
@@ -703,8 +691,6 @@ static bool list_dir(const struct names_dir *d, bool qualified, bool json, int64
 		reach(&p, ASK_DESCRIBE, until);
 		if (!json && p.end == R_ANSWERED)
 			p.answer.args = wire_shown(shown, &p.answer);
-		else if (!json && p.end == R_FAILED && strcmp(p.line, WIRE_REFUSED) == 0)
-			reach(&p, ASK_INFO, until); /* runlimit 0.1.0's, which knows "info" alone */
 		if (!(json ? list_json(&p) : list_line(&p, prefix)))
 			*write_err = errno;
 		hang_up(&p, p.end);

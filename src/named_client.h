@@ -20,11 +20,11 @@
  * started since is not this cancel's); 125 on error. */
 int cancel_main(const struct config *cfg);
 
-/* --list: one line per live named run, "NAME PID ELAPSED COMMAND" (a description worded in
- * this locale, wire_shown; the "info" of a run that refuses "describe", as 0.1.0 does), or
- * "NAME - - not answering" (stopped, or its turn came after the deadline), or "NAME - - not
- * reached: WHY" (it could not be asked, or its answer read): none is left out; with json, one
- * JSON object per run (JSON Lines: the manual's --list); 0, or 125 on error. */
+/* --list: one line per live named run, "NAME PID ELAPSED COMMAND" (its description worded in
+ * this locale: wire_shown), "NAME - - not answering" (stopped, or its turn came after the
+ * deadline) or "NAME - - not reached: WHY" (it could not be asked, or its answer read): none
+ * is left out; with json, one JSON object per run (JSON Lines: the manual's --list); 0, or 125
+ * on error. */
 int list_main(bool json);
 
 #endif

@@ -27,11 +27,14 @@ enum wire_ask wire_request(const char *line, int *sig, int64_t *grace)
 	return ASK_CANCEL;
 }
 
-/* Can arg be shown as it is (no quoting needed, nothing a terminal would act on)? */
+/* Can arg be shown as it is (no quoting needed, nothing a terminal would act on: no C0 or C1
+ * control, in UTF-8, nor DEL)?  Plain --list shows a peer's words so (root lists other users'
+ * sockets): what a terminal would act on is quoted, never written as it is. */
 static bool plain(const char *arg)
 {
 	for (const unsigned char *p = (const unsigned char *)arg; *p; p++)
-		if (*p < 0x20 || *p == 0x7f || strchr(" '\"\\$`", *p))
+		if (*p < 0x20 || *p == 0x7f || strchr(" '\"\\$`", *p) ||
+		    (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
 			return false;
 	return *arg != '\0';
 }
@@ -101,16 +104,10 @@ static bool number_word(char **at, long long *v)
 	return true;
 }
 
-bool wire_read(char *line, enum wire_ask ask, struct wire_answer *a)
+bool wire_read(char *line, struct wire_answer *a)
 {
 	char *at = line;
-	int used = 0;
 	*a = (struct wire_answer){0};
-	if (ask == ASK_INFO) {
-		bool read = sscanf(line, "%lld %lld %n", &a->pid, &a->elapsed, &used) == 2 && used > 0;
-		a->args = line + used;
-		return read;
-	}
 	if (!number_word(&at, &a->pid) || a->pid <= 0 || !number_word(&at, &a->elapsed) ||
 	    !number_word(&at, &a->started))
 		return false;

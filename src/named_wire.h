@@ -42,16 +42,15 @@ void wire_answer(char *text, enum wire_ask ask, long pid, int64_t elapsed, int64
 /* An "ok" read: true with its bound ("ok" alone: 0; below 0: 0). */
 bool wire_read_ok(const char *line, int64_t *bound);
 
-/* The answer to a question read in place: false if it is not one.  Its numbers are read past
- * any white space (root lists other users' sockets, which need not be runs of this version);
- * a description's each end at white space or the line's end. */
+/* A description read in place: false if it is not one.  Its numbers are read past any white
+ * space, each ending at white space or the line's end (root lists other users' sockets, which
+ * need not be runs of this version).  No --list asks "info" now: none reads its answer. */
 struct wire_answer {
-	long long pid, elapsed, started, left, argc; /* "info": the first two alone */
-	bool deadline;                               /* false: "-" */
-	char *args; /* "info": the command; a description: its first argument's word, NULL if none
-	             * follows (wire_next_arg) */
+	long long pid, elapsed, started, left, argc;
+	bool deadline; /* false: "-" */
+	char *args;    /* the first argument's word, NULL if none follows (wire_next_arg) */
 };
-bool wire_read(char *line, enum wire_ask ask, struct wire_answer *a);
+bool wire_read(char *line, struct wire_answer *a);
 
 /* The next argument from *args (a description's), decoded in place, or NULL after the last;
  * a '%' not followed by two hexadecimal digits, or of a NUL, is kept as it is. */
