@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 
 #include "cli.h"
@@ -17,9 +19,10 @@ struct signalled {
 
 void run_end_start(struct run_end *e, const struct config *cfg)
 {
-	*e = (struct run_end){.recording = cfg->report != NULL,
-	                      .preserve_status = cfg->preserve_status,
-	                      .kill_left = -1, .alive_at_exit = -1, .ended = -1, .left = -1};
+	memset(e, 0, offsetof(struct run_end, sent)); /* all but the list (run_end.h) */
+	e->recording = cfg->report != NULL;
+	e->preserve_status = cfg->preserve_status;
+	e->kill_left = e->alive_at_exit = e->ended = e->left = -1;
 }
 
 void run_end_sent(struct run_end *e, int sig, const char *target, enum reason why)

@@ -89,8 +89,7 @@ struct run_end {
 	bool parent_gone;     /* ended by the end of the process that started runlimit
 	                         (--die-with-parent), or it had ended before the command started */
 
-	/* What runlimit sent (signal_out.c), while recording. */
-	struct sent sent[MAX_SENT]; /* in order (run_end_sent) */
+	/* What runlimit sent (signal_out.c), while recording: the list is sent, last below. */
 	size_t nsent, omitted;      /* how many are listed, and how many more went out */
 	struct signalled *targets;  /* the processes the walks that sent them found (run_end.c),
 	                               sorted (run_end_targets); malloc'd */
@@ -130,6 +129,10 @@ struct run_end {
 	enum outcome outcome;
 	int status;           /* runlimit's exit status */
 	int die;              /* the signal runlimit dies of instead (0: it exits with status) */
+
+	/* Last: run_end_start leaves it as it is (nsent says how much is written), so that a
+	 * start does not write its 8 KB, two pages more to touch (docs/performance.md). */
+	struct sent sent[MAX_SENT]; /* in order (run_end_sent) */
 };
 
 /* A record for the run cfg asks for, nothing happened yet. */

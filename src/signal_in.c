@@ -29,8 +29,10 @@ static volatile pid_t relayer; /* the guard, which passes on what the command's 
 
 static int resize_signal = -1; /* SIGWINCH */
 
-/* What runlimit inherited, so the command can get it back. */
-static struct sigaction inherited[SLOTS];
+/* What runlimit inherited, so the command can get it back: ignored, or the default (exec
+ * leaves a program nothing else, and no flags).  A flag a signal, not a struct sigaction: 129
+ * of those are 19 KB, five pages that every start would touch (docs/performance.md). */
+static bool inherited_ignore[SLOTS];
 static bool changed[SLOTS];
 static sigset_t inherited_mask;
 static sigset_t command_mask; /* the inherited one, SIGALRM and SIGCHLD taken out */
@@ -110,7 +112,7 @@ void disp_set(int sig, void (*handler)(int))
 	sigaction(sig, &sa, NULL);
 }
 
-/* Catch sig, noting in inherited[sig] what was there before (one system call). */
+/* Catch sig, noting in inherited_ignore[sig] what was there before (one system call). */
 static void catch(int sig)
 {
 	struct sigaction sa;
@@ -121,7 +123,7 @@ static void catch(int sig)
 	struct sigaction before;
 	if (sigaction(sig, &sa, &before) == 0) {
 		if (!changed[sig])
-			inherited[sig] = before;
+			inherited_ignore[sig] = before.sa_handler == SIG_IGN;
 		changed[sig] = true;
 		sigaddset(&caught, sig);
 	}
@@ -130,7 +132,7 @@ static void catch(int sig)
 /* Put back what sig had when runlimit started (it was caught by catch()). */
 static void uncatch(int sig)
 {
-	sigaction(sig, &inherited[sig], NULL);
+	disp_set(sig, inherited_ignore[sig] ? SIG_IGN : SIG_DFL);
 	changed[sig] = false;
 	sigdelset(&caught, sig);
 }
@@ -153,7 +155,7 @@ void disp_child_reset(void)
 	static const int ignored[] = {SIGTTIN, SIGTTOU, SIGCONT};
 	for (size_t k = 0; k < sizeof ignored / sizeof ignored[0]; k++)
 		if (changed[ignored[k]])
-			sigaction(ignored[k], &inherited[ignored[k]], NULL);
+			disp_set(ignored[k], inherited_ignore[ignored[k]] ? SIG_IGN : SIG_DFL);
 }
 
 void disp_test_fault(int sig)
@@ -184,7 +186,7 @@ static void catch_forwarded(const struct config *cfg)
 		 * SIGALRM and the time-out signal, and TERM, INT and HUP, with which a supervisor
 		 * cancels a run (a runner started in the background has INT ignored, one under
 		 * nohup HUP).  "runlimit 1h nohup cmd" keeps a command immune to hangups. */
-		if (inherited[sig].sa_handler == SIG_IGN && sig != SIGALRM && sig != cfg->signal &&
+		if (inherited_ignore[sig] && sig != SIGALRM && sig != cfg->signal &&
 		    !always_forwarded(sig))
 			uncatch(sig);
 	}
@@ -205,7 +207,7 @@ static void catch_job_signals(void)
 		/* SIGCONT is caught even where it was ignored: it is how runlimit learns that it
 		 * was continued (fg, bg), and it continues the process whatever its action; the
 		 * command gets the ignore back (disp_child_reset). */
-		if (inherited[sig].sa_handler == SIG_IGN && sig != SIGCONT)
+		if (inherited_ignore[sig] && sig != SIGCONT)
 			uncatch(sig);
 	}
 }
@@ -214,11 +216,12 @@ static void catch_job_signals(void)
 static void ignore_tty_signals(void)
 {
 	static const int tty_signals[] = {SIGTTIN, SIGTTOU};
-	struct sigaction ign;
+	struct sigaction ign, before;
 	memset(&ign, 0, sizeof ign);
 	ign.sa_handler = SIG_IGN;
 	for (size_t k = 0; k < sizeof tty_signals / sizeof tty_signals[0]; k++) {
-		sigaction(tty_signals[k], &ign, &inherited[tty_signals[k]]);
+		if (sigaction(tty_signals[k], &ign, &before) == 0)
+			inherited_ignore[tty_signals[k]] = before.sa_handler == SIG_IGN;
 		changed[tty_signals[k]] = true;
 	}
 }
@@ -238,10 +241,10 @@ static void block_caught(void)
 	sigprocmask(SIG_SETMASK, &working, NULL);
 }
 
-void disp_setup(const struct config *cfg)
+void disp_setup(const struct config *cfg, pid_t runlimit)
 {
 	clock_init();
-	self = getpid();
+	self = runlimit;
 	resize_signal = sig_parse("WINCH"); /* not a POSIX 2008 name: -1 where unknown */
 	/* Everything blocked while the handlers go in: a signal that was ignored and is caught
 	 * for a moment (below) stays pending, and is dropped when the ignore is put back. */

@@ -18,7 +18,7 @@
 /* Catch every signal whose default would end runlimit (honouring inherited ignores, except
  * for ALRM, the -s signal, TERM, INT and HUP), SIGCHLD, and with job control TSTP, CONT
  * and WINCH; ignore TTIN and TTOU; block what is caught.  Sets up the clock's wake-up. */
-void disp_setup(const struct config *cfg);
+void disp_setup(const struct config *cfg, pid_t runlimit);
 
 /* Did sig arrive since it was last taken?  Takes it; *by_process (if asked): some process
  * sent it (kill, a supervisor), rather than the terminal's keys; *relayed (if asked): 0 if

@@ -64,6 +64,7 @@ static struct target start(const struct config *cfg, pid_t self, bool *relay_fai
 	for (;;) {
 		struct spawn_req req = {
 			.argv = cfg->command,
+			.parent = self,
 			.death_signal = cfg->signal,
 			.mask = disp_command_mask(),
 			.child_setup = child_setup,

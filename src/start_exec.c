@@ -1,16 +1,14 @@
-/* MAP_ANONYMOUS is POSIX only since 2024: ask each libc for its extensions. */
-#define _DEFAULT_SOURCE
-#define _DARWIN_C_SOURCE
 #include "start_exec.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -32,14 +30,14 @@ void spawn_helper_detach(int keep)
 			close(fd); /* never hold the caller's terminal or pipes */
 }
 
-/* Where the child leaves the errno of a failed exec: a page shared with runlimit, which
- * reads it only once the child is gone.  It costs no descriptor, so runlimit still starts
- * commands where few are left (GNU timeout needs none either). */
-struct exec_report {
-	int failed; /* 1 once the child gave up on exec */
-	int err;
-};
-static struct exec_report *report;
+/* Where the child leaves the errno of a failed exec: a pipe, both ends close-on-exec, whose
+ * write end runlimit closes once the child is forked, so that the child's exec closes the
+ * last one.  runlimit reads it once the child is gone, and only if its status can be an exec
+ * failure's (126, 127).  Where two descriptors cannot be had, the child says why itself, as
+ * GNU timeout's does, and its status is the run's.  A page shared with the child (no
+ * descriptor) did this before: making, forking and tearing down a shared mapping cost every
+ * start some 40 µs (docs/performance.md). */
+static int exec_report[2] = {-1, -1};
 
 /* The file execvp tried for name, into buf (size bytes): name itself if it has a slash, else
  * the first executable regular file of that name on PATH.  False if there is none. */
@@ -148,9 +146,8 @@ static void child(const struct child_args *a)
 	if (errno == ENOEXEC)
 		exec_through_shell(req->argv, a->argc);
 	int err = errno;
-	if (report) {
-		report->err = err;
-		report->failed = 1;
+	if (exec_report[1] >= 0) {
+		(void)!write(exec_report[1], &err, sizeof err); /* a few bytes: whole, or none */
 	} else {
 		spawn_say_failed(req->argv[0], err); /* runlimit could not tell it from an exit */
 	}
@@ -159,17 +156,14 @@ static void child(const struct child_args *a)
 
 void spawn_prepare(void)
 {
-	if (!report) {
-		void *page = mmap(NULL, sizeof *report, PROT_READ | PROT_WRITE,
-		                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-		report = page == MAP_FAILED ? NULL : page;
-	}
+	if (exec_report[1] < 0 && os_pipe_cloexec(exec_report) != 0)
+		exec_report[0] = exec_report[1] = -1;
 }
 
 pid_t spawn(const struct spawn_req *req)
 {
 	spawn_prepare();
-	struct child_args a = {.req = req, .parent = getpid()};
+	struct child_args a = {.req = req, .parent = req->parent};
 	while (req->argv[a.argc])
 		a.argc++;
 	/* A fork, not a vfork-style clone, though that is cheaper (docs/performance.md): runlimit
@@ -180,6 +174,9 @@ pid_t spawn(const struct spawn_req *req)
 		child(&a);
 	if (pid < 0)
 		return -1;
+	if (exec_report[1] >= 0)
+		close(exec_report[1]); /* the child's is the last: its exec closes it */
+	exec_report[1] = -1;
 	/* Both sides set the group, so the command is in it before either relies on it.
 	 * EACCES (already exec'd) and ESRCH (already gone) are expected. */
 	if (req->group != 0)
@@ -187,9 +184,16 @@ pid_t spawn(const struct spawn_req *req)
 	return pid;
 }
 
-int spawn_exec_error(void)
+int spawn_exec_error(int wait_status)
 {
-	return report && report->failed ? report->err : 0;
+	int err = 0;
+	/* Not waited for: a process that took the write end by mistake would hold the read. */
+	struct pollfd ready = {.fd = exec_report[0], .events = POLLIN};
+	if (exec_report[0] >= 0 && WIFEXITED(wait_status) && WEXITSTATUS(wait_status) >= 126 &&
+	    WEXITSTATUS(wait_status) <= 127 && poll(&ready, 1, 0) == 1 &&
+	    read(exec_report[0], &err, sizeof err) != (ssize_t)sizeof err)
+		err = 0;
+	return err;
 }
 
 void spawn_say_failed(const char *command, int err)

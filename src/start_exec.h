@@ -1,5 +1,5 @@
 /* Starting the command: fork + execvp, so a script without "#!" runs through the shell as
- * with GNU timeout, with exec failures reported through a page shared with the child. */
+ * with GNU timeout, with exec failures reported through a close-on-exec pipe. */
 #ifndef RUNLIMIT_START_EXEC_H
 #define RUNLIMIT_START_EXEC_H
 
@@ -11,6 +11,7 @@
 
 struct spawn_req {
 	char **argv;
+	pid_t parent;                /* runlimit's pid */
 	pid_t group;                 /* > 0: the child joins this process group (as a member);
 	                                SPAWN_OWN_GROUP: it leads a new one; 0: runlimit's */
 	int death_signal;            /* sent to the child if runlimit dies (where supported) */
@@ -24,17 +25,17 @@ struct spawn_req {
 };
 
 /* Before spawn, and before anything that must be close to the fork: what spawn needs made
- * once (the page the child reports an exec failure in). */
+ * once (the pipe the child reports an exec failure through). */
 void spawn_prepare(void);
 
 /* Fork and exec.  Returns the child's pid, or -1 with errno if fork failed.  Once the child
  * is gone, spawn_exec_error() tells whether exec failed. */
 pid_t spawn(const struct spawn_req *req);
 
-/* After the child has been reaped: the errno of a failed exec, or 0 if exec succeeded (then
- * its status is the command's own, even 126 or 127).  Without the shared page (no memory
- * for it) the child itself said why it failed, and this is 0. */
-int spawn_exec_error(void);
+/* After the child has been reaped, with its wait status: the errno of a failed exec, or 0 if
+ * exec succeeded (then its status is the command's own, even 126 or 127).  Without the pipe
+ * (no two descriptors for it) the child itself said why it failed, and this is 0. */
+int spawn_exec_error(int wait_status);
 
 /* "failed to run command 'X': reason" */
 void spawn_say_failed(const char *command, int err);

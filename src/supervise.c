@@ -1205,7 +1205,7 @@ static int leave(struct run *r)
 	if (ran) {
 		int sig = WIFSIGNALED(e->wait_status) ? WTERMSIG(e->wait_status) : 0;
 		e->forwarded = sig > 0 && sig < DISP_SLOTS && r->received[sig];
-		e->exec_error = spawn_exec_error();
+		e->exec_error = spawn_exec_error(e->wait_status);
 		e->pid = r->target.command;
 		e->has_tree = !cfg->foreground;
 		say_end(cfg, e);
@@ -1220,15 +1220,20 @@ static int leave(struct run *r)
 
 int supervise(const struct config *cfg)
 {
+	pid_t self = getpid();
 	if (!cfg->foreground)
 		tty_init();
-	disp_setup(cfg);
-	pid_t self = getpid();
+	disp_setup(cfg, self);
 	tree_init(self);
 	os_init();
-	struct run r = {.cfg = cfg, .phase = RUNNING, .grace_end = CLOCK_NEVER,
-	                .settle_end = CLOCK_NEVER, .last_ahead = INT64_MIN,
-	                .child_news = true};
+	/* Static, zero from the start: an initializer on the stack would write all of it, the
+	 * record's list of signals sent (8 KB) too, pages every start would touch.  Once only. */
+	static struct run r;
+	r.cfg = cfg;
+	r.phase = RUNNING;
+	r.grace_end = r.settle_end = CLOCK_NEVER;
+	r.last_ahead = INT64_MIN;
+	r.child_news = true;
 	run_end_start(&r.end, cfg);
 	escalation_of(cfg, &r.esc);
 	r.end.kill_asked = r.esc.kill_asked;

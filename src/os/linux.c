@@ -301,6 +301,11 @@ void pipe_widen(int fd)
 			return;
 }
 
+int os_pipe_cloexec(int ends[2])
+{
+	return pipe2(ends, O_CLOEXEC);
+}
+
 int os_open_here(void)
 {
 	return os_open_dir(".");

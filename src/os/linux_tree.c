@@ -76,6 +76,10 @@ static void scan_begins(void)
  * and taken back at once. */
 static int own_list = -1;
 static char own_path[64];
+/* /proc/self/status, opened with own_list and read at the first walk (proc_is_ours), then
+ * closed: the kernel makes the file's text when it is read, some 10-20 µs that a run ending
+ * by itself then never pays, and the read needs no descriptor that may be gone by then. */
+static int status_fd = -1;
 #define OWN_LIST_ROOM 64
 /* While each_child reads own_list, it is not lent (its callbacks read other files). */
 static bool own_list_busy;
@@ -129,8 +133,9 @@ static bool proc_self_is_self(void)
 /* Is /proc runlimit's own?  /proc/self must name runlimit's pid, and (where the kernel says)
  * runlimit must have one pid in /proc's namespace, not one per nested namespace: a /proc of
  * an ancestor namespace lists the host's processes under numbers that mean other processes
- * here.  Checked once, when first needed: 1 yes, 0 no, -1 (errno set) if it cannot be told
- * now for want of a descriptor or memory, which is not remembered. */
+ * here.  Checked once, when first needed (through status_fd where tree_started opened it): 1
+ * yes, 0 no, -1 (errno set) if it cannot be told now for want of a descriptor or memory,
+ * which is not remembered. */
 static int proc_is_ours(void)
 {
 	static int ours = -1;
@@ -138,7 +143,8 @@ static int proc_is_ours(void)
 		return ours;
 	if (!proc_self_is_self())
 		return ours = 0;
-	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	int fd = status_fd >= 0 ? status_fd : open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	status_fd = -1;
 	if (fd < 0)
 		return stat_wanting(errno) ? -1 : (ours = 0);
 	char buf[4096];
@@ -273,16 +279,17 @@ static void note_preexisting_children(void)
 }
 
 /* Keep own_list open if descriptors are plenty: under a small limit (ulimit -n 4) the one
- * slot left is the walk's.  Whether /proc is runlimit's own is then found out now, while a
- * descriptor is there to read it with.  After the fork (its cost is most of it reading
- * /proc/self/status): the command's exec does not wait for it, and the command never holds
- * the list, not even until its exec. */
+ * slot left is the walk's.  Whether /proc is runlimit's own is found out at the first walk,
+ * through status_fd, opened now while a descriptor is there to read it with (the readlink of
+ * /proc/self now, and the list not held where that already says no).  After the fork: the
+ * command's exec does not wait for it, and the command never holds either. */
 void tree_started(void)
 {
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
-	    (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < OWN_LIST_ROOM) || proc_is_ours() != 1)
+	    (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < OWN_LIST_ROOM) || !proc_self_is_self())
 		return;
+	status_fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
 	own_list = open(own_path, O_RDONLY | O_CLOEXEC);
 }
 

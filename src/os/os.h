@@ -351,6 +351,10 @@ unsigned long ncpu_installed(void);
  * ULONG_MAX when none applies. */
 unsigned long ncpu_quota(void);
 
+/* ---- A pipe whose two ends are close-on-exec (start_exec.c's report of a failed exec): 0,
+ * or -1 with errno.  Linux: pipe2, one call; elsewhere (plain.c) pipe, then fcntl on each. */
+int os_pipe_cloexec(int ends[2]);
+
 /* ---- A directory held by a descriptor, for which searching it is enough, not reading it:
  * the working directory, to come back to (named runs bind their socket from inside their
  * directory, so that its path never has to fit a socket's address), and the directory a

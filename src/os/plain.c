@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #ifndef O_SEARCH
 #define O_SEARCH O_RDONLY
@@ -90,6 +91,22 @@ ssize_t pipe_tee(int in, int out, size_t max)
 void pipe_widen(int fd)
 {
 	(void)fd;
+}
+
+int os_pipe_cloexec(int ends[2])
+{
+	if (pipe(ends) != 0)
+		return -1;
+	for (int k = 0; k < 2; k++) {
+		if (fcntl(ends[k], F_SETFD, FD_CLOEXEC) != 0) {
+			int err = errno;
+			close(ends[0]);
+			close(ends[1]);
+			errno = err;
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int os_open_here(void)
