@@ -67,6 +67,10 @@ ifeq ($(STATIC),1)
 LDFLAGS += -static
 else ifeq ($(STATIC),pie)
 LDFLAGS += -static-pie
+else ifeq ($(OS),Linux)
+# Dynamic: every symbol bound at load (-z now), not at its first call through the lazy
+# resolver, which costs a start some 75 µs here (docs/performance.md); full RELRO comes with it.
+LDFLAGS += -Wl,-z,now
 endif
 
 # The platform (src/os/, behind src/os/os.h): one line of files per system, one chosen by
