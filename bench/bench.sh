@@ -3,20 +3,22 @@
 # uutils (rust-coreutils) timeout and timelimit.  It measures and prints a Markdown table;
 # it never fails on noise.  Usage:
 #   bench/bench.sh [--quick] [--install-peers] [--no-peers] [--runlimit PATH] [--baseline PATH]
-#                    [--relay-only] [--ref-only] [--budget-only] [--cgroup-only]
+#                    [--relay-only] [--ref-only] [--budget-only] [--cgroup-only] [--builds-only]
 # --install-peers installs the peers (and hyperfine, strace) from the Debian packages first;
 # --no-peers compares with GNU timeout only.  --baseline PATH adds another runlimit build
 # (an earlier commit's, say) as a last column, "baseline", measured in the same rotation: a
 # before-and-after in one run.  --relay-only measures the output relay alone (section 11);
 # --ref-only the reference measurements alone (section 12: floor.c and treekill.py, from
 # $BENCH_REF, default ../shared/bench, skipped where they are not); --budget-only the budgets'
-# measure alone (section 13).
+# measure alone (section 13); --builds-only the start-up of the three builds users get, each
+# beside the guarded floor built the same way (section 15).
 # The timing is done by bench/benchrun.c, compiled here with cc: tools run interleaved,
 # round-robin, so that each sees the same machine.  Linux only (it reads /proc).
 set -eu
 cd "$(dirname "$0")/.."
 
 quick=0 install=0 peers=1 runlimit=$PWD/runlimit baseline='' relay_only=0 ref_only=0 budget_only=0 cgroup_only=0
+builds_only=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1 ;;
@@ -28,7 +30,8 @@ while [ $# -gt 0 ]; do
 	--ref-only) ref_only=1 ;;
 	--budget-only) budget_only=1 ;;
 	--cgroup-only) cgroup_only=1 ;;
-	*) echo "usage: $0 [--quick] [--install-peers] [--no-peers] [--runlimit PATH] [--baseline PATH] [--relay-only] [--ref-only] [--budget-only] [--cgroup-only]" >&2
+	--builds-only) builds_only=1 ;;
+	*) echo "usage: $0 [--quick] [--install-peers] [--no-peers] [--runlimit PATH] [--baseline PATH] [--relay-only] [--ref-only] [--budget-only] [--cgroup-only] [--builds-only]" >&2
 		exit 2 ;;
 	esac
 	shift
@@ -324,6 +327,72 @@ cgroup_section() {
 	echo "with the cgroup (cgroup.kill) $with; without $without."
 }
 
+# 15. The builds users get, each beside the guarded floor (benchrun guarded) built with the
+# same compiler, C library and flags, and GNU timeout, all in one rotation of "X 10 true"
+# over a bare "true": the default build (\`make\`: glibc, static-pie where the toolchain can),
+# the static musl build (the release's and the wheels' C library), and a dynamic build with
+# Debian's flags (dpkg-buildflags, as a distribution builds it).  And the system calls of
+# runlimit's own processes at a start (strace -f; the command's own after its exec left out).
+start_syscalls() { # RUNLIMIT: system calls of runlimit's processes for "RUNLIMIT 10 true"
+	strace -f -qq -o "$work/sc" "$1" 10 true 2>/dev/null || true
+	awk '$2 ~ /^execve\(".*\/true"/ { done[$1] = 1 } !($1 in done) && $2 ~ /^[a-z_0-9]+\(/ { n++ }
+		END { print n + 0 }' "$work/sc"
+}
+builds_section() {
+	n_builds=$((n_over * 2))
+	set -- "$runlimit" 10 true :: "$br" guarded 10 true
+	names="default"
+	echo "builds: the musl and Debian-flags builds and their floors..." >&2
+	if command -v musl-gcc >/dev/null &&
+		make -s BIN=runlimit-musl CC=musl-gcc STATIC=1 runlimit-musl >/dev/null 2>&1 &&
+		cp runlimit-musl "$work/rl-musl" &&
+		musl-gcc -O2 -static -o "$work/floor-musl" bench/benchrun.c 2>/dev/null; then
+		set -- "$@" :: "$work/rl-musl" 10 true :: "$work/floor-musl" guarded 10 true
+		names="$names musl"
+	fi
+	# The flags debian/rules builds the package with (hardening=+all), given as dh gives them:
+	# in the environment, which the Makefile adds to.
+	export DEB_BUILD_MAINT_OPTIONS=hardening=+all
+	deb_c=$(dpkg-buildflags --get CFLAGS 2>/dev/null) deb_p=$(dpkg-buildflags --get CPPFLAGS 2>/dev/null)
+	deb_l=$(dpkg-buildflags --get LDFLAGS 2>/dev/null)
+	unset DEB_BUILD_MAINT_OPTIONS
+	# shellcheck disable=SC2086
+	if [ -n "$deb_c" ] &&
+		CFLAGS="$deb_c" CPPFLAGS="$deb_p" LDFLAGS="$deb_l" \
+			make -s BIN=runlimit-debflags STATIC=0 runlimit-debflags >/dev/null 2>&1 &&
+		cp runlimit-debflags "$work/rl-deb" &&
+		cc $deb_c $deb_p $deb_l -o "$work/floor-deb" bench/benchrun.c 2>/dev/null; then
+		set -- "$@" :: "$work/rl-deb" 10 true :: "$work/floor-deb" guarded 10 true
+		names="$names debflags"
+	fi
+	echo "builds: $n_builds rounds of bare true, GNU timeout and each build beside its floor..." >&2
+	times=$("$br" runs "$n_builds" true :: /usr/bin/timeout 10 true :: "$@" | col 1 | tr '\n' ' ')
+	echo
+	echo "Start-up of the builds users get, each beside the guarded floor built the same way, over a"
+	echo "bare \`true\` (µs, median of $n_builds interleaved rounds; one rotation for all):"
+	echo
+	echo "| build | runlimit | its floor | runlimit / floor | GNU timeout | runlimit / GNU | system calls |"
+	echo "|---|---|---|---|---|---|---|"
+	k=3
+	for name in $names; do
+		case $name in
+		default) bin=$runlimit ;;
+		musl) bin=$work/rl-musl ;;
+		debflags) bin=$work/rl-deb ;;
+		esac
+		calls=n/a
+		command -v strace >/dev/null && calls=$(start_syscalls "$bin")
+		echo "$times" | awk -v k="$k" -v n="$name" -v c="$calls" '{ b = $1; g = $2 - b
+			r = $k - b; f = $(k + 1) - b
+			printf "| %s | %.0f | %.0f | %.2f | %.0f | %.2f | %s |\n", n, r, f, r / f, g, r / g, c }'
+		k=$((k + 2))
+	done
+}
+
+if [ "$builds_only" = 1 ]; then
+	builds_section
+	exit 0
+fi
 if [ "$relay_only" = 1 ]; then
 	relay_section
 	exit 0
@@ -562,6 +631,7 @@ forksig=$(BENCH_DEADLINE=1 "$br" forksig "$n_fork" 1000 "$runlimit" -k 0.2 1 :: 
 procread=$("$br" procread 1000)
 
 relay_table=$(relay_section)
+builds_table=$(builds_section)
 ref_table=$(ref_section)
 budget_line=$(budget_section)
 cgroup_line=$(cgroup_section)
@@ -660,6 +730,8 @@ echo "With a guard leading the command's group and sending it TERM if the superv
 echo "runlimit's contract asks (benchrun guarded): overhead of \`guarded 10 true\` = $guarded_over µs;"
 echo "runlimit's is $(echo "$over" | awk -v f="$guarded_over" '{ printf "%.2f", $1 / f }') × that (target: at most 1.30)."
 echo "Both built with musl (static), in the same rotation: $musl_line."
+echo
+echo "$builds_table"
 echo
 echo "$relay_table"
 echo
