@@ -364,8 +364,9 @@ builds_section() {
 	# The flags debian/rules builds the package with (hardening=+all), given as dh gives them:
 	# in the environment, which the Makefile adds to.
 	export DEB_BUILD_MAINT_OPTIONS=hardening=+all
-	deb_c=$(dpkg-buildflags --get CFLAGS 2>/dev/null) deb_p=$(dpkg-buildflags --get CPPFLAGS 2>/dev/null)
-	deb_l=$(dpkg-buildflags --get LDFLAGS 2>/dev/null)
+	deb_c=$(dpkg-buildflags --get CFLAGS 2>/dev/null || true)
+	deb_p=$(dpkg-buildflags --get CPPFLAGS 2>/dev/null || true)
+	deb_l=$(dpkg-buildflags --get LDFLAGS 2>/dev/null || true)
 	unset DEB_BUILD_MAINT_OPTIONS
 	# shellcheck disable=SC2086
 	if [ -n "$deb_c" ] &&

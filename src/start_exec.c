@@ -1,3 +1,6 @@
+/* MAP_ANONYMOUS is POSIX only since 2024: ask each libc for its extensions. */
+#define _DEFAULT_SOURCE
+#define _DARWIN_C_SOURCE
 #include "start_exec.h"
 
 #include <errno.h>
@@ -7,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,14 +34,20 @@ void spawn_helper_detach(int keep)
 			close(fd); /* never hold the caller's terminal or pipes */
 }
 
-/* Where the child leaves the errno of a failed exec: a pipe, both ends close-on-exec, whose
- * write end runlimit closes once the child is forked, so that the child's exec closes the
- * last one.  runlimit reads it once the child is gone, and only if its status can be an exec
- * failure's (126, 127).  Where two descriptors cannot be had, the child says why itself, as
- * GNU timeout's does, and its status is the run's.  A page shared with the child (no
- * descriptor) did this before: making, forking and tearing down a shared mapping cost every
- * start some 40 µs (docs/performance.md). */
-static int exec_report[2] = {-1, -1};
+/* Where the child leaves the errno of a failed exec.  A pipe, both ends close-on-exec and
+ * above the standard descriptors, whose write end runlimit closes once the child is forked,
+ * so that the child's exec closes the last one; runlimit reads it, without waiting, once the
+ * child is gone, unless the command exited with a status of its own (not 126 or 127).  Where
+ * no such pipe can be had (descriptors short, or the standard ones closed and free), a page
+ * shared with the child, which costs no descriptor: making, forking and tearing down a
+ * shared mapping cost every start 35-40 µs more (docs/performance.md).  With neither, the
+ * child says why itself, as GNU timeout's does. */
+static int exec_pipe[2] = {-1, -1};
+struct exec_page {
+	int failed; /* 1 once the child gave up on exec */
+	int err;
+};
+static struct exec_page *exec_page;
 
 /* The file execvp tried for name, into buf (size bytes): name itself if it has a slash, else
  * the first executable regular file of that name on PATH.  False if there is none. */
@@ -146,8 +156,11 @@ static void child(const struct child_args *a)
 	if (errno == ENOEXEC)
 		exec_through_shell(req->argv, a->argc);
 	int err = errno;
-	if (exec_report[1] >= 0) {
-		(void)!write(exec_report[1], &err, sizeof err); /* a few bytes: whole, or none */
+	if (exec_pipe[1] >= 0) {
+		(void)!write(exec_pipe[1], &err, sizeof err); /* a few bytes: whole, or none */
+	} else if (exec_page) {
+		exec_page->err = err;
+		exec_page->failed = 1;
 	} else {
 		spawn_say_failed(req->argv[0], err); /* runlimit could not tell it from an exit */
 	}
@@ -156,8 +169,17 @@ static void child(const struct child_args *a)
 
 void spawn_prepare(void)
 {
-	if (exec_report[1] < 0 && os_pipe_cloexec(exec_report) != 0)
-		exec_report[0] = exec_report[1] = -1;
+	if (exec_pipe[1] >= 0 || exec_page)
+		return;
+	/* pipe takes the lowest free numbers: the read end above 2, the write end is too */
+	if (os_pipe_cloexec(exec_pipe) == 0 && exec_pipe[0] > STDERR_FILENO)
+		return;
+	for (int k = 0; k < 2 && exec_pipe[0] >= 0; k++)
+		close(exec_pipe[k]); /* on a standard descriptor, the command's own would take it */
+	exec_pipe[0] = exec_pipe[1] = -1;
+	void *page = mmap(NULL, sizeof *exec_page, PROT_READ | PROT_WRITE,
+	                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	exec_page = page == MAP_FAILED ? NULL : page;
 }
 
 pid_t spawn(const struct spawn_req *req)
@@ -174,9 +196,9 @@ pid_t spawn(const struct spawn_req *req)
 		child(&a);
 	if (pid < 0)
 		return -1;
-	if (exec_report[1] >= 0)
-		close(exec_report[1]); /* the child's is the last: its exec closes it */
-	exec_report[1] = -1;
+	if (exec_pipe[1] >= 0)
+		close(exec_pipe[1]); /* the child's is the last: its exec closes it */
+	exec_pipe[1] = -1;
 	/* Both sides set the group, so the command is in it before either relies on it.
 	 * EACCES (already exec'd) and ESRCH (already gone) are expected. */
 	if (req->group != 0)
@@ -186,12 +208,15 @@ pid_t spawn(const struct spawn_req *req)
 
 int spawn_exec_error(int wait_status)
 {
+	if (exec_page)
+		return exec_page->failed ? exec_page->err : 0;
+	/* A status of the command's own: it ran.  A child killed after it wrote is still read. */
+	int code = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
 	int err = 0;
 	/* Not waited for: a process that took the write end by mistake would hold the read. */
-	struct pollfd ready = {.fd = exec_report[0], .events = POLLIN};
-	if (exec_report[0] >= 0 && WIFEXITED(wait_status) && WEXITSTATUS(wait_status) >= 126 &&
-	    WEXITSTATUS(wait_status) <= 127 && poll(&ready, 1, 0) == 1 &&
-	    read(exec_report[0], &err, sizeof err) != (ssize_t)sizeof err)
+	struct pollfd ready = {.fd = exec_pipe[0], .events = POLLIN};
+	if (exec_pipe[0] >= 0 && (code < 0 || code == 126 || code == 127) &&
+	    poll(&ready, 1, 0) == 1 && read(exec_pipe[0], &err, sizeof err) != (ssize_t)sizeof err)
 		err = 0;
 	return err;
 }

@@ -1,5 +1,6 @@
 /* Starting the command: fork + execvp, so a script without "#!" runs through the shell as
- * with GNU timeout, with exec failures reported through a close-on-exec pipe. */
+ * with GNU timeout, with exec failures reported through a close-on-exec pipe (or a page
+ * shared with the child where no pipe can be had). */
 #ifndef RUNLIMIT_START_EXEC_H
 #define RUNLIMIT_START_EXEC_H
 
@@ -25,7 +26,7 @@ struct spawn_req {
 };
 
 /* Before spawn, and before anything that must be close to the fork: what spawn needs made
- * once (the pipe the child reports an exec failure through). */
+ * once (the pipe, or page, the child reports an exec failure through). */
 void spawn_prepare(void);
 
 /* Fork and exec.  Returns the child's pid, or -1 with errno if fork failed.  Once the child
@@ -34,7 +35,7 @@ pid_t spawn(const struct spawn_req *req);
 
 /* After the child has been reaped, with its wait status: the errno of a failed exec, or 0 if
  * exec succeeded (then its status is the command's own, even 126 or 127).  Without the pipe
- * (no two descriptors for it) the child itself said why it failed, and this is 0. */
+ * or the page (no memory for it) the child itself said why it failed, and this is 0. */
 int spawn_exec_error(int wait_status);
 
 /* "failed to run command 'X': reason" */

@@ -80,6 +80,7 @@ static char own_path[64];
  * closed: the kernel makes the file's text when it is read, some 10-20 µs that a run ending
  * by itself then never pays, and the read needs no descriptor that may be gone by then. */
 static int status_fd = -1;
+static int proc_ours = -1; /* proc_is_ours's answer, once known */
 #define OWN_LIST_ROOM 64
 /* While each_child reads own_list, it is not lent (its callbacks read other files). */
 static bool own_list_busy;
@@ -138,15 +139,14 @@ static bool proc_self_is_self(void)
  * which is not remembered. */
 static int proc_is_ours(void)
 {
-	static int ours = -1;
-	if (ours >= 0)
-		return ours;
+	if (proc_ours >= 0)
+		return proc_ours;
 	if (!proc_self_is_self())
-		return ours = 0;
+		return proc_ours = 0;
 	int fd = status_fd >= 0 ? status_fd : open("/proc/self/status", O_RDONLY | O_CLOEXEC);
 	status_fd = -1;
 	if (fd < 0)
-		return stat_wanting(errno) ? -1 : (ours = 0);
+		return stat_wanting(errno) ? -1 : (proc_ours = 0);
 	char buf[4096];
 	ssize_t n = read(fd, buf, sizeof buf - 1);
 	int err = errno;
@@ -156,7 +156,7 @@ static int proc_is_ours(void)
 		return -1;
 	}
 	if (n <= 0)
-		return ours = 0;
+		return proc_ours = 0;
 	buf[n] = '\0';
 	const char *ns = strstr(buf, "\nNSpid:");
 	if (ns) {
@@ -165,9 +165,9 @@ static int proc_is_ours(void)
 		while (*end == ' ' || *end == '\t')
 			end++;
 		if (first != (long)self || *end != '\n')
-			return ours = 0; /* more than one pid: /proc is an outer namespace's */
+			return proc_ours = 0; /* more than one pid: /proc is an outer namespace's */
 	}
-	return ours = 1;
+	return proc_ours = 1;
 }
 
 /* Do runlimit's children lists hold the whole tree?  Only where /proc is runlimit's own and
@@ -287,10 +287,14 @@ void tree_started(void)
 {
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
-	    (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < OWN_LIST_ROOM) || !proc_self_is_self())
+	    (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < OWN_LIST_ROOM))
 		return;
-	status_fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-	own_list = open(own_path, O_RDONLY | O_CLOEXEC);
+	/* Not where the answer is known already (a budget measured by the walk asked before the
+	 * command started), nor where the cheap half of the test says no. */
+	if (proc_ours < 0 && proc_self_is_self())
+		status_fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	if (proc_ours == 1 || status_fd >= 0)
+		own_list = open(own_path, O_RDONLY | O_CLOEXEC);
 }
 
 void tree_init(pid_t runlimit)
