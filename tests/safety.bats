@@ -229,13 +229,6 @@ gnu_timeout() { "$GNU_TIMEOUT" --version 2>/dev/null | head -n1 | grep -q 'GNU c
 	no_survivors "$N-s" 5
 }
 
-# no_leak_check: under make check SANITIZE=1, turn LeakSanitizer off for this test: it needs
-# /proc and file descriptors and cannot run under ptrace, which the tests below take away
-# or use.
-no_leak_check() {
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-}
-
 # ---- 5. reaped pids are never signalled ---------------------------------------------------
 
 @test "5.1: runlimit never kill()s a pid it has reaped (strace)" {

@@ -18,6 +18,7 @@ setup() {
 
 @test "a start makes no shared mapping: the child reports a failed exec through a pipe" {
 	needs_strace
+	no_leak_check
 	# A MAP_SHARED page did it before: making, forking and tearing it down cost every start
 	# some 40 µs.
 	strace -f -qq -e trace=mmap,pipe,pipe2 -o "$D/trace" "$RUNLIMIT" 10 true
@@ -35,6 +36,7 @@ setup() {
 }
 
 @test "without two descriptors for the pipe (ulimit -n 4), a failed exec comes back through a shared page, said once" {
+	no_leak_check
 	run -127 --separate-stderr "$PY" "$TOOLS/lowfd.py" 4 "$RUNLIMIT" 10 /nonexistent/cmd
 	[ "$stderr" = "$RUNLIMIT: failed to run command '/nonexistent/cmd': No such file or directory" ]
 	run -126 --separate-stderr "$PY" "$TOOLS/lowfd.py" 4 "$RUNLIMIT" 10 /etc
@@ -57,6 +59,7 @@ status_reads() { grep -c '"Name:\\t' "$1" || true; }
 
 @test "a run that ends by itself never reads /proc/self/status; a limit reads it once, through the descriptor opened at the start" {
 	needs_strace
+	no_leak_check
 	[ -r /proc/self/status ] || skip "no /proc/self/status: nothing to read there"
 	expected sessions || skip "this build walks no /proc"
 	strace -f -qq -e trace=openat,open,read -o "$D/plain" "$RUNLIMIT" 10 true
