@@ -78,10 +78,10 @@ endif
 # POSIX-only files (poll, the process group only, sysconf).  PLATFORM=portable picks them on
 # any system, which is how the paths of systems without a reaper or a process table are
 # tested here (make check-portable).
-PLAT_Linux    = src/os/linux.c src/os/linux_cgroup.c src/os/linux_tree.c src/os/linux_snap.c src/os/linux_stat.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/cpufiles.c src/os/ppoll.c src/os/clock.c
-PLAT_FreeBSD  = src/os/freebsd.c src/os/kqexit.c src/os/plain.c src/os/snapargs.c src/os/ppoll.c src/os/clock.c
-PLAT_Darwin   = src/os/darwin.c src/os/kqexit.c src/os/plain.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/selfpipe.c src/os/clock.c
-PLAT_portable = src/os/posix.c src/os/plain.c src/os/selfpipe.c src/os/clock.c
+PLAT_Linux    = src/os/linux.c src/os/linux_child.c src/os/linux_cgroup.c src/os/linux_tree.c src/os/linux_snap.c src/os/linux_stat.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/cpufiles.c src/os/ppoll.c src/os/clock.c
+PLAT_FreeBSD  = src/os/freebsd.c src/os/kqexit.c src/os/plain.c src/os/forkchild.c src/os/snapargs.c src/os/ppoll.c src/os/clock.c
+PLAT_Darwin   = src/os/darwin.c src/os/kqexit.c src/os/plain.c src/os/forkchild.c src/os/snapargs.c src/os/walk.c src/os/pidmap.c src/os/grow.c src/os/selfpipe.c src/os/clock.c
+PLAT_portable = src/os/posix.c src/os/plain.c src/os/forkchild.c src/os/selfpipe.c src/os/clock.c
 PLAT = $(if $(filter portable,$(PLATFORM)),portable,$(if $(PLAT_$(OS)),$(OS),portable))
 PLATFORM_SRCS = $(PLAT_$(PLAT))
 
@@ -95,8 +95,11 @@ PLATFORM_SRCS = $(PLAT_$(PLAT))
 # (peer_uid); snapshot: the tree is described at a limit (tree_snapshot); hooktail: the
 # --on-timeout hook's output reaches a relayed stderr (relay_stderr_writer); widepipe: the
 # relay's pipe holds more than 64 KiB (pipe_widen); budgets: the tree is measured for the
-# budgets (tree_usage).  The portable build takes nothing for granted.
-EXPECT_Linux   = sessions orphans counts readback splice peercred searchcwd snapshot hooktail widepipe budgets
+# budgets (tree_usage); sharedchild: the command's child is cloned sharing runlimit's memory
+# (os_spawn_shared: raw system calls written for x86-64 and arm64, no sanitizer).  The
+# portable build takes nothing for granted.
+SHAREDCHILD = $(if $(filter 1,$(SANITIZE)),,$(if $(filter x86_64 aarch64,$(shell uname -m)),sharedchild))
+EXPECT_Linux   = sessions orphans counts readback splice peercred searchcwd snapshot hooktail widepipe budgets $(SHAREDCHILD)
 EXPECT_FreeBSD = sessions orphans peercred snapshot budgets
 EXPECT_Darwin  = sessions counts readback peercred snapshot budgets
 EXPECT = $(EXPECT_$(PLAT))

@@ -137,13 +137,15 @@ bool relay_prepare(int64_t silence, size_t tail)
 	return true;
 }
 
-void relay_child(void)
+size_t relay_child_dups(struct spawn_dup *dup, size_t max)
 {
-	for (size_t k = 0; k < nstreams; k++) {
-		dup2(streams[k].write_end, streams[k].std);
-		if (streams[k].both)
-			dup2(streams[k].write_end, STDERR_FILENO);
+	size_t n = 0;
+	for (size_t k = 0; k < nstreams && n < max; k++) {
+		dup[n++] = (struct spawn_dup){streams[k].write_end, streams[k].std};
+		if (streams[k].both && n < max)
+			dup[n++] = (struct spawn_dup){streams[k].write_end, STDERR_FILENO};
 	}
+	return n;
 }
 
 void relay_started(void)

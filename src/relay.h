@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "relay_tail.h"
+#include "start_exec.h"
 
 /* The most descriptors the relay watches in one wait: two streams, each its pipe and the
  * caller's end. */
@@ -31,8 +32,9 @@
  * kept.  False with errno if the pipes cannot be made (the run then fails, 125). */
 bool relay_prepare(int64_t silence, size_t tail);
 
-/* In the command's child, before exec: its stdout and stderr become the pipes' write ends. */
-void relay_child(void);
+/* What the command's child does before exec (start_exec.h): its stdout and stderr become the
+ * pipes' write ends.  Into dup (room for max); returns how many. */
+size_t relay_child_dups(struct spawn_dup *dup, size_t max);
 
 /* In runlimit, once the command is forked (or could not be): close the write ends; the
  * silence counts from here. */

@@ -58,17 +58,16 @@ bool disp_is_fault(int sig)
 static void on_signal(int sig, siginfo_t *info, void *context)
 {
 	(void)context;
-	int saved = errno;
-	if (getpid() != self) {
+	if (os_child_getpid() != self) {
 		/* In the command between its last unblock and exec (it keeps runlimit's handlers,
-		 * which exec resets): the signal was sent to it, so act as its default would.
-		 * kill, not raise: should the child ever share runlimit's memory (a vfork-style
-		 * spawn), musl's raise would read runlimit's cached thread id. */
-		disp_set(sig, SIG_DFL);
-		kill(getpid(), sig);
-		errno = saved;
+		 * which exec resets): the signal was sent to it, so act as its default would.  With
+		 * the child's own calls, and errno neither read nor written: on Linux the child
+		 * shares runlimit's memory (os.h, os_spawn_shared), errno too. */
+		os_child_disposition(sig, false);
+		os_child_kill((pid_t)os_child_getpid(), sig);
 		return;
 	}
+	int saved = errno;
 	if (disp_is_fault(sig)) {
 		/* A fault signal: runlimit's own (a bad access, its abort) or sent by another
 		 * process with kill().  No si_code tells them apart on every system (macOS fills
@@ -150,12 +149,22 @@ static bool always_forwarded(int sig)
  * caught signal back to its default, which is what each of them needs (runlimit catches a
  * signal only if it was at its default, or is one of those exceptions): only what runlimit
  * set to be ignored, and SIGCONT, caught even where it was ignored, need putting back. */
-void disp_child_reset(void)
+size_t disp_child_resets(struct spawn_disp *disp, size_t max)
 {
 	static const int ignored[] = {SIGTTIN, SIGTTOU, SIGCONT};
-	for (size_t k = 0; k < sizeof ignored / sizeof ignored[0]; k++)
+	size_t n = 0;
+	for (size_t k = 0; k < sizeof ignored / sizeof ignored[0] && n < max; k++)
 		if (changed[ignored[k]])
-			disp_set(ignored[k], inherited_ignore[ignored[k]] ? SIG_IGN : SIG_DFL);
+			disp[n++] = (struct spawn_disp){ignored[k], inherited_ignore[ignored[k]]};
+	return n;
+}
+
+void disp_child_reset(void)
+{
+	struct spawn_disp disp[SPAWN_MAX_DISPS];
+	size_t n = disp_child_resets(disp, SPAWN_MAX_DISPS);
+	for (size_t k = 0; k < n; k++)
+		os_child_disposition(disp[k].sig, disp[k].ignore);
 }
 
 void disp_test_fault(int sig)

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "cli.h"
+#include "start_exec.h"
 
 /* Enough slots for every signal number of every supported system (Linux tops out at 64,
  * MIPS at 128). */
@@ -53,7 +54,11 @@ void disp_test_fault(int sig);
 const sigset_t *disp_waitmask(void);
 const sigset_t *disp_command_mask(void);
 
-/* In the child, before exec: put back what runlimit set to be ignored (TTIN, TTOU). */
+/* What the command's child puts back before exec (start_exec.h): what runlimit set to be
+ * ignored (TTIN, TTOU) and SIGCONT.  Into disp (room for max); returns how many. */
+size_t disp_child_resets(struct spawn_disp *disp, size_t max);
+
+/* In a forked helper child, before exec (the hook): the same, done. */
 void disp_child_reset(void);
 
 /* SIGWINCH's number, or -1 where the system has none. */

@@ -14,16 +14,6 @@
 #include "start_exec.h"
 #include "tty.h"
 
-static pid_t child_group; /* for child_setup: the group the command joins (0: none;
-                            SPAWN_OWN_GROUP: its own) */
-
-static void child_setup(void)
-{
-	tty_child_take(child_group == SPAWN_OWN_GROUP ? getpid() : child_group);
-	disp_child_reset();
-	relay_child();
-}
-
 /* What the relay cannot see, said before the command starts: a terminal is the command's,
  * never interposed (relay.h).  A limit that is off for it is said always: it was asked for. */
 static void say_unseen(const struct config *cfg)
@@ -65,13 +55,14 @@ static struct target start(const struct config *cfg, pid_t self, bool *relay_fai
 		struct spawn_req req = {
 			.argv = cfg->command,
 			.parent = self,
+			.cgroup_procs = cgroup_procs_fd(),
+			.tty_fd = tty_child_fd(),
 			.death_signal = cfg->signal,
 			.mask = disp_command_mask(),
-			.child_setup = child_setup,
 			.env = nested_env(),
-			.cgroup_procs = cgroup_procs_fd(),
 		};
-		spawn_prepare();
+		req.ndisp = disp_child_resets(req.disp, SPAWN_MAX_DISPS);
+		req.ndup = relay_child_dups(req.dup, SPAWN_MAX_DUPS);
 		/* Where the group is to have runlimit's pid, the command is born in it (the
 		 * moment runlimit is out of its caller's group: from here to guard_group_close). */
 		bool born_in = l.group_mine && guard_group_open();
@@ -83,8 +74,7 @@ static struct target start(const struct config *cfg, pid_t self, bool *relay_fai
 			l.group_mine = false;
 		}
 		l.leads_group = !cfg->foreground && l.group < 0;
-		child_group = born_in ? 0 : l.leads_group ? SPAWN_OWN_GROUP : l.group;
-		req.group = child_group;
+		req.group = born_in ? 0 : l.leads_group ? SPAWN_OWN_GROUP : l.group;
 		req.companion = born_in ? l.guard : 0;
 		l.command = spawn(&req);
 		if (born_in) {

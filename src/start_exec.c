@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -34,70 +35,138 @@ void spawn_helper_detach(int keep)
 			close(fd); /* never hold the caller's terminal or pipes */
 }
 
-/* Where the child leaves the errno of a failed exec.  A pipe, both ends close-on-exec and
- * above the standard descriptors, whose write end runlimit closes once the child is forked,
- * so that the child's exec closes the last one; runlimit reads it, without waiting, once the
- * child is gone, unless the command exited with a status of its own (not 126 or 127).  Where
- * no such pipe can be had (descriptors short, or the standard ones closed and free), a page
- * shared with the child, which costs no descriptor: making, forking and tearing down a
- * shared mapping cost every start 35-40 µs more (docs/performance.md).  With neither, the
- * child says why itself, as GNU timeout's does. */
-static int exec_pipe[2] = {-1, -1};
-struct exec_page {
-	int failed; /* 1 once the child gave up on exec */
+/* How a child that gives up says why: the step, and its errno. */
+enum child_step { STEP_NONE, STEP_CGROUP, STEP_EXEC };
+struct child_report {
+	int step;
 	int err;
 };
-static struct exec_page *exec_page;
 
-/* The file execvp tried for name, into buf (size bytes): name itself if it has a slash, else
- * the first executable regular file of that name on PATH.  False if there is none. */
-static bool resolve(const char *name, char *buf, size_t size)
+/* Where a forked child leaves its report: a pipe, both ends close-on-exec and above the
+ * standard descriptors, whose write end runlimit closes once the child is forked, so that the
+ * child's exec closes the last one; runlimit reads it, without waiting, once the child is
+ * gone, unless the command exited with a status of its own (not 125, 126 or 127).  Where no
+ * such pipe can be had (descriptors short, or the standard ones closed and free), a page
+ * shared with the child, which costs no descriptor.  With neither, the child says why
+ * itself, as GNU timeout's does.  A child that shares runlimit's memory (Linux) needs none
+ * of them: it writes its report in shared_report, read once it is reaped. */
+static int exec_pipe[2] = {-1, -1};
+static struct child_report *exec_page;
+static struct child_report shared_report;
+static bool spawned_shared;
+
+/* The child's arguments: spawn's copy of the request, for a child that runs alongside
+ * runlimit must find them unchanged whatever runlimit does meanwhile. */
+#define SH_ARGS_ON_STACK 1024
+static struct child_args {
+	struct spawn_req req;
+	char *const *env;
+	const char *path;  /* PATH, for the search */
+	char **sh_argv;    /* room for a long script's argument list (see exec_shell), or NULL */
+	size_t argc;
+	bool shared;       /* the child shares runlimit's memory (it reports in shared_report) */
+	int test_signal;   /* test builds only: TEST_CHILD_SIGNAL, TEST_CHILD_STOP */
+} args;
+
+static void spawn_prepare(void)
 {
-	size_t nlen = strlen(name);
-	if (strchr(name, '/')) {
-		if (nlen >= size)
-			return false;
-		memcpy(buf, name, nlen + 1);
-		return true;
-	}
-	const char *path = getenv("PATH");
-	if (!path)
-		path = "/bin:/usr/bin";
-	for (const char *dir = path;; dir++) {
-		const char *colon = strchr(dir, ':');
-		size_t dlen = colon ? (size_t)(colon - dir) : strlen(dir);
-		size_t at = dlen ? dlen : 1;
-		if (at + 1 + nlen < size) {
-			memcpy(buf, dlen ? dir : ".", at);
-			buf[at] = '/';
-			memcpy(buf + at + 1, name, nlen + 1);
-			struct stat st;
-			if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
-				return true;
-		}
-		if (!colon)
-			return false;
-		dir = colon;
-	}
+	if (exec_pipe[1] >= 0 || exec_page)
+		return;
+	/* pipe takes the lowest free numbers: the read end above 2, the write end is too */
+	if (os_pipe_cloexec(exec_pipe) == 0 && exec_pipe[0] > STDERR_FILENO)
+		return;
+	for (int k = 0; k < 2 && exec_pipe[0] >= 0; k++)
+		close(exec_pipe[k]); /* on a standard descriptor, the command's own would take it */
+	exec_pipe[0] = exec_pipe[1] = -1;
+	void *page = mmap(NULL, sizeof *exec_page, PROT_READ | PROT_WRITE,
+	                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	exec_page = page == MAP_FAILED ? NULL : page;
 }
 
-/* glibc's execvp runs an executable without "#!" through /bin/sh, and GNU timeout relies
- * on it; musl's does not.  Do the same on every libc, on the stack: the child of a fork
- * should not call malloc. */
-static void exec_through_shell(char **argv, size_t argc)
+/* The child gives up: its report, then its exit. */
+static void give_up(const struct child_args *a, enum child_step step, int err, int status)
 {
-	char file[4096];
-	if (!resolve(argv[0], file, sizeof file)) {
-		errno = ENOEXEC;
-		return;
-	}
-	char *sh[argc + 2];
+	struct child_report rep = {(int)step, err};
+	if (a->shared)
+		shared_report = rep;
+	else if (exec_pipe[1] >= 0)
+		(void)os_child_write(exec_pipe[1], &rep, sizeof rep); /* a few bytes: whole, or none */
+	else if (exec_page)
+		*exec_page = rep;
+	else if (step == STEP_EXEC)
+		spawn_say_failed(a->req.argv[0], err); /* forked: runlimit could not tell it */
+	else
+		msg("cannot move the command into its cgroup: %s", strerror(err));
+	os_child_exit(status);
+}
+
+/* A file the kernel cannot run for want of "#!" (ENOEXEC) runs through /bin/sh, as glibc's
+ * execvp does and GNU timeout relies on (musl's does not): "sh FILE ARG...".  Its list on
+ * the child's stack, or in the room spawn made for a long one.  ENOEXEC if that fails. */
+static int exec_shell(const struct child_args *a, const char *file)
+{
+	size_t n = a->argc + 2;
+	char *on_stack[n <= SH_ARGS_ON_STACK ? n : 1];
+	char **sh = n <= SH_ARGS_ON_STACK ? on_stack : a->sh_argv;
+	if (!sh)
+		return ENOEXEC;
 	sh[0] = "sh";
-	sh[1] = file;
-	for (size_t k = 1; k <= argc; k++)
-		sh[k + 1] = argv[k];
-	execv("/bin/sh", sh);
-	errno = ENOEXEC;
+	sh[1] = (char *)file;
+	for (size_t k = 1; k <= a->argc; k++)
+		sh[k + 1] = a->req.argv[k];
+	(void)os_child_execve("/bin/sh", sh, a->env);
+	return ENOEXEC;
+}
+
+/* Run one file: the errno of its failure. */
+static int exec_file(const struct child_args *a, const char *file)
+{
+	long r = os_child_execve(file, a->req.argv, a->env);
+	return r == -ENOEXEC ? exec_shell(a, file) : (int)-r;
+}
+
+/* execvp's search, made here with the child's own calls, by glibc's rules: a name with a
+ * slash is run as it is; else each directory of PATH in turn (an empty one is the current
+ * directory), going on past one where the name is not (ENOENT, ENOTDIR, ESTALE, ENODEV,
+ * ETIMEDOUT) or may not be run (EACCES, which is then the answer if nothing runs), and
+ * stopping at any other failure.  The errno of the failure. */
+static int exec_search(const struct child_args *a)
+{
+	const char *file = a->req.argv[0];
+	if (!*file)
+		return ENOENT;
+	if (strchr(file, '/'))
+		return exec_file(a, file);
+	size_t flen = strlen(file);
+	if (flen > NAME_MAX)
+		return ENAMETOOLONG;
+	char buf[PATH_MAX];
+	bool denied = false;
+	int err = ENOENT;
+	for (const char *dir = a->path;; dir++) {
+		const char *colon = strchr(dir, ':');
+		size_t dlen = colon ? (size_t)(colon - dir) : strlen(dir);
+		if (dlen + 1 + flen < sizeof buf) {
+			memcpy(buf, dir, dlen);
+			buf[dlen] = '/';
+			/* an empty directory is the current one: the name alone */
+			char *at = dlen ? buf + dlen + 1 : buf;
+			memcpy(at, file, flen + 1);
+			err = exec_file(a, buf);
+			switch (err) {
+			case EACCES:
+				denied = true;
+				break;
+			case ENOENT: case ENOTDIR: case ESTALE: case ENODEV: case ETIMEDOUT:
+				break;
+			default:
+				return err;
+			}
+		}
+		if (!colon)
+			return denied ? EACCES : err;
+		dir = colon;
+	}
 }
 
 /* How long the command waits for the guard to join its group (spawn_req's companion):
@@ -113,92 +182,92 @@ static void exec_through_shell(char **argv, size_t argc)
  * runlimit's death, the guard's, or COMPANION_WAIT. */
 static void await_companion(pid_t companion, pid_t parent)
 {
-	pid_t mine = getpgrp();
+	long mine = os_child_getpgid(0);
 	int64_t until = clock_now() + COMPANION_WAIT;
 	for (;;) {
-		pid_t its = getpgid(companion);
-		if (its == mine || (its < 0 && errno == ESRCH) || getppid() != parent ||
+		long its = os_child_getpgid(companion);
+		if (its == mine || its == -ESRCH || os_child_getppid() != parent ||
 		    clock_now() >= until)
 			return;
-		sched_yield();
+		os_child_yield();
 	}
 }
 
-struct child_args {
-	const struct spawn_req *req;
-	pid_t parent;
-	size_t argc;
-};
-
-static void child(const struct child_args *a)
+/* The child, from its birth to its exec.  It may share runlimit's memory and errno (os.h):
+ * it writes nothing of runlimit's but its report, and makes its system calls through
+ * os_child_*. */
+static void child(void *arg)
 {
-	const struct spawn_req *req = a->req;
+	const struct child_args *a = arg;
+	const struct spawn_req *req = &a->req;
 	/* Into the run's cgroup before anything of the command runs: where that fails, the
 	 * budgets would not hold, so the command does not run at all. */
-	if (req->cgroup_procs >= 0 && write(req->cgroup_procs, "0", 1) != 1) {
-		msg("cannot move the command into its cgroup: %s", strerror(errno));
-		_exit(EXIT_RUNLIMIT_FAILED);
+	if (req->cgroup_procs >= 0) {
+		long wrote = os_child_write(req->cgroup_procs, "0", 1);
+		if (wrote != 1)
+			give_up(a, STEP_CGROUP, wrote < 0 ? (int)-wrote : EIO, EXIT_RUNLIMIT_FAILED);
 	}
 	if (req->group != 0)
-		setpgid(0, req->group > 0 ? req->group : 0);
-	req->child_setup();
-	if (os_child_prepare(req->death_signal, a->parent) < 0)
-		_exit(EXIT_RUNLIMIT_FAILED); /* runlimit died before we could be tied to it */
+		os_child_setpgid(0, req->group > 0 ? req->group : 0);
+	/* The terminal, whichever of runlimit and the child comes first (start.c); not where
+	 * the child is born in runlimit's new group (group 0), which runlimit gives it. */
+	pid_t fg = req->group == SPAWN_OWN_GROUP ? (pid_t)os_child_getpid() : req->group;
+	if (req->tty_fd >= 0 && fg > 0)
+		os_child_tcsetpgrp(req->tty_fd, fg);
+	for (size_t k = 0; k < req->ndisp; k++)
+		os_child_disposition(req->disp[k].sig, req->disp[k].ignore);
+	for (size_t k = 0; k < req->ndup; k++)
+		os_child_dup2(req->dup[k].from, req->dup[k].to);
+	if (os_child_prepare(req->death_signal, req->parent) < 0)
+		os_child_exit(EXIT_RUNLIMIT_FAILED); /* runlimit died before we could be tied to it */
 	if (req->companion > 0)
-		await_companion(req->companion, a->parent);
-	sigprocmask(SIG_SETMASK, req->mask, NULL);
-	if (req->env)
-		environ = req->env; /* the child's own: runlimit's is never changed */
+		await_companion(req->companion, req->parent);
+	os_child_sigmask(req->mask);
 	/* Test builds only: a signal that reaches the child after its unblock, before exec. */
-	if (test_hook_on(TEST_CHILD_SIGNAL))
-		kill(getpid(), SIGUSR1);
-	execvp(req->argv[0], req->argv);
-	if (errno == ENOEXEC)
-		exec_through_shell(req->argv, a->argc);
-	int err = errno;
-	if (exec_pipe[1] >= 0) {
-		(void)!write(exec_pipe[1], &err, sizeof err); /* a few bytes: whole, or none */
-	} else if (exec_page) {
-		exec_page->err = err;
-		exec_page->failed = 1;
-	} else {
-		spawn_say_failed(req->argv[0], err); /* runlimit could not tell it from an exit */
-	}
-	_exit(exec_error_status(err));
-}
-
-void spawn_prepare(void)
-{
-	if (exec_pipe[1] >= 0 || exec_page)
-		return;
-	/* pipe takes the lowest free numbers: the read end above 2, the write end is too */
-	if (os_pipe_cloexec(exec_pipe) == 0 && exec_pipe[0] > STDERR_FILENO)
-		return;
-	for (int k = 0; k < 2 && exec_pipe[0] >= 0; k++)
-		close(exec_pipe[k]); /* on a standard descriptor, the command's own would take it */
-	exec_pipe[0] = exec_pipe[1] = -1;
-	void *page = mmap(NULL, sizeof *exec_page, PROT_READ | PROT_WRITE,
-	                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	exec_page = page == MAP_FAILED ? NULL : page;
+	if (a->test_signal)
+		os_child_kill((pid_t)os_child_getpid(), a->test_signal);
+	int err = exec_search(a);
+	give_up(a, STEP_EXEC, err, exec_error_status(err));
 }
 
 pid_t spawn(const struct spawn_req *req)
 {
-	spawn_prepare();
-	struct child_args a = {.req = req, .parent = req->parent};
-	while (req->argv[a.argc])
-		a.argc++;
-	/* A fork, not a vfork-style clone, though that is cheaper (docs/performance.md): runlimit
-	 * would be suspended until the child's exec, and an exec that hangs (a stalled network
-	 * file system on PATH) or a stop in that window would hold off the deadline. */
-	pid_t pid = fork();
-	if (pid == 0)
-		child(&a);
+	/* One child a run: a room left from an earlier one is no longer read by it. */
+	free(args.sh_argv);
+	args = (struct child_args){.req = *req, .env = req->env ? req->env : environ};
+	args.path = getenv("PATH");
+	if (!args.path)
+		args.path = "/bin:/usr/bin";
+	while (req->argv[args.argc])
+		args.argc++;
+	if (args.argc + 2 > SH_ARGS_ON_STACK)
+		args.sh_argv = malloc((args.argc + 2) * sizeof *args.sh_argv);
+	args.test_signal = test_hook_on(TEST_CHILD_STOP)     ? SIGSTOP
+	                   : test_hook_on(TEST_CHILD_SIGNAL) ? SIGUSR1
+	                                                     : 0;
+	/* Test builds only: a descriptor that refuses the write. */
+	if (args.req.cgroup_procs >= 0 && test_hook_on(TEST_CGROUP_MOVE_REFUSED))
+		args.req.cgroup_procs = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	shared_report = (struct child_report){STEP_NONE, 0};
+	/* Cloned sharing runlimit's memory where the system can (os.h): no page tables copied,
+	 * none of runlimit's pages made copy-on-write, and runlimit runs on meanwhile, so that an
+	 * exec that hangs (a stalled network file system on PATH) or a stop before it cannot
+	 * hold off the deadline, which a vfork would. */
+	args.shared = true;
+	pid_t pid = os_spawn_shared(child, &args);
+	spawned_shared = pid > 0;
+	if (pid == 0) {
+		spawn_prepare();
+		args.shared = false;
+		pid = fork();
+		if (pid == 0)
+			child(&args);
+		if (exec_pipe[1] >= 0)
+			close(exec_pipe[1]); /* the child's is the last: its exec closes it */
+		exec_pipe[1] = -1;
+	}
 	if (pid < 0)
 		return -1;
-	if (exec_pipe[1] >= 0)
-		close(exec_pipe[1]); /* the child's is the last: its exec closes it */
-	exec_pipe[1] = -1;
 	/* Both sides set the group, so the command is in it before either relies on it.
 	 * EACCES (already exec'd) and ESRCH (already gone) are expected. */
 	if (req->group != 0)
@@ -206,19 +275,30 @@ pid_t spawn(const struct spawn_req *req)
 	return pid;
 }
 
-int spawn_exec_error(int wait_status)
+/* The child's report, once it is reaped: where it was forked, read from the pipe only where
+ * its status may be one of its giving up (125, 126, 127, or a death after it wrote). */
+static struct child_report child_report(int wait_status)
 {
+	struct child_report rep = {STEP_NONE, 0};
+	if (spawned_shared)
+		return shared_report;
 	if (exec_page)
-		return exec_page->failed ? exec_page->err : 0;
-	/* A status of the command's own: it ran.  A child killed after it wrote is still read. */
+		return *exec_page;
 	int code = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
-	int err = 0;
 	/* Not waited for: a process that took the write end by mistake would hold the read. */
 	struct pollfd ready = {.fd = exec_pipe[0], .events = POLLIN};
-	if (exec_pipe[0] >= 0 && (code < 0 || code == 126 || code == 127) &&
-	    poll(&ready, 1, 0) == 1 && read(exec_pipe[0], &err, sizeof err) != (ssize_t)sizeof err)
-		err = 0;
-	return err;
+	if (exec_pipe[0] >= 0 && (code < 0 || (code >= EXIT_RUNLIMIT_FAILED && code <= 127)) &&
+	    poll(&ready, 1, 0) == 1 && read(exec_pipe[0], &rep, sizeof rep) != (ssize_t)sizeof rep)
+		rep = (struct child_report){STEP_NONE, 0};
+	return rep;
+}
+
+int spawn_exec_error(int wait_status)
+{
+	struct child_report rep = child_report(wait_status);
+	if (rep.step == STEP_CGROUP)
+		msg("cannot move the command into its cgroup: %s", strerror(rep.err));
+	return rep.step == STEP_EXEC ? rep.err : 0;
 }
 
 void spawn_say_failed(const char *command, int err)

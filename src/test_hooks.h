@@ -27,15 +27,22 @@ enum test_hook {
 	/* RUNLIMIT_TEST_NO_SUBREAPER, os/linux.c: no subreaper, as under qemu-user, which does
 	 * not pass it on (tree.bats, atlimit.bats). */
 	TEST_NO_SUBREAPER,
-	/* RUNLIMIT_TEST_GUARD_CLONE_EINVAL, os/linux.c: the guard's clone refused (EINVAL), as
-	 * qemu-user refuses it, so that the fork fallback runs (safety.bats, tree.bats). */
-	TEST_GUARD_CLONE_EINVAL,
+	/* RUNLIMIT_TEST_CLONE_EINVAL, os/linux.c and os/linux_child.c: the clones that share
+	 * runlimit's memory (the guard's, the command's child's) refused (EINVAL), as qemu-user
+	 * refuses them, so that the fork fallbacks run (safety.bats, tree.bats, startup.bats). */
+	TEST_CLONE_EINVAL,
 	/* RUNLIMIT_TEST_GUARD_LATE, guard.c: a guard that runs 300 ms late, as on a loaded
 	 * machine (tree.bats). */
 	TEST_GUARD_LATE,
 	/* RUNLIMIT_TEST_CHILD_SIGNAL, start_exec.c: the child sends itself SIGUSR1 after its last
 	 * unblock, before exec, where runlimit's handler still runs (signals.bats). */
 	TEST_CHILD_SIGNAL,
+	/* RUNLIMIT_TEST_CHILD_STOP, start_exec.c: the child stops itself (SIGSTOP) after its last
+	 * unblock, before exec: runlimit must not wait on it (startup.bats). */
+	TEST_CHILD_STOP,
+	/* RUNLIMIT_TEST_CGROUP_MOVE_REFUSED, start_exec.c: the child's move into the run's
+	 * cgroup fails (EBADF), as a cgroup gone or refusing would (cgroup.bats). */
+	TEST_CGROUP_MOVE_REFUSED,
 	/* RUNLIMIT_TEST_FAULT, signal_in.c (disp_test_fault): on SIGUSR2, a genuine SIGSEGV
 	 * inside runlimit, which must end it rather than be taken for one sent (signals.bats). */
 	TEST_FAULT,
@@ -109,9 +116,11 @@ static inline const char *test_hook_value(enum test_hook h)
 {
 	static const char *const var[TEST_HOOKS_N] = {
 	    [TEST_NO_SUBREAPER] = "RUNLIMIT_TEST_NO_SUBREAPER",
-	    [TEST_GUARD_CLONE_EINVAL] = "RUNLIMIT_TEST_GUARD_CLONE_EINVAL",
+	    [TEST_CLONE_EINVAL] = "RUNLIMIT_TEST_CLONE_EINVAL",
 	    [TEST_GUARD_LATE] = "RUNLIMIT_TEST_GUARD_LATE",
 	    [TEST_CHILD_SIGNAL] = "RUNLIMIT_TEST_CHILD_SIGNAL",
+	    [TEST_CHILD_STOP] = "RUNLIMIT_TEST_CHILD_STOP",
+	    [TEST_CGROUP_MOVE_REFUSED] = "RUNLIMIT_TEST_CGROUP_MOVE_REFUSED",
 	    [TEST_FAULT] = "RUNLIMIT_TEST_FAULT",
 	    [TEST_WAIT_LATE] = "RUNLIMIT_TEST_WAIT_LATE",
 	    [TEST_STOP_LATE_MS] = "RUNLIMIT_TEST_STOP_LATE_MS",

@@ -72,10 +72,9 @@ bool tty_owned_by(pid_t pgid)
 	return tty_fd >= 0 && tcgetpgrp(tty_fd) == pgid;
 }
 
-void tty_child_take(pid_t pgid)
+int tty_child_fd(void)
 {
-	if (leader && pgid > 0)
-		tcsetpgrp(tty_fd, pgid);
+	return leader ? tty_fd : -1;
 }
 
 void tty_give(pid_t pgid)

@@ -23,9 +23,9 @@ bool tty_in_foreground(void);
 /* The terminal's foreground group is pgid. */
 bool tty_owned_by(pid_t pgid);
 
-/* In the child, after it joined the group pgid and before exec (all signals blocked): give
- * that group the terminal if runlimit leads it. */
-void tty_child_take(pid_t pgid);
+/* The terminal the command's child gives its group before exec (start_exec.h, tty_fd): the
+ * one runlimit leads, or -1 where it leads none. */
+int tty_child_fd(void);
 
 /* Give the terminal to the command's group pgid (the parent side of the hand-over, and
  * again after a resume or a SIGTTIN/SIGTTOU stop). */

@@ -111,3 +111,20 @@ v2_dir() {
 	report_is "$F" 'd["timed_out_by"] == "cpu-time"' 'd["budgets"]["mechanism"] == "cgroup"' \
 		'd["budgets"]["cpu_seconds"] > 0.3'
 }
+
+@test "a command that cannot be moved into the run's cgroup does not run: 125, and runlimit says why, cloned or forked" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	run "$RUNLIMIT" --cgroup=required 5 true
+	[ "$status" -eq 0 ] || skip "no cgroup for the run here: $output"
+	# The child gives up before anything of the command runs; runlimit says why once it is
+	# reaped (the child may share runlimit's memory and writes no message: start_exec.c).
+	run -125 --separate-stderr env RUNLIMIT_TEST_CGROUP_MOVE_REFUSED=1 "$RUNLIMIT_HOOKS" \
+		--cgroup=required 5 sh -c ": >'$D/ran'"
+	[ "$stderr" = "$RUNLIMIT_HOOKS: cannot move the command into its cgroup: Bad file descriptor" ]
+	[ ! -e "$D/ran" ]
+	# Forked (where the clone is refused): the same, the report through the pipe.
+	run -125 --separate-stderr env RUNLIMIT_TEST_CGROUP_MOVE_REFUSED=1 RUNLIMIT_TEST_CLONE_EINVAL=1 \
+		"$RUNLIMIT_HOOKS" --cgroup=required 5 sh -c ": >'$D/ran'"
+	[ "$stderr" = "$RUNLIMIT_HOOKS: cannot move the command into its cgroup: Bad file descriptor" ]
+	[ ! -e "$D/ran" ]
+}

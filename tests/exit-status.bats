@@ -311,6 +311,67 @@ raise SystemExit(0 if os.WCOREDUMP(st) else 1)')
 	[ -z "$stderr" ]
 }
 
+# ---- the search of PATH (runlimit's own, as glibc's execvp searches, on every libc) ------
+
+# path_dirs: three directories under the test's, a b c, made empty.
+path_dirs() { mkdir -p "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" "$BATS_TEST_TMPDIR/c"; }
+
+@test "PATH: a directory where the name may not be run is passed over for one where it can; 126 if none can" {
+	path_dirs
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b
+	printf '#!/bin/sh\necho from a\n' >"$a/rl-cmd"
+	chmod 644 "$a/rl-cmd"
+	printf '#!/bin/sh\necho from b\n' >"$b/rl-cmd"
+	chmod 755 "$b/rl-cmd"
+	run -0 --separate-stderr env PATH=$a:$b:$PATH "$RUNLIMIT" 5 rl-cmd
+	[ "$output" = "from b" ]
+	# Found, but nowhere runnable: Permission denied, not "No such file".
+	run -126 --separate-stderr env PATH=$a:$PATH "$RUNLIMIT" 5 rl-cmd
+	[ "$stderr" = "$RUNLIMIT: failed to run command 'rl-cmd': Permission denied" ]
+}
+
+@test "PATH: an empty entry is the current directory; an entry that is a file is passed over" {
+	path_dirs
+	local c=$BATS_TEST_TMPDIR/c
+	printf '#!/bin/sh\necho from here\n' >"$c/rl-here"
+	chmod 755 "$c/rl-here"
+	cd "$c"
+	run -0 --separate-stderr env PATH=/etc/passwd::/nonexistent "$RUNLIMIT" 5 rl-here
+	[ "$output" = "from here" ]
+	run -0 --separate-stderr env PATH=/etc/passwd:/nonexistent: "$RUNLIMIT" 5 rl-here
+	[ "$output" = "from here" ]
+	run -127 --separate-stderr env PATH=/etc/passwd:/nonexistent "$RUNLIMIT" 5 rl-here
+	[ "$stderr" = "$RUNLIMIT: failed to run command 'rl-here': No such file or directory" ]
+}
+
+@test "PATH: a failure other than not found or not allowed ends the search (a symbolic link loop)" {
+	path_dirs
+	local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b
+	ln -s rl-loop "$a/rl-loop"
+	printf '#!/bin/sh\necho from b\n' >"$b/rl-loop"
+	chmod 755 "$b/rl-loop"
+	run -126 --separate-stderr env PATH=$a:$b "$RUNLIMIT" 5 rl-loop
+	[ -z "$output" ]
+	# ELOOP, in the C library's words (glibc's "Too many levels of symbolic links").
+	[[ "$stderr" == "$RUNLIMIT: failed to run command 'rl-loop': "* ]]
+	[[ "$stderr" != *"No such file"* && "$stderr" != *"Permission denied"* ]]
+}
+
+@test "PATH unset: the search is in /bin and /usr/bin, as glibc's" {
+	run -0 --separate-stderr env -u PATH "$RUNLIMIT" 5 sh -c 'echo ran'
+	[ "$output" = ran ]
+}
+
+@test "PATH: a script without #! found on PATH runs through the shell, with its arguments" {
+	path_dirs
+	local a=$BATS_TEST_TMPDIR/a
+	printf 'echo "$0 $# $1 $2"\n' >"$a/rl-noshebang"
+	chmod 755 "$a/rl-noshebang"
+	run -0 --separate-stderr env PATH=$a:$PATH "$RUNLIMIT" 5 rl-noshebang x 'y z'
+	[ "$output" = "$a/rl-noshebang 2 x y z" ]
+	[ -z "$stderr" ]
+}
+
 # ---- leftovers ----------------------------------------------------------------------------
 
 @test "the status is the command's, not a leftover background child's; returns promptly" {

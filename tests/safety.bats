@@ -814,7 +814,7 @@ EOS
 	# The command itself (the shell, then python in its place) is in a group it does not
 	# lead, so its own setsid succeeds; without a guard it would lead it and setsid fail.
 	export PY
-	run --separate-stderr env RUNLIMIT_TEST_GUARD_CLONE_EINVAL=1 "$RUNLIMIT_HOOKS" 10 sh -c \
+	run --separate-stderr env RUNLIMIT_TEST_CLONE_EINVAL=1 "$RUNLIMIT_HOOKS" 10 sh -c \
 		'echo $$; ps -o pgid= -p $$; exec "$PY" -c "import os; os.setsid(); print(\"setsid ok\")"'
 	echo "stdout: $output" >&2
 	echo "stderr: $stderr" >&2

@@ -16,11 +16,11 @@ setup() {
 	export D=$BATS_TEST_TMPDIR
 }
 
-@test "a start makes no shared mapping: the child reports a failed exec through a pipe" {
+@test "a start makes no shared mapping; a failed exec is told apart from the command's own 127" {
 	needs_strace
 	no_leak_check
 	# A MAP_SHARED page did it before: making, forking and tearing it down cost every start
-	# some 40 µs.
+	# some 40 µs.  Now a forked child reports through a pipe, a cloned one in memory.
 	strace -f -qq -e trace=mmap,pipe,pipe2 -o "$D/trace" "$RUNLIMIT" 10 true
 	cat "$D/trace" >&2
 	! grep -q MAP_SHARED "$D/trace" || false
@@ -35,7 +35,7 @@ setup() {
 	grep -q '"outcome": *"exited"' "$D/own.json"
 }
 
-@test "without two descriptors for the pipe (ulimit -n 4), a failed exec comes back through a shared page, said once" {
+@test "without two descriptors for the pipe (ulimit -n 4), a failed exec is said once, by runlimit: through a shared page where the child is forked" {
 	no_leak_check
 	run -127 --separate-stderr "$PY" "$TOOLS/lowfd.py" 4 "$RUNLIMIT" 10 /nonexistent/cmd
 	[ "$stderr" = "$RUNLIMIT: failed to run command '/nonexistent/cmd': No such file or directory" ]
@@ -43,12 +43,15 @@ setup() {
 	[ "$stderr" = "$RUNLIMIT: failed to run command '/etc': Permission denied" ]
 	run -0 "$PY" "$TOOLS/lowfd.py" 4 "$RUNLIMIT" 10 true
 	needs_strace
-	# The pipe could not be made; the page was, and runlimit itself said why (its pid wrote).
-	strace -f -qq -s 200 -e trace=execve,pipe,pipe2,mmap,write -o "$D/trace" "$PY" "$TOOLS/lowfd.py" 4 \
-		"$RUNLIMIT" 10 /nonexistent/cmd 2>/dev/null || true
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	# Forked (the clone refused, or a system without it): the pipe could not be made; the
+	# page was, and runlimit itself said why (its pid wrote).
+	strace -f -qq -s 200 -e trace=execve,pipe,pipe2,mmap,write -o "$D/trace" \
+		env RUNLIMIT_TEST_CLONE_EINVAL=1 "$PY" "$TOOLS/lowfd.py" 4 \
+		"$RUNLIMIT_HOOKS" 10 /nonexistent/cmd 2>/dev/null || true
 	grep -q 'MAP_SHARED|MAP_ANONYMOUS' "$D/trace"
 	local rl
-	rl=$(awk -v rl="execve(\"$RUNLIMIT\"" 'index($0, rl) { print $1; exit }' "$D/trace")
+	rl=$(awk -v rl="execve(\"$RUNLIMIT_HOOKS\"" 'index($0, rl) { print $1; exit }' "$D/trace")
 	[ -n "$rl" ]
 	grep -q "^$rl .*write(2, .*failed to run command" "$D/trace"
 }
@@ -72,4 +75,52 @@ status_reads() { grep -c '"Name:\\t' "$1" || true; }
 	# The file was opened at the start, before the command had run a moment: no descriptor
 	# needed then (safety.bats 8.4).
 	[ "$(grep -c '/proc/self/status' "$D/limit")" -eq 1 ]
+}
+
+# clone_lines TRACE: the clone calls TRACE shows (strace -f), one a line.
+clone_lines() { grep -E '(^|[[:space:]])(clone|clone3|fork|vfork)\(' "$1" || true; }
+
+@test "the command's child shares runlimit's memory until its exec: cloned with CLONE_VM, never a vfork, and runlimit's pages are not made copy-on-write" {
+	needs_strace
+	expected sharedchild || skip "this build forks the command's child (the sanitizers cannot follow a shared one; the portable build and machines with no raw system call written fork)"
+	strace -f -qq -e trace=clone,clone3,fork,vfork,pipe,pipe2 -o "$D/trace" "$RUNLIMIT" 10 true
+	clone_lines "$D/trace" >&2
+	# Two, the guard and the command's child, both sharing memory, neither suspending runlimit.
+	[ "$(clone_lines "$D/trace" | grep -c CLONE_VM)" -eq 2 ]
+	[ "$(clone_lines "$D/trace" | wc -l)" -eq 2 ]
+	! grep -q CLONE_VFORK "$D/trace" || false
+	# Its report is in the memory it shares: no pipe for it.
+	! grep -q pipe "$D/trace" || false
+	# Nor is the report lost: a failed exec is said, by runlimit.
+	run -127 --separate-stderr "$RUNLIMIT" 10 /nonexistent/cmd
+	[ "$stderr" = "$RUNLIMIT: failed to run command '/nonexistent/cmd': No such file or directory" ]
+}
+
+@test "a child stopped before its exec does not hold off the deadline: runlimit runs on, times out, and the child dies" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	# A vfork would hold runlimit until the child's exec: a stop there (or an exec stalled on
+	# a network file system) would hold off the deadline for good.  Cloned or forked, both.
+	local t0 hook
+	for hook in RUNLIMIT_TEST_CHILD_STOP RUNLIMIT_TEST_CLONE_EINVAL; do
+		t0=$(now)
+		run -124 bounded 30 env RUNLIMIT_TEST_CHILD_STOP=1 "$hook=1" "$RUNLIMIT_HOOKS" 1 \
+			sh -c ": >'$D/ran'"
+		lt "$(elapsed "$t0")" 10
+		[ ! -e "$D/ran" ]
+	done
+}
+
+@test "where the clone is refused (qemu-user refuses it), the child is forked: the command runs, a failed exec is said once" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	export RUNLIMIT_TEST_CLONE_EINVAL=1
+	run -3 --separate-stderr "$RUNLIMIT_HOOKS" 10 sh -c 'exit 3'
+	[ -z "$stderr" ]
+	run -127 --separate-stderr "$RUNLIMIT_HOOKS" 10 /nonexistent/cmd
+	[ "$stderr" = "$RUNLIMIT_HOOKS: failed to run command '/nonexistent/cmd': No such file or directory" ]
+	needs_strace
+	no_leak_check
+	strace -f -qq -e trace=clone,clone3,fork,vfork -o "$D/trace" "$RUNLIMIT_HOOKS" 10 true
+	clone_lines "$D/trace" >&2
+	! clone_lines "$D/trace" | grep -q CLONE_VM || false
+	[ "$(clone_lines "$D/trace" | wc -l)" -eq 2 ]
 }

@@ -454,7 +454,7 @@ returns_at_once() {
 	# would rightly be alive until the KILL.
 	export S D
 	S=$(private_sleep "$N-s")
-	AT_ONCE=12 returns_at_once env RUNLIMIT_TEST_GUARD_CLONE_EINVAL=1 RUNLIMIT_TEST_GUARD_LATE=1 \
+	AT_ONCE=12 returns_at_once env RUNLIMIT_TEST_CLONE_EINVAL=1 RUNLIMIT_TEST_GUARD_LATE=1 \
 		"$RUNLIMIT_HOOKS" -k 30 --kill-leftovers 60 sh -c '
 		sh -c '\''"$S" 30 & trap "\"\$S\" 1; exit 0" TERM; : >"$D/trapped"; wait'\'' &
 		n=0; while [ ! -e "$D/trapped" ] && [ "$n" -lt 500 ]; do "$S" 0.01; n=$((n + 1)); done

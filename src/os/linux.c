@@ -1,11 +1,13 @@
 /* Linux: runlimit is a child subreaper (prctl PR_SET_CHILD_SUBREAPER), children are tied to it
- * with PR_SET_PDEATHSIG, and the guard is cloned sharing runlimit's memory; the relay moves
+ * with PR_SET_PDEATHSIG, and the guard is cloned sharing runlimit's memory (as the command's
+ * child is: linux_child.c); the relay moves
  * bytes with splice(2); /proc/self/fd reopens a file; SO_PEERCRED names a socket's peer; the
  * processor counts come from the affinity mask, /sys and the cgroup quota.  The tree walk is
  * linux_tree.c. */
 #define _GNU_SOURCE
 #include "os.h"
 #include "cpufiles.h"
+#include "linux_sys.h"
 #include "../test_hooks.h"
 
 #include <dirent.h>
@@ -38,17 +40,6 @@ bool os_has_death_signal(void)
 	return true;
 }
 
-int os_child_prepare(int sig, pid_t parent_pid)
-{
-	if (sig > 0)
-		prctl(PR_SET_PDEATHSIG, sig);
-	/* Compare with runlimit's own pid, not with 1: runlimit may itself be PID 1 of a
-	 * container, or live under another subreaper. */
-	if (getppid() != parent_pid)
-		return -1;
-	return sig > 0;
-}
-
 int os_watch_exit(pid_t pid)
 {
 	/* A pidfd is the process's, not its thread's (PR_SET_PDEATHSIG's trap: it fires when the
@@ -70,40 +61,16 @@ void os_sharpen_waits(void)
 
 /* The guard, cloned with CLONE_VM: it runs on a stack of its own but shares runlimit's
  * memory and even its thread data (errno), so it makes raw system calls only, through sys()
- * below, which leaves errno alone (libc's syscall() sets it on a failure: the wait's EINTR
- * when the guard is stopped and continued, a getpgid of a sender gone), and touches nothing
- * of runlimit's but its own arguments.  It
- * does what the core's forked guard does (guard.c), on Linux's own terms.  The sanitizers
- * cannot follow such a child, and without close_range the guard could not give up the
- * standard descriptors without libc: those builds fork it. */
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && defined(SYS_close_range) && \
-    ((defined(__x86_64__) && !defined(__ILP32__)) || defined(__aarch64__))
+ * (linux_sys.h), which leaves errno alone (libc's syscall() sets it on a failure: the wait's
+ * EINTR when the guard is stopped and continued, a getpgid of a sender gone), and touches
+ * nothing of runlimit's but its own arguments.  It does what the core's forked guard does
+ * (guard.c), on Linux's own terms.  The sanitizers cannot follow such a child, and without
+ * close_range the guard could not give up the standard descriptors without libc: those
+ * builds fork it. */
+#if defined(LINUX_CLONE_SHARED) && defined(SYS_close_range)
 #define GUARD_CLONE 1
 #endif
 #ifdef GUARD_CLONE
-/* A system call with no errno: the result, or -errno.  Where the machine's instruction is
- * not written here, the guard is forked (above). */
-static long sys(long n, long a, long b, long c, long d)
-{
-#if defined(__x86_64__)
-	long ret;
-	register long r10 __asm__("r10") = d;
-	__asm__ volatile("syscall"
-	                 : "=a"(ret)
-	                 : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10)
-	                 : "rcx", "r11", "memory");
-	return ret;
-#else
-	register long x8 __asm__("x8") = n;
-	register long x0 __asm__("x0") = a;
-	register long x1 __asm__("x1") = b;
-	register long x2 __asm__("x2") = c;
-	register long x3 __asm__("x3") = d;
-	__asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
-	return x0;
-#endif
-}
-
 #define KERNEL_SIGSET_SIZE (_NSIG / 8)
 static _Alignas(16) char guard_stack[16384];
 static struct {
@@ -195,7 +162,7 @@ pid_t os_guard_start(int sig, pid_t parent, bool in_parents, const sigset_t *rel
 	guard_args.wake = guard_args.relay;
 	sigaddset(&guard_args.wake, SIGUSR1);
 	/* Test builds only: the clone refused, as qemu-user refuses it. */
-	if (test_hook_on(TEST_GUARD_CLONE_EINVAL)) {
+	if (test_hook_on(TEST_CLONE_EINVAL)) {
 		errno = EINVAL;
 		return -1;
 	}

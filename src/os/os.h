@@ -34,7 +34,8 @@ bool os_has_death_signal(void);
 
 /* In a child of runlimit (parent_pid), before exec: have the kernel send sig to it if
  * runlimit dies (sig 0: nothing).  Returns 1 if that is armed, 0 if the OS has no such
- * thing (or sig is 0), -1 if runlimit is already gone. */
+ * thing (or sig is 0), -1 if runlimit is already gone.  Safe in a child that shares
+ * runlimit's memory (os_spawn_child): on Linux it makes raw system calls. */
 int os_child_prepare(int sig, pid_t parent_pid);
 
 /* Start the guard (the core's guard.h says what it does), runlimit being parent, in the
@@ -75,6 +76,32 @@ bool os_dumped_core(int status);
 
 /* ru_maxrss of getrusage() in KiB: Linux and FreeBSD count in KiB, macOS in bytes. */
 long os_maxrss_kib(long ru_maxrss);
+
+/* ---- The command's child (start_exec.c): started by os_spawn_shared, where the system has
+ * a cheaper way than a fork.  Linux clones it sharing runlimit's memory, on a stack of its
+ * own, and runlimit runs on meanwhile (no page tables copied, no page of runlimit's made
+ * copy-on-write: some 70 µs a start, docs/performance.md).  Such a child shares runlimit's
+ * errno and every variable: until its exec it makes its system calls through the
+ * os_child_* calls below, which return the result or -errno and leave errno alone, writes
+ * nothing but its own stack and what it was given to write, and calls nothing of libc that
+ * writes (no malloc, no stdio, no errno).  The core forks a child that makes the same calls
+ * where this returns 0: no such way (other systems, the sanitizer builds, which cannot
+ * follow such a child) or the system refused it (EINVAL: qemu-user).  All signals must be
+ * blocked.  fn execs or exits.  Returns the child's pid, 0, or -1 with errno. */
+pid_t os_spawn_shared(void (*fn)(void *), void *arg);
+long os_child_write(int fd, const void *buf, size_t len);
+long os_child_setpgid(pid_t pid, pid_t pgid);
+long os_child_getpgid(pid_t pid);
+long os_child_getpid(void);
+long os_child_getppid(void);
+long os_child_yield(void);
+long os_child_tcsetpgrp(int fd, pid_t pgid);
+long os_child_disposition(int sig, bool ignore); /* SIG_IGN, or SIG_DFL */
+long os_child_dup2(int from, int to);
+long os_child_sigmask(const sigset_t *mask); /* SIG_SETMASK */
+long os_child_kill(pid_t pid, int sig);
+long os_child_execve(const char *path, char *const argv[], char *const envp[]);
+void os_child_exit(int status);
 
 /* ---- The tree: the command's process tree, finding and signalling every descendant,
  * not only its process group (how far each system reaches: docs/design.md, "The tree on

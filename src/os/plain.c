@@ -1,11 +1,12 @@
 /* What the systems without Linux's own means do alike (os/os.h): macOS, FreeBSD and the
- * portable build.  The guard is a plain fork (guard.c), the waits have no timer slack to
- * shrink, a core dump is told by WCOREDUMP where the system has it, and the working
- * directory is held with POSIX's O_SEARCH where the system has it (searching the directory
- * is then enough), else O_RDONLY, which needs read permission.  The tree needs nothing made
- * ready and no orphan told apart: only Linux's walk adopts orphans that may be another's.
- * No CPU quota is counted.  No call moves bytes between pipes: the relay copies them through
- * its own buffer.  None of them has cgroups: the budgets are measured from the walk. */
+ * portable build.  The guard is a plain fork (guard.c), and so is the command's child
+ * (forkchild.c makes its calls), the waits have no timer slack to shrink, a core dump is
+ * told by WCOREDUMP where the system has it, and the working directory is held with
+ * POSIX's O_SEARCH where the system has it (searching the directory is then enough), else
+ * O_RDONLY, which needs read permission.  The tree needs nothing made ready and no orphan
+ * told apart: only Linux's walk adopts orphans that may be another's.  No CPU quota is
+ * counted.  No call moves bytes between pipes: the relay copies them through its own
+ * buffer.  None of them has cgroups: the budgets are measured from the walk. */
 #define _DARWIN_C_SOURCE /* WCOREDUMP is not POSIX: macOS hides it, */
 #define _DEFAULT_SOURCE  /* and glibc and musl too */
 #include "os.h"
@@ -30,6 +31,13 @@ pid_t os_guard_start(int sig, pid_t parent, bool in_parents, const sigset_t *rel
 	(void)in_parents;
 	(void)sig;
 	(void)parent;
+	return 0; /* a plain fork */
+}
+
+pid_t os_spawn_shared(void (*fn)(void *), void *arg)
+{
+	(void)fn;
+	(void)arg;
 	return 0; /* a plain fork */
 }
 
