@@ -102,7 +102,9 @@ static void give_up(const struct child_args *a, enum child_step step, int err, i
 
 /* A file the kernel cannot run for want of "#!" (ENOEXEC) runs through /bin/sh, as glibc's
  * execvp does and GNU timeout relies on (musl's does not): "sh FILE ARG...".  Its list on
- * the child's stack, or in the room spawn made for a long one.  ENOEXEC if that fails. */
+ * the child's stack, or in the room spawn made for a long one.  ENOEXEC if that fails: the
+ * file's own failure, not the shell's (glibc's would say "No such file" where /bin/sh is
+ * missing, and search on). */
 static int exec_shell(const struct child_args *a, const char *file)
 {
 	size_t n = a->argc + 2;
@@ -129,7 +131,9 @@ static int exec_file(const struct child_args *a, const char *file)
  * slash is run as it is; else each directory of PATH in turn (an empty one is the current
  * directory), going on past one where the name is not (ENOENT, ENOTDIR, ESTALE, ENODEV,
  * ETIMEDOUT) or may not be run (EACCES, which is then the answer if nothing runs), and
- * stopping at any other failure.  The errno of the failure. */
+ * stopping at any other failure.  A directory too long to make a path of with the name
+ * (PATH_MAX) is passed over, where glibc gives up on the whole search.  The errno of the
+ * failure. */
 static int exec_search(const struct child_args *a)
 {
 	const char *file = a->req.argv[0];
@@ -254,7 +258,11 @@ pid_t spawn(const struct spawn_req *req)
 	 * exec that hangs (a stalled network file system on PATH) or a stop before it cannot
 	 * hold off the deadline, which a vfork would. */
 	args.shared = true;
-	pid_t pid = os_spawn_shared(child, &args);
+	/* Not a child that joins the run's cgroup: its exec is charged there, and an OOM kill
+	 * in the cgroup ends every process that shares the victim's memory, runlimit with it (a
+	 * vfork's child is passed over, not this one).  A run with a cgroup costs far more than
+	 * the fork anyway. */
+	pid_t pid = req->cgroup_procs >= 0 ? 0 : os_spawn_shared(child, &args);
 	spawned_shared = pid > 0;
 	if (pid == 0) {
 		spawn_prepare();

@@ -43,6 +43,10 @@ enum test_hook {
 	/* RUNLIMIT_TEST_CGROUP_MOVE_REFUSED, start_exec.c: the child's move into the run's
 	 * cgroup fails (EBADF), as a cgroup gone or refusing would (cgroup.bats). */
 	TEST_CGROUP_MOVE_REFUSED,
+	/* RUNLIMIT_TEST_KERNEL_RELEASE, os/linux_child.c: the kernel's release as uname would
+	 * give it (5.15.0: one whose core dumps end every process sharing the memory), so that
+	 * the choice between a clone and a fork is tested on any kernel (startup.bats). */
+	TEST_KERNEL_RELEASE,
 	/* RUNLIMIT_TEST_FAULT, signal_in.c (disp_test_fault): on SIGUSR2, a genuine SIGSEGV
 	 * inside runlimit, which must end it rather than be taken for one sent (signals.bats). */
 	TEST_FAULT,
@@ -121,6 +125,7 @@ static inline const char *test_hook_value(enum test_hook h)
 	    [TEST_CHILD_SIGNAL] = "RUNLIMIT_TEST_CHILD_SIGNAL",
 	    [TEST_CHILD_STOP] = "RUNLIMIT_TEST_CHILD_STOP",
 	    [TEST_CGROUP_MOVE_REFUSED] = "RUNLIMIT_TEST_CGROUP_MOVE_REFUSED",
+	    [TEST_KERNEL_RELEASE] = "RUNLIMIT_TEST_KERNEL_RELEASE",
 	    [TEST_FAULT] = "RUNLIMIT_TEST_FAULT",
 	    [TEST_WAIT_LATE] = "RUNLIMIT_TEST_WAIT_LATE",
 	    [TEST_STOP_LATE_MS] = "RUNLIMIT_TEST_STOP_LATE_MS",

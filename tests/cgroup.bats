@@ -112,19 +112,27 @@ v2_dir() {
 		'd["budgets"]["cpu_seconds"] > 0.3'
 }
 
-@test "a command that cannot be moved into the run's cgroup does not run: 125, and runlimit says why, cloned or forked" {
+@test "a command that cannot be moved into the run's cgroup does not run: 125, and runlimit says why" {
 	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
 	run "$RUNLIMIT" --cgroup=required 5 true
 	[ "$status" -eq 0 ] || skip "no cgroup for the run here: $output"
 	# The child gives up before anything of the command runs; runlimit says why once it is
-	# reaped (the child may share runlimit's memory and writes no message: start_exec.c).
+	# reaped (start_exec.c: the child reports, it writes no message).
 	run -125 --separate-stderr env RUNLIMIT_TEST_CGROUP_MOVE_REFUSED=1 "$RUNLIMIT_HOOKS" \
 		--cgroup=required 5 sh -c ": >'$D/ran'"
 	[ "$stderr" = "$RUNLIMIT_HOOKS: cannot move the command into its cgroup: Bad file descriptor" ]
 	[ ! -e "$D/ran" ]
-	# Forked (where the clone is refused): the same, the report through the pipe.
-	run -125 --separate-stderr env RUNLIMIT_TEST_CGROUP_MOVE_REFUSED=1 RUNLIMIT_TEST_CLONE_EINVAL=1 \
-		"$RUNLIMIT_HOOKS" --cgroup=required 5 sh -c ": >'$D/ran'"
-	[ "$stderr" = "$RUNLIMIT_HOOKS: cannot move the command into its cgroup: Bad file descriptor" ]
-	[ ! -e "$D/ran" ]
+}
+
+@test "a command that joins the run's cgroup is forked, never cloned sharing runlimit's memory (an OOM kill there would end runlimit too)" {
+	needs_strace
+	no_leak_check
+	expected sharedchild || skip "this build forks the command's child anyway"
+	run "$RUNLIMIT" --cgroup=required 5 true
+	[ "$status" -eq 0 ] || skip "no cgroup for the run here: $output"
+	strace -f -qq -e trace=clone,clone3,fork,vfork -o "$D/trace" "$RUNLIMIT" --cgroup=required 5 true
+	grep -E '(^|[[:space:]])(clone|clone3|fork|vfork)\(' "$D/trace" >&2
+	# The guard is still cloned sharing memory; the command's child is not.
+	[ "$(grep -c 'CLONE_VM' "$D/trace")" -eq 1 ]
+	[ "$(grep -cE '(^|[[:space:]])(clone|clone3|fork|vfork)\(' "$D/trace")" -eq 2 ]
 }

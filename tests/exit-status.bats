@@ -357,9 +357,16 @@ path_dirs() { mkdir -p "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" "$BATS_TEST_T
 	[[ "$stderr" != *"No such file"* && "$stderr" != *"Permission denied"* ]]
 }
 
-@test "PATH unset: the search is in /bin and /usr/bin, as glibc's" {
+@test "PATH unset: the search is in /bin and /usr/bin, as glibc's, not in the current directory" {
+	path_dirs
+	local c=$BATS_TEST_TMPDIR/c
+	printf '#!/bin/sh\necho from here\n' >"$c/rl-here"
+	chmod 755 "$c/rl-here"
+	cd "$c"
 	run -0 --separate-stderr env -u PATH "$RUNLIMIT" 5 sh -c 'echo ran'
 	[ "$output" = ran ]
+	run -127 --separate-stderr env -u PATH "$RUNLIMIT" 5 rl-here
+	[ "$stderr" = "$RUNLIMIT: failed to run command 'rl-here': No such file or directory" ]
 }
 
 @test "PATH: a script without #! found on PATH runs through the shell, with its arguments" {

@@ -24,8 +24,8 @@ setup() {
 	strace -f -qq -e trace=mmap,pipe,pipe2 -o "$D/trace" "$RUNLIMIT" 10 true
 	cat "$D/trace" >&2
 	! grep -q MAP_SHARED "$D/trace" || false
-	# A failed exec is still told apart from the command's own 127: runlimit read the pipe
-	# (the report says so; a child that said it itself would leave it "exited").
+	# A failed exec is still told apart from the command's own 127: runlimit read the child's
+	# report (the run's report says so; a child that said it itself would leave "exited").
 	run -127 --separate-stderr "$RUNLIMIT" --report="$D/failed.json" 10 /nonexistent/cmd
 	[ "$stderr" = "$RUNLIMIT: failed to run command '/nonexistent/cmd': No such file or directory" ]
 	grep -q '"outcome": *"not-found"' "$D/failed.json"
@@ -83,11 +83,13 @@ clone_lines() { grep -E '(^|[[:space:]])(clone|clone3|fork|vfork)\(' "$1" || tru
 @test "the command's child shares runlimit's memory until its exec: cloned with CLONE_VM, never a vfork, and runlimit's pages are not made copy-on-write" {
 	needs_strace
 	expected sharedchild || skip "this build forks the command's child (the sanitizers cannot follow a shared one; the portable build and machines with no raw system call written fork)"
-	strace -f -qq -e trace=clone,clone3,fork,vfork,pipe,pipe2 -o "$D/trace" "$RUNLIMIT" 10 true
+	strace -f -qq -e trace=clone,clone3,fork,vfork,execve,pipe,pipe2 -o "$D/trace" "$RUNLIMIT" 10 true
 	clone_lines "$D/trace" >&2
-	# Two, the guard and the command's child, both sharing memory, neither suspending runlimit.
-	[ "$(clone_lines "$D/trace" | grep -c CLONE_VM)" -eq 2 ]
-	[ "$(clone_lines "$D/trace" | wc -l)" -eq 2 ]
+	# The child that runs true was cloned sharing memory, and nothing suspended runlimit.
+	local child
+	child=$(awk '/execve\(".*\/true"/ && / = 0$/ { print $1; exit }' "$D/trace")
+	[ -n "$child" ]
+	clone_lines "$D/trace" | grep -E "CLONE_VM.* = $child\$"
 	! grep -q CLONE_VFORK "$D/trace" || false
 	# Its report is in the memory it shares: no pipe for it.
 	! grep -q pipe "$D/trace" || false
@@ -100,13 +102,17 @@ clone_lines() { grep -E '(^|[[:space:]])(clone|clone3|fork|vfork)\(' "$1" || tru
 	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
 	# A vfork would hold runlimit until the child's exec: a stop there (or an exec stalled on
 	# a network file system) would hold off the deadline for good.  Cloned or forked, both.
-	local t0 hook
+	local t0 hook pid
 	for hook in RUNLIMIT_TEST_CHILD_STOP RUNLIMIT_TEST_CLONE_EINVAL; do
 		t0=$(now)
-		run -124 bounded 30 env RUNLIMIT_TEST_CHILD_STOP=1 "$hook=1" "$RUNLIMIT_HOOKS" 1 \
-			sh -c ": >'$D/ran'"
+		run -124 bounded 30 env RUNLIMIT_TEST_CHILD_STOP=1 "$hook=1" "$RUNLIMIT_HOOKS" \
+			--report="$D/report.json" 1 sh -c ": >'$D/ran'"
 		lt "$(elapsed "$t0")" 10
 		[ ! -e "$D/ran" ]
+		# ... and the child is gone, dead of the time-out's TERM.
+		pid=$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["pid"])' "$D/report.json")
+		! kill -0 "$pid" 2>/dev/null || false
+		grep -q '"command_signal": *"TERM"' "$D/report.json"
 	done
 }
 
@@ -123,4 +129,19 @@ clone_lines() { grep -E '(^|[[:space:]])(clone|clone3|fork|vfork)\(' "$1" || tru
 	clone_lines "$D/trace" >&2
 	! clone_lines "$D/trace" | grep -q CLONE_VM || false
 	[ "$(clone_lines "$D/trace" | wc -l)" -eq 2 ]
+}
+
+@test "on a kernel before 5.16, whose core dumps end every process that shares the memory, the child is forked" {
+	[ -x "${RUNLIMIT_HOOKS:-}" ] || skip "no test-hooks build (make check builds runlimit-hooks)"
+	needs_strace
+	expected sharedchild || skip "this build forks the command's child anyway"
+	local release
+	for release in 5.15.0 5.16.0; do
+		strace -f -qq -e trace=clone,clone3,fork,vfork -o "$D/trace-$release" \
+			env RUNLIMIT_TEST_KERNEL_RELEASE=$release "$RUNLIMIT_HOOKS" 10 true
+		clone_lines "$D/trace-$release" >&2
+	done
+	# The guard is cloned sharing memory on both; the command's child only from 5.16.
+	[ "$(clone_lines "$D/trace-5.15.0" | grep -c CLONE_VM)" -eq 1 ]
+	[ "$(clone_lines "$D/trace-5.16.0" | grep -c CLONE_VM)" -eq 2 ]
 }

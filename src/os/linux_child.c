@@ -13,14 +13,18 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <stdio.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #define KERNEL_SIGSET_SIZE (_NSIG / 8)
 
 #ifdef LINUX_CLONE_SHARED
-/* The child's own stack: its frames, the PATH search's buffer (4 KiB) and a script's argument
- * list for the shell (8 KiB at most, start_exec.c).  Pages of it are touched only as used. */
+/* The child's own stack, with no guard page below it: its frames (some 5 KiB, the PATH
+ * search's buffer included), a script's argument list for the shell (8 KiB at most,
+ * start_exec.c) and a handler of runlimit's with the kernel's signal frame (some 4 KiB)
+ * come to 13-25 KiB.  Pages of it are touched only as used. */
 static _Alignas(16) char child_stack[65536];
 static void (*child_fn)(void *);
 
@@ -29,18 +33,37 @@ static int child_body(void *arg)
 	child_fn(arg); /* execs or exits */
 	return 0;
 }
+
+/* Before Linux 5.16 a core dump ended every process that shared the dumper's memory: a
+ * child that dies of QUIT (say) between its unblock and its exec, as its default says,
+ * would take runlimit with it.  Those kernels get a fork. */
+static bool dumps_alone(void)
+{
+	static int known = -1;
+	if (known < 0) {
+		struct utsname u;
+		const char *release = test_hook_value(TEST_KERNEL_RELEASE);
+		if (!release)
+			release = uname(&u) == 0 ? u.release : "";
+		unsigned major = 0, minor = 0;
+		known = sscanf(release, "%u.%u", &major, &minor) == 2 &&
+		        (major > 5 || (major == 5 && minor >= 16));
+	}
+	return known == 1;
+}
 #endif
 
 pid_t os_spawn_shared(void (*fn)(void *), void *arg)
 {
 #ifdef LINUX_CLONE_SHARED
-	/* No CLONE_VFORK: runlimit runs on (start_exec.c says why). */
-	/* Test builds only: the clone refused, as qemu-user refuses it. */
-	if (test_hook_on(TEST_CLONE_EINVAL))
+	/* No CLONE_VFORK: runlimit runs on (start_exec.c says why).  Test builds only: the
+	 * clone refused, as qemu-user refuses it. */
+	if (!dumps_alone() || test_hook_on(TEST_CLONE_EINVAL))
 		return 0;
 	child_fn = fn;
 	pid_t pid = clone(child_body, child_stack + sizeof child_stack, CLONE_VM | SIGCHLD, arg);
-	return pid < 0 && errno == EINVAL ? 0 : pid;
+	/* Refused (qemu-user; a seccomp filter, EPERM or ENOSYS): a fork may still be had. */
+	return pid < 0 && (errno == EINVAL || errno == EPERM || errno == ENOSYS) ? 0 : pid;
 #else
 	(void)fn;
 	(void)arg;
@@ -54,7 +77,7 @@ int os_child_prepare(int sig, pid_t parent_pid)
 		sys(SYS_prctl, PR_SET_PDEATHSIG, sig, 0, 0);
 	/* Compare with runlimit's own pid, not with 1: runlimit may itself be PID 1 of a
 	 * container, or live under another subreaper. */
-	if (sys(SYS_getppid, 0, 0, 0, 0) != parent_pid)
+	if (os_child_getppid() != parent_pid)
 		return -1;
 	return sig > 0;
 }
@@ -74,14 +97,25 @@ long os_child_getpgid(pid_t pid)
 	return sys(SYS_getpgid, pid, 0, 0, 0);
 }
 
+/* On a machine with no raw system call written here the child is always forked: libc's
+ * calls are as good there, where a raw one's form differs by machine (alpha has no getpid
+ * or getppid by those names; MIPS and SPARC take struct sigaction otherwise). */
 long os_child_getpid(void)
 {
+#ifdef LINUX_SYS_RAW
 	return sys(SYS_getpid, 0, 0, 0, 0);
+#else
+	return getpid();
+#endif
 }
 
 long os_child_getppid(void)
 {
+#ifdef LINUX_SYS_RAW
 	return sys(SYS_getppid, 0, 0, 0, 0);
+#else
+	return getppid();
+#endif
 }
 
 long os_child_yield(void)
@@ -94,21 +128,33 @@ long os_child_tcsetpgrp(int fd, pid_t pgid)
 	return sys(SYS_ioctl, fd, TIOCSPGRP, (long)&pgid, 0);
 }
 
-/* The kernel's struct sigaction on x86-64 and arm64 (and libc's syscall() elsewhere, which
- * takes the same): no handler is ever set here, so no restorer is needed. */
+#ifdef LINUX_SYS_RAW
+/* The kernel's struct sigaction on x86-64 and arm64: no handler is ever set here, so no
+ * restorer is needed. */
 struct kernel_sigaction {
 	void (*handler)(int);
 	unsigned long flags;
 	void (*restorer)(void);
 	unsigned char mask[KERNEL_SIGSET_SIZE];
 };
+#endif
 
 long os_child_disposition(int sig, bool ignore)
 {
+#ifdef LINUX_SYS_RAW
 	struct kernel_sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.handler = ignore ? SIG_IGN : SIG_DFL;
 	return sys(SYS_rt_sigaction, sig, (long)&sa, 0, KERNEL_SIGSET_SIZE);
+#else
+	int saved = errno;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = ignore ? SIG_IGN : SIG_DFL;
+	long ret = sigaction(sig, &sa, NULL) == 0 ? 0 : -errno;
+	errno = saved;
+	return ret;
+#endif
 }
 
 long os_child_dup2(int from, int to)
