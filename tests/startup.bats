@@ -145,3 +145,21 @@ clone_lines() { grep -E '(^|[[:space:]])(clone|clone3|fork|vfork)\(' "$1" || tru
 	[ "$(clone_lines "$D/trace-5.15.0" | grep -c CLONE_VM)" -eq 1 ]
 	[ "$(clone_lines "$D/trace-5.16.0" | grep -c CLONE_VM)" -eq 2 ]
 }
+
+@test "a run's start allocates nothing: a limit's environment for the command is no malloc (no brk, no mmap more than a run with no limit)" {
+	needs_strace
+	no_leak_check
+	# RUNLIMIT_DEADLINE is set for the command only where there is a limit (10); with none
+	# (0) the environment is runlimit's own.  A first malloc would show as brk or mmap in
+	# runlimit's own process (no -f: the command's are its own): with musl, and glibc
+	# dynamic; glibc's static start-up has made its heap already, whatever runlimit does.
+	strace -qq -e trace=brk,mmap -o "$D/none" "$RUNLIMIT" 0 true
+	strace -qq -e trace=brk,mmap -o "$D/limit" "$RUNLIMIT" 10 true
+	cat "$D/none" "$D/limit" >&2
+	[ "$(grep -c . "$D/limit")" -eq "$(grep -c . "$D/none")" ]
+	# ... and the environment is the command's all the same, a long one too (past the room).
+	run -0 "$RUNLIMIT" 10 sh -c 'echo "${RUNLIMIT_DEADLINE:+set}"'
+	[ "$output" = set ]
+	run -0 env $(seq -f 'RL_MANY_%g=x' 300) "$RUNLIMIT" 10 sh -c 'echo "${RUNLIMIT_DEADLINE:+set} $RL_MANY_300"'
+	[ "$output" = "set x" ]
+}
