@@ -66,9 +66,9 @@ static bool listen_on(void)
 /* "DIR/NAME.ext", for a message. */
 static const char *shown(const char *ext)
 {
-	static char path[NAMES_PATH + NAME_MAX_LEN + 16];
+	char path[NAMES_PATH + NAME_MAX_LEN + 16];
 	snprintf(path, sizeof path, "%s/%s.%s", dir.path, run_cfg->name, ext);
-	return quote(path);
+	return quote(path); /* quote() copies it */
 }
 
 static void drop(struct conn *c)

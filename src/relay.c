@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,7 +15,6 @@
 #include "relay_tail.h"
 
 static struct stream streams[2];
-static char buffers[2][STREAM_BUFFER];
 static size_t nstreams;
 static bool exited, grace_over;
 static int64_t grace_end = CLOCK_NEVER;
@@ -68,8 +68,12 @@ static bool open_stream(struct stream *s, int std, bool both)
 	s->out_mode = fstat(std, &st) == 0 ? st.st_mode : S_IFREG; /* as nowait_write takes it */
 	s->both = both;
 	nstreams++;
+	/* Its buffer, from malloc (mapped, and touched only as a read fills it): not in
+	 * runlimit's static data, where its 1 MiB lay between variables every start touches,
+	 * a page apart (docs/performance.md). */
+	s->buf = malloc(STREAM_BUFFER);
 	int p[2];
-	if (pipe(p) < 0)
+	if (!s->buf || pipe(p) < 0)
 		return false;
 	s->in = high(p[0]);
 	s->write_end = high(p[1]);
@@ -104,7 +108,7 @@ bool relay_prepare(int64_t silence, size_t tail)
 	bool re = relayable(STDERR_FILENO, &e);
 	bool same = ro && re && o.st_dev == e.st_dev && o.st_ino == e.st_ino; /* 2>&1 */
 	for (size_t k = 0; k < 2; k++)
-		streams[k] = (struct stream){.in = -1, .write_end = -1, .buf = buffers[k]};
+		streams[k] = (struct stream){.in = -1, .write_end = -1};
 	if (ro && !open_stream(&streams[nstreams], STDOUT_FILENO, same))
 		return false;
 	if (re && !same && !open_stream(&streams[nstreams], STDERR_FILENO, false))

@@ -364,9 +364,15 @@ void report_file_write(const struct config *cfg, const struct run_end *e)
 		/* Written as it is made: a buffer's worth at a time into a temporary file; into a
 		 * descriptor, pipe or device, in one write when it fits ONE_WRITE (memory
 		 * allowing), else in writes of that size. */
-		static char storage[REPORT_PIECE];
+		/* From malloc, not static data, where it lay between variables every start touches
+		 * (docs/performance.md); where there is none, a piece on the stack. */
+		static char *storage;
+		char small[4096];
+		if (!storage)
+			storage = malloc(REPORT_PIECE);
 		struct json j;
-		json_init_sink(&j, dest_write, &d, storage, sizeof storage, d.atomic ? 0 : ONE_WRITE);
+		json_init_sink(&j, dest_write, &d, storage ? storage : small,
+		               storage ? REPORT_PIECE : sizeof small, d.atomic ? 0 : ONE_WRITE);
 		report_json(&j, cfg, e);
 		if (!json_finish(&j) && !d.err)
 			d.err = EIO;

@@ -163,3 +163,23 @@ clone_lines() { grep -E '(^|[[:space:]])(clone|clone3|fork|vfork)\(' "$1" || tru
 	run -0 env $(seq -f 'RL_MANY_%g=x' 300) "$RUNLIMIT" 10 sh -c 'echo "${RUNLIMIT_DEADLINE:+set} $RL_MANY_300"'
 	[ "$output" = "set x" ]
 }
+
+# big_statics BINARY: "SIZE NAME" for each object of BINARY's static data (data or bss) of
+# 16 KiB or more, from nm (nothing where nm cannot say sizes).
+big_statics() {
+	nm -S "$1" 2>/dev/null | awk '$3 ~ /^[bBdD]$/ {
+		n = 0
+		for (i = 1; i <= length($2); i++) n = n * 16 + index("0123456789abcdef", substr($2, i, 1)) - 1
+		if (n >= 16384) print n, $4 }'
+}
+
+@test "runlimit's static data holds no big buffer but the children's stacks: the variables a start touches lie on few pages" {
+	command -v nm >/dev/null || skip "no nm here"
+	nm -S "$RUNLIMIT" >/dev/null 2>&1 || skip "this nm cannot say sizes, or the binary is stripped"
+	big_statics "$RUNLIMIT" >&2
+	# The relay's 2 MiB, the report's 64 KiB and two others lay between variables every
+	# start touches, each a page fault more (docs/performance.md): now malloc'd, or on the
+	# stack, when used.  The stacks are the cloned guard's and child's (os/linux*.c) and
+	# glibc's table of thread keys.
+	[ -z "$(big_statics "$RUNLIMIT" | grep -vwE 'child_stack|guard_stack|__pthread_keys')" ]
+}

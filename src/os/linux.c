@@ -334,7 +334,7 @@ static unsigned long sysconf_count(int name)
 static unsigned long online_count(void)
 {
 	/* Only a whole list: a cut-off one ("0,2,4,...,40") would still parse, as fewer CPUs. */
-	static char buf[65536];
+	char buf[65536];
 	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
 	if (f) {
 		size_t n = fread(buf, 1, sizeof buf - 1, f);
